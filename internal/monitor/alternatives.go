@@ -35,18 +35,22 @@ func (m *Monitor) found(ctx context.Context, j *job, pg *page, ref int64, pe *pa
 // whose pages all have one, each from the version its page had when its
 // change was first found to the newest. A waiting change that the
 // expression no longer finds over that span (the page went back) is
-// dropped, and its alternative waits again.
+// dropped, and its alternative waits again. A page's change from or to a
+// file (pageState.PendingFile: binarypage.go) waits and is judged so too
+// (fileTurn: a page that turned back into the page it was, or a file into
+// the same file, has none), and is told in the same message as the other
+// pages' changes, before its text's if both changed.
 func (m *Monitor) settle(ctx context.Context, j *job, now time.Time, grant *memoryGrant) {
 	if j.plan.requires == nil {
 		for _, ps := range j.st.Pages {
-			ps.Pending = nil // the sentinel no longer has an AND
+			ps.Pending, ps.PendingFile = nil, nil // the sentinel no longer has an AND
 		}
 		return
 	}
 	for _, alt := range j.plan.requires {
 		ready := true
 		for _, url := range alt {
-			if ps := j.st.Pages[url]; ps == nil || ps.Pending == nil {
+			if ps := j.st.Pages[url]; ps == nil || ps.Pending == nil && ps.PendingFile == nil {
 				ready = false
 				break
 			}
@@ -55,30 +59,51 @@ func (m *Monitor) settle(ctx context.Context, j *job, now time.Time, grant *memo
 			continue
 		}
 		var all []foundChange
+		changed := 0 // the pages of alt whose waiting change holds
 		for _, url := range alt {
-			p := j.st.Pages[url].Pending
-			pe := &pairEval{m: m, url: url, ref: p.Ref, cur: p.Cur, grant: grant}
-			ok, res, err := m.evaluateErr(ctx, pe, j)
-			switch {
-			case err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND:
-				// Try again at the next check.
-				m.Logger.Error("evaluate a waiting change", LogSentinel, j.s.ID, logURL(url), LogError, err)
-				continue
-			case err != nil || !ok:
-				// The page went back, or a version it was compared with
-				// is gone (retention): nothing to report.
-				j.st.Pages[url].Pending = nil
-				m.Logger.Info("waiting change gone", LogSentinel, j.s.ID, logURL(url))
-				continue
+			ps := j.st.Pages[url]
+			n := len(all)
+			if p := ps.PendingFile; p != nil {
+				ft, err := m.fileTurn(ctx, p.Ref, p.Cur)
+				switch {
+				case err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND:
+					// Try again at the next check.
+					m.Logger.Error("judge a waiting change of a file", LogSentinel, j.s.ID, logURL(url), LogError, err)
+				case err != nil || ft == nil:
+					// The file went back, or a version is gone: nothing to
+					// report.
+					ps.PendingFile = nil
+					m.Logger.Info("waiting change gone", LogSentinel, j.s.ID, logURL(url))
+				default:
+					all = append(all, foundChange{pg: &page{url: url, resource: p.Resource, cur: &vigil.Version{ID: p.Cur}}, ref: p.Ref, file: ft})
+				}
 			}
-			all = append(all, foundChange{&page{url: url, resource: p.Resource, cur: &vigil.Version{ID: p.Cur}}, p.Ref, pe, res})
+			if p := ps.Pending; p != nil {
+				pe := &pairEval{m: m, url: url, ref: p.Ref, cur: p.Cur, grant: grant}
+				ok, res, err := m.evaluateErr(ctx, pe, j)
+				switch {
+				case err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND:
+					// Try again at the next check.
+					m.Logger.Error("evaluate a waiting change", LogSentinel, j.s.ID, logURL(url), LogError, err)
+				case err != nil || !ok:
+					// The page went back, or a version it was compared with
+					// is gone (retention): nothing to report.
+					ps.Pending = nil
+					m.Logger.Info("waiting change gone", LogSentinel, j.s.ID, logURL(url))
+				default:
+					all = append(all, foundChange{pg: &page{url: url, resource: p.Resource, cur: &vigil.Version{ID: p.Cur}}, ref: p.Ref, pe: pe, res: res})
+				}
+			}
+			if len(all) > n {
+				changed++
+			}
 		}
-		if len(all) < len(alt) {
+		if changed < len(alt) {
 			continue
 		}
 		m.reportTogether(ctx, j, all, now) // one message for the alternative
-		for _, f := range all {
-			j.st.Pages[f.pg.url].Pending = nil
+		for _, url := range alt {
+			j.st.Pages[url].Pending, j.st.Pages[url].PendingFile = nil, nil
 		}
 	}
 }

@@ -24,8 +24,10 @@ import (
 // (no other Monitor clause reads a body not kept) is told that the page
 // changed: that it turned into a file, or that its file changed, and,
 // when it answers a page again, that the file turned back into a page.
-// Such a change is reported alone, neither waiting for the other pages of
-// "Using A AND B" nor confirmed. The file's version is no base of
+// Such a change takes the path of a change of the page's text: confirmed
+// first if the sentinel asks for it ("Confirm after"), then, with "Using
+// A AND B", kept until the other pages have changes too, and told with
+// theirs in one message (fileSeen, foundFile, settle). The file's version is no base of
 // comparison (pageState.File): the page that comes back is compared with
 // the page before the file, for every Monitor clause, so that what did
 // not change across the file is not reported.
@@ -60,45 +62,159 @@ func (m *Monitor) storeBinary(ctx context.Context, pg *page, head *vigil.Version
 
 // binarySeen records a sentinel's sighting of its page answering the
 // binary document pg.binary (as the page's File: its texts are compared
-// with each other, not with it), and reports it changed if the sentinel
-// saw another version before and monitors any change.
+// with each other, not with it), and, if the sentinel saw another version
+// before and monitors any change, finds that the page changed (fileSeen).
 func (m *Monitor) binarySeen(ctx context.Context, j *job, ps *pageState, pg *page, now time.Time) {
 	m.pageWorks(ctx, j, ps, pg.url, now)
 	ps.ScopeMisses, ps.MissesOf = nil, ""
-	v, prev, wasFile := pg.binary, ps.File, ps.File != 0
-	if !wasFile {
+	v, prev := pg.binary, ps.File
+	if prev == 0 {
 		prev = ps.last()
 	}
-	if v.ID == prev {
-		return
+	if v.ID != prev {
+		j.outcome = schedule.Changed
 	}
-	j.outcome = schedule.Changed
-	ps.File = v.ID
 	if prev == 0 || !isAnyChange(j.plan.expr) {
+		ps.File = v.ID
 		return
 	}
-	summary := "the page turned into a file Vigil does not read (" + v.BinaryFile() + ")"
-	if wasFile {
-		summary = "the file changed (" + v.BinaryFile() + ")"
+	if m.fileSeen(ctx, j, ps, pg, prev, v.ID, now) {
+		ps.File = v.ID
 	}
-	m.tellFileTurn(ctx, j, pg, prev, v.ID, summary, v.Error, now)
 }
 
 // fileTurnedBack records a sentinel's sighting of its page answering a
-// page again, pg.cur, where it answered the file ps.File, and tells a
-// sentinel that monitors any change that the file turned back into a
-// page. Whether the page changed since before the file is for the
-// comparison of its texts that follows, as for any other version: a
-// sentinel of another Monitor clause, told nothing when the page turned
+// page again, pg.cur, where it answered the file ps.File, and, for a
+// sentinel that monitors any change, finds that the file turned back into
+// a page (fileSeen). Whether the page changed since before the file is
+// for the comparison of its texts that follows, as for any other version:
+// a sentinel of another Monitor clause, told nothing when the page turned
 // into a file, is told nothing of the file either.
 func (m *Monitor) fileTurnedBack(ctx context.Context, j *job, ps *pageState, pg *page, now time.Time) {
 	file := ps.File
-	ps.File = 0
 	j.outcome = schedule.Changed
-	if !isAnyChange(j.plan.expr) {
+	if !isAnyChange(j.plan.expr) || m.fileSeen(ctx, j, ps, pg, file, pg.cur.ID, now) {
+		ps.File = 0
+	}
+}
+
+// fileSeen handles a sighting of sentinel j's page pg, whose version was
+// from and is to, one of them a file's (binary, or the version of the
+// page it turned back into), for a sentinel that monitors any change, as
+// a change of the page's text is handled (checkPage): a change waiting
+// for its confirmation ("Confirm after") is confirmed at its time if the
+// page still turned (from the version before it to to) and dropped
+// otherwise; a change found is confirmed first, if the sentinel asks for
+// it, and then reported at once when the page alone is enough, or waits
+// for the other pages of "Using A AND B" (foundFile, settle). It returns
+// false when the sighting is to be looked at again (another change's
+// confirmation waits): the caller then keeps the page's File as it was.
+func (m *Monitor) fileSeen(ctx context.Context, j *job, ps *pageState, pg *page, from, to int64, now time.Time) bool {
+	if c := j.st.Confirm; c != nil && c.URL == pg.url && !c.File && pg.binary != nil && !now.Before(c.At) {
+		// A change of the page's text, due for its confirmation, and the
+		// page a file: not confirmed (found again, from the same
+		// reference, if the page comes back with that text).
+		j.st.Confirm = nil
+		m.Logger.Info("change not confirmed", LogSentinel, j.s.ID, logURL(pg.url))
+	}
+	if c := j.st.Confirm; c != nil && c.URL == pg.url && c.File {
+		if now.Before(c.At) {
+			return true // checked early (another event): wait for the confirmation time
+		}
+		j.st.Confirm = nil
+		ft, err := m.fileTurn(ctx, c.Ref, to)
+		switch {
+		case err != nil:
+			m.Logger.Error("confirm a file's change", LogSentinel, j.s.ID, logURL(pg.url), LogError, err)
+		case ft == nil:
+			m.Logger.Info("change not confirmed", LogSentinel, j.s.ID, logURL(pg.url))
+		default:
+			m.foundFile(ctx, j, ps, pg, c.Ref, to, ft, now)
+		}
+		return true
+	}
+	if from == to {
+		return true
+	}
+	ft, err := m.fileTurn(ctx, from, to)
+	if err != nil {
+		m.Logger.Error("compare a file's versions", LogSentinel, j.s.ID, logURL(pg.url), LogError, err)
+		return true
+	}
+	if ft == nil {
+		return true
+	}
+	if j.plan.confirm > 0 {
+		if c := j.st.Confirm; c != nil {
+			// Another change is being confirmed (one at a time): this
+			// one is looked at again after that confirmation.
+			m.Logger.Info("change to confirm after another page's", LogSentinel, j.s.ID, logURL(pg.url))
+			return false
+		}
+		j.st.Confirm = &pendingConfirm{URL: pg.url, Ref: from, Cand: to, At: now.Add(j.plan.confirm), File: true}
+		m.Logger.Info("change to confirm", LogSentinel, j.s.ID, logURL(pg.url), "at", j.st.Confirm.At)
+		return true
+	}
+	m.foundFile(ctx, j, ps, pg, from, to, ft, now)
+	return true
+}
+
+// fileChange is what a page's change from or to a file is, as its message
+// says it.
+type fileChange struct {
+	summary string
+	// detail, if not "", says more in its message: why the file is not
+	// read, its size and digest.
+	detail string
+}
+
+// fileTurn returns the change of a page from version from to version to,
+// one of them (at least) a file's (vigil.Version.Binary): that the page
+// turned into a file, that its file changed, or that it turned back into
+// a page; nil when there is none (the same file, or a page at both ends:
+// the comparison of its texts says whether it changed).
+func (m *Monitor) fileTurn(ctx context.Context, from, to int64) (*fileChange, error) {
+	if from == to {
+		return nil, nil
+	}
+	a, err := m.Store.FindVersionByID(ctx, from)
+	if err != nil {
+		return nil, fmt.Errorf("version %d: %w", from, err)
+	}
+	b, err := m.Store.FindVersionByID(ctx, to)
+	if err != nil {
+		return nil, fmt.Errorf("version %d: %w", to, err)
+	}
+	switch {
+	case a.Binary() && b.Binary():
+		if a.Error == b.Error { // the same document (its size and digest), stored again
+			return nil, nil
+		}
+		return &fileChange{summary: "the file changed (" + b.BinaryFile() + ")", detail: b.Error}, nil
+	case b.Binary():
+		return &fileChange{summary: "the page turned into a file Vigil does not read (" + b.BinaryFile() + ")", detail: b.Error}, nil
+	case a.Binary():
+		return &fileChange{summary: "the file turned back into a page"}, nil
+	}
+	return nil, nil
+}
+
+// foundFile handles a change of sentinel j's page pg from version from to
+// version to that ft says (fileTurn), confirmed if the sentinel asks for
+// it, as found handles a change of a page's text: told at once when the
+// page alone is enough, otherwise kept on the page's state (PendingFile)
+// until the other pages of one of the sentinel's alternatives ("Using A
+// AND B") have changes too, and told with theirs (settle).
+func (m *Monitor) foundFile(ctx context.Context, j *job, ps *pageState, pg *page, from, to int64, ft *fileChange, now time.Time) {
+	if j.plan.alone(pg.url) {
+		m.tellFileTurn(ctx, j, pg, from, to, ft.summary, ft.detail, now)
 		return
 	}
-	m.tellFileTurn(ctx, j, pg, file, pg.cur.ID, "the file turned back into a page", "", now)
+	if ps.PendingFile == nil {
+		ps.PendingFile = &pendingChange{Ref: from, Resource: pg.resource}
+	}
+	ps.PendingFile.Cur = to // a later change of the file widens the waiting one
+	m.Logger.Info("change waits for the other pages", LogSentinel, j.s.ID, logURL(pg.url), LogVersion, to)
 }
 
 // tellFileTurn records the change of sentinel j's page pg, from version

@@ -551,6 +551,10 @@ func (m *Monitor) checkPage(ctx context.Context, url string, render bool, jobs [
 		m.pageWorks(ctx, j, ps, url, now)
 		if ps.File != 0 {
 			m.fileTurnedBack(ctx, j, ps, pg, now)
+		} else if c := j.st.Confirm; c != nil && c.URL == url && c.File {
+			// A change from or to a file waits for its confirmation:
+			// the page answers a page now (fileSeen).
+			m.fileSeen(ctx, j, ps, pg, pg.cur.ID, pg.cur.ID, now)
 		}
 		if pg.cur.ID != ps.last() {
 			j.outcome = schedule.Changed
@@ -560,7 +564,7 @@ func (m *Monitor) checkPage(ctx context.Context, url string, render bool, jobs [
 				ps.Pending.Cur = pg.cur.ID
 			}
 		}
-		if c := j.st.Confirm; c != nil && c.URL == url {
+		if c := j.st.Confirm; c != nil && c.URL == url && !c.File {
 			if now.Before(c.At) {
 				continue // checked early (another event): wait for the confirmation time
 			}
@@ -586,7 +590,7 @@ func (m *Monitor) checkPage(ctx context.Context, url string, render bool, jobs [
 		}
 		ok, res, pe := m.evaluate(ctx, pairOf(ref), j)
 		if ok && j.plan.confirm > 0 {
-			if c := j.st.Confirm; c != nil && c.URL != url {
+			if c := j.st.Confirm; c != nil && (c.URL != url || c.File) {
 				// Another page's change is being confirmed (one at a
 				// time): this page keeps its reference and is looked at
 				// again after that confirmation.

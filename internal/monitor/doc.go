@@ -12,7 +12,10 @@
 // as it is found. With "Using A AND B" (spec.Checked.Requires) a change
 // found on one page waits in the sentinel's state, widening with the page's
 // later changes, until every page of one of the alternatives has one; then
-// all of them are reported together (check.go: found and settle).
+// all of them are reported together (check.go: found and settle). A
+// page's change from or to a file (it turned into a PDF or an image, its
+// file changed, it turned back into a page: binarypage.go) takes the same
+// path, and the same confirmation ("Confirm after") first.
 //
 // Crash safety: a check's results (the sentinel's new state, its changes,
 // their notifications, its next check) are written in one transaction

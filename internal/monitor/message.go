@@ -31,7 +31,7 @@ const maxListed = 50
 // best-effort modes, its notifications (digests are gathered by digest;
 // interactive sentinels are read on the dashboard and in feeds).
 func (m *Monitor) report(ctx context.Context, j *job, pg *page, ref int64, pe *pairEval, res *intent.Result, now time.Time) {
-	m.reportTogether(ctx, j, []foundChange{{pg, ref, pe, res}}, now)
+	m.reportTogether(ctx, j, []foundChange{{pg: pg, ref: ref, pe: pe, res: res}}, now)
 }
 
 // foundChange is a change a sentinel found on one page.
@@ -40,6 +40,10 @@ type foundChange struct {
 	ref int64
 	pe  *pairEval
 	res *intent.Result
+	// file, when not nil, is the change: the page turned into a file, its
+	// file changed or it turned back into a page (fileTurn); pe and res
+	// are nil then.
+	file *fileChange
 }
 
 // reportTogether writes the changes found on several pages at once (the
@@ -48,23 +52,35 @@ type foundChange struct {
 func (m *Monitor) reportTogether(ctx context.Context, j *job, found []foundChange, now time.Time) {
 	var items []*vigil.MessageItem
 	var lists [][]intent.Change
-	var summaries, pages []string
+	var summaries, pages, details []string
 	first := len(j.rec.Changes)
 	for _, f := range found {
-		c, changes := m.record(j, f.pg, f.ref, f.res, f.pe.reading(f.res), now)
+		var c *vigil.Change
+		var changes []intent.Change
+		detail := ""
+		if f.file != nil {
+			// No records, nor delta: a file's version has no body.
+			c = &vigil.Change{SentinelID: j.s.ID, ResourceID: f.pg.resource, FromVersion: f.ref, ToVersion: f.pg.cur.ID,
+				DetectedAt: now, Summary: f.file.summary, Records: json.RawMessage("[]")}
+			j.rec.Changes = append(j.rec.Changes, c)
+			m.Logger.Info("change detected", LogSentinel, j.s.ID, logURL(f.pg.url), LogVersion, f.pg.cur.ID, "summary", c.Summary)
+			detail = f.file.detail
+		} else {
+			c, changes = m.record(j, f.pg, f.ref, f.res, f.pe.reading(f.res), now)
+		}
 		item := &vigil.MessageItem{Change: c}
-		if j.plan.wantsDelta() { // only webhooks carry the tree delta
+		if j.plan.wantsDelta() && f.pe != nil { // only webhooks carry the tree delta
 			item.Delta, item.DeltaReading = f.pe.deltaJSON(ctx)
 		}
 		items, lists, summaries = append(items, item), append(lists, changes), append(summaries, c.Summary)
-		pages = append(pages, f.pg.url)
+		pages, details = append(pages, f.pg.url), append(details, detail)
 	}
 	if len(found) == 0 || j.plan.mode != spec.Immediate && j.plan.mode != spec.BestEffort {
 		return
 	}
 	msg := &vigil.Message{SentinelID: j.s.ID, SentinelName: j.s.Name, URL: found[0].pg.url,
 		Subject: "[Vigil] " + j.s.Name + ": " + strings.Join(summaries, "; "), Changes: items}
-	msg.Text, msg.HTML, msg.FeedLink = m.render(ctx, j, items, lists, pages)
+	msg.Text, msg.HTML, msg.FeedLink = m.render(ctx, j, items, lists, pages, details)
 	due := now
 	if j.plan.mode == spec.BestEffort {
 		due = now.Add(m.BestEffortDelay)
@@ -190,7 +206,7 @@ func (m *Monitor) sendDigest(ctx context.Context, j *job, now time.Time) bool {
 	msg := &vigil.Message{SentinelID: j.s.ID, SentinelName: j.s.Name, URL: j.plan.urls[0], Digest: true, Since: since, Until: now,
 		Subject: fmt.Sprintf("[Vigil] %s: %d %s since %s", j.s.Name, len(all), changes, since.UTC().Format("2006-01-02 15:04 MST")),
 		Changes: items}
-	msg.Text, msg.HTML, msg.FeedLink = m.render(ctx, j, items, lists, nil)
+	msg.Text, msg.HTML, msg.FeedLink = m.render(ctx, j, items, lists, nil, nil)
 	m.enqueue(j, msg, -1, now)
 	return true
 }
@@ -213,7 +229,7 @@ func summarize(p *plan, res *intent.Result, changes []intent.Change) string {
 // read differently (vigil.ChangeReading.Note, of the change found now or
 // stored: a digest's too); and the feed link they end with
 // (Message.FeedLink), if any.
-func (m *Monitor) render(ctx context.Context, j *job, items []*vigil.MessageItem, lists [][]intent.Change, pages []string) (string, string, string) {
+func (m *Monitor) render(ctx context.Context, j *job, items []*vigil.MessageItem, lists [][]intent.Change, pages, details []string) (string, string, string) {
 	var t, h strings.Builder
 	// The pages that changed, when known (a digest spans the sentinel's
 	// pages): with "Using A OR B", the one that changed, not both.
@@ -255,6 +271,10 @@ func (m *Monitor) render(ctx context.Context, j *job, items []*vigil.MessageItem
 			fmt.Fprintf(&h, "<li>%s</li>\n", c.LineHTML())
 		}
 		h.WriteString("</ul>\n")
+		if i < len(details) && details[i] != "" { // a file's: why it is not read
+			fmt.Fprintf(&t, "%s\n", details[i])
+			fmt.Fprintf(&h, "<p>%s</p>\n", html.EscapeString(details[i]))
+		}
 		if note := it.Change.Reading.Note(); note != "" {
 			fmt.Fprintf(&t, "%s\n", note)
 			fmt.Fprintf(&h, "<p>%s</p>\n", html.EscapeString(note))

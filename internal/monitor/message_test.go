@@ -22,7 +22,7 @@ func TestRenderNamesWhatChanged(t *testing.T) {
 		{Kind: intent.KindLink, Op: intent.Update, Link: &intent.LinkInfo{OldHref: "/a", NewHref: "/a", OldText: "A", NewText: "Alpha"}},
 		{Kind: intent.KindImage, Op: intent.Update, Image: &intent.ImageInfo{OldSrc: "/l.png", NewSrc: "/l.png", OldAlt: "Logo", NewAlt: "Company logo"}},
 	}}
-	text, _, _ := (&Monitor{}).render(context.Background(), j, items, lists, []string{"http://c.test/"})
+	text, _, _ := (&Monitor{}).render(context.Background(), j, items, lists, []string{"http://c.test/"}, nil)
 	for _, want := range []string{"found changes on http://c.test/\n", "A -> Alpha (/a)", "Logo -> Company logo (/l.png)"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("no %q in\n%s", want, text)
@@ -47,7 +47,7 @@ func TestRenderLinksDashboard(t *testing.T) {
 		},
 		DashboardLink: func(id int64) string { return "https://vigil.test/sentinels/7" },
 	}
-	text, html, feed := m.render(context.Background(), j, items, [][]intent.Change{nil}, nil)
+	text, html, feed := m.render(context.Background(), j, items, [][]intent.Change{nil}, nil, nil)
 	if feed != "https://vigil.test/feeds/7/token3/atom.xml" {
 		t.Errorf("feed link %q", feed)
 	}

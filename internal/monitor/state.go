@@ -63,6 +63,10 @@ type pageState struct {
 	// Pending is a change found on the page that waits for the other pages
 	// of an alternative ("Using A AND B"); nil when none waits.
 	Pending *pendingChange `json:"pending,omitempty"`
+	// PendingFile is a change of the page from or to a file (binarypage.go:
+	// it turned into a file, its file changed, it turned back into a page)
+	// that waits as Pending does; nil when none waits.
+	PendingFile *pendingChange `json:"pendingFile,omitempty"`
 	// FailingSince is the first check of the page's current run of failed
 	// fetches (zero while it works); FailureSent says its owner was told.
 	FailingSince time.Time `json:"failingSince,omitzero"`
@@ -84,11 +88,15 @@ type pendingChange struct {
 	Resource int64 `json:"resource"`
 }
 
+// pendingConfirm is a change found on page URL from version Ref to Cand,
+// to be confirmed by the page's fetch at At. File says it is a change
+// from or to a file (fileSeen), not one of the page's text.
 type pendingConfirm struct {
 	URL  string    `json:"url"`
 	Ref  int64     `json:"ref"`
 	Cand int64     `json:"cand"`
 	At   time.Time `json:"at"`
+	File bool      `json:"file,omitempty"`
 }
 
 // Lifespan returns the lifespan status recorded in a sentinel's stored

@@ -1,0 +1,179 @@
+package monitor
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/vigil-web/vigil/internal/fetch"
+	"github.com/vigil-web/vigil/internal/schedule"
+	"github.com/vigil-web/vigil/spec"
+)
+
+// filesServer serves pages on loopback, each an HTML page or a binary
+// file (application/octet-stream) as the test sets it.
+type filesServer struct {
+	mu    sync.Mutex
+	body  map[string][]byte
+	files map[string]bool
+}
+
+func (s *filesServer) set(path string, body []byte, file bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.body[path], s.files[path] = body, file
+}
+
+func (s *filesServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	body, file := s.body[r.URL.Path], s.files[r.URL.Path]
+	s.mu.Unlock()
+	if body == nil {
+		http.NotFound(w, r)
+		return
+	}
+	if file {
+		w.Header().Set("Content-Type", "application/octet-stream")
+	} else {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	}
+	io.Copy(w, bytes.NewReader(body))
+}
+
+// filePages is a sentinel of any change on pages of a filesServer, with
+// the real fetcher and a SQLite store, its clock set by the test.
+type filePages struct {
+	t     *testing.T
+	srv   *filesServer
+	base  string
+	m     *Monitor
+	w     *watchedPage // its store and sentinel
+	clock time.Time
+}
+
+func newFilePages(t *testing.T, using, clauses string) *filePages {
+	t.Helper()
+	p := &filePages{t: t, srv: &filesServer{body: map[string][]byte{}, files: map[string]bool{}}, clock: time.Now().UTC().Truncate(time.Minute)}
+	hs := httptest.NewServer(p.srv)
+	t.Cleanup(hs.Close)
+	p.base = hs.URL
+	w := &watchedPage{t: t}
+	w.db, w.wh, w.u = testStore(t)
+	w.s = createSentinel(t, w.db, spec.NewChecker(p.clock), w.u, "pages",
+		"Create Sentinel pages Using "+strings.ReplaceAll(using, "URL", hs.URL)+" Monitor any change "+clauses+" Notify By email owner@example.test\n")
+	p.m = &Monitor{Store: w.db, Warehouse: w.wh, Fetcher: fetch.New(fetch.Options{AllowPrivateNetworks: true, TotalTimeout: 5 * time.Second}),
+		Policy: schedule.Policy{MinInterval: time.Minute}, Now: func() time.Time { return p.clock }}
+	p.w = w
+	return p
+}
+
+// check runs a check at the clock moved on by d (the first at once).
+func (p *filePages) check(d time.Duration) {
+	p.t.Helper()
+	p.clock = p.clock.Add(d)
+	makeDue(p.t, p.w.db, p.w.s, p.clock)
+	runOnce(p.t, p.m, 1)
+}
+
+// subjects returns the subjects of the messages of the sentinel, and the
+// summaries of its changes, each on its page ("/a: summary"), sorted.
+func (p *filePages) told() (subjects, changes []string) {
+	p.t.Helper()
+	for _, msg := range messagesOf(p.t, p.w.db, p.w.u, p.w.s) {
+		subjects = append(subjects, strings.TrimPrefix(msg.Subject, "[Vigil] pages: "))
+	}
+	for _, c := range changesOf(p.t, p.w.db, p.w.s) {
+		r, err := p.w.db.FindResourceByID(context.Background(), c.ResourceID)
+		if err != nil {
+			p.t.Fatal(err)
+		}
+		changes = append(changes, strings.TrimPrefix(r.URL, p.base)+": "+c.Summary)
+	}
+	slices.Sort(changes)
+	return subjects, changes
+}
+
+const fileSummary = "the page turned into a file Vigil does not read (application/octet-stream, 4096 bytes)"
+
+// TestUsingAndFile: with "Using A AND B", A turning into a file (a PDF,
+// an image: binarypage.go) waits for B's change as a change of A's text
+// does, and is told with it, in one message; so is its turning back into
+// a page. Before, the file's change was told at once, alone, as if A
+// alone were enough.
+func TestUsingAndFile(t *testing.T) {
+	p := newFilePages(t, "URL/a AND URL/b", "Fetch 1 hour")
+	file := bytes.Repeat([]byte{0, 1, 2, 3}, 1024)
+	p.srv.set("/a", []byte(pageWith("a0")), false)
+	p.srv.set("/b", []byte(pageWith("b0")), false)
+	p.check(0)
+	p.srv.set("/a", file, true)
+	p.check(time.Hour)
+	if subjects, changes := p.told(); len(subjects) != 0 || len(changes) != 0 {
+		t.Fatalf("A turned into a file, B unchanged: told %q, changes %q; want nothing (A's change waits for B's)", subjects, changes)
+	}
+	p.srv.set("/b", []byte(pageWith("b1")), false)
+	p.check(time.Hour)
+	subjects, changes := p.told()
+	if want := []string{"/a: " + fileSummary, "/b: any change: 1 text changed"}; !slices.Equal(changes, want) {
+		t.Errorf("B changed too: changes %q, want %q", changes, want)
+	}
+	if len(subjects) != 1 || !strings.Contains(subjects[0], fileSummary) || !strings.Contains(subjects[0], "1 text changed") {
+		t.Errorf("B changed too: messages %q, want one telling both", subjects)
+	}
+	if msgs := messagesOf(t, p.w.db, p.w.u, p.w.s); len(msgs) == 1 && !strings.Contains(msgs[0].Text, "application/octet-stream is not a text document (4096 bytes, ") {
+		t.Errorf("the message does not say why the file is not read:\n%s", msgs[0].Text)
+	}
+
+	p.srv.set("/a", []byte(pageWith("a0")), false)
+	p.check(time.Hour)
+	if subjects, _ := p.told(); len(subjects) != 1 {
+		t.Fatalf("A turned back into a page, B unchanged: messages %q, want the first only", subjects)
+	}
+	p.srv.set("/b", []byte(pageWith("b2")), false)
+	p.check(time.Hour)
+	subjects, _ = p.told()
+	if len(subjects) != 2 || !strings.Contains(subjects[1], "the file turned back into a page") || !strings.Contains(subjects[1], "1 text changed") {
+		t.Errorf("B changed again: messages %q, want a second telling A back and B's change", subjects)
+	}
+}
+
+// TestConfirmFile: a sentinel whose changes are confirmed ("Confirm
+// after") confirms a page turning into a file as it confirms a change of
+// its text: told only if the page still answers a file at the
+// confirmation, and not at all if it answers the page it was. Before,
+// the file's change was told at once, unconfirmed.
+func TestConfirmFile(t *testing.T) {
+	file := bytes.Repeat([]byte{0, 1, 2, 3}, 1024)
+	for _, back := range []bool{false, true} {
+		name := map[bool]string{false: "still a file", true: "a page again"}[back]
+		t.Run(name, func(t *testing.T) {
+			p := newFilePages(t, "URL/a", "Fetch 1 hour Confirm after 10 minute")
+			p.srv.set("/a", []byte(pageWith("a0")), false)
+			p.check(0)
+			p.srv.set("/a", file, true)
+			p.check(time.Hour)
+			if subjects, changes := p.told(); len(subjects) != 0 || len(changes) != 0 {
+				t.Fatalf("turned into a file: told %q, changes %q before its confirmation; want nothing", subjects, changes)
+			}
+			if back {
+				p.srv.set("/a", []byte(pageWith("a0")), false)
+			}
+			p.check(10 * time.Minute)
+			subjects, changes := p.told()
+			want := []string{"/a: " + fileSummary}
+			if back {
+				want = nil
+			}
+			if !slices.Equal(changes, want) || len(subjects) != len(want) {
+				t.Errorf("at the confirmation (%s): told %q, changes %q; want changes %q, as many messages", name, subjects, changes, want)
+			}
+		})
+	}
+}

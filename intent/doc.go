@@ -117,7 +117,8 @@
 // for unmatched leaves and leaves off the LCS; phrases for phrase leaves
 // off the LCS. A phrase gone from its place is an update when at least f
 // (Options.PhraseThreshold) of its words survive, in order, between the
-// aligned words around it (§4.6.5).
+// aligned words around it (§4.6.5), and at least two of them (see the
+// differences below).
 //
 // The object change types (links, images, tables, lists, regular
 // expressions) follow the same plan over their object sequences: an LCS
@@ -379,7 +380,15 @@
 //     another row held before is a coincidence. It stays a move when what
 //     is found elsewhere is not itself so changed in place (a heading that
 //     moved with its section). Phrase update, designed but not implemented
-//     in the seed, is implemented with f = 0.5 by default.
+//     in the seed, is implemented with f = 0.5 by default, and asks for
+//     at least two of the phrase's words left in order besides: one word
+//     left is no update but a delete (an insert), as a phrase is several
+//     words together and any text standing where it stood may share one
+//     word with it ("great shop." becoming "shop.", or "closed shop." or
+//     "Our new shop opens soon", is the phrase "great shop" removed, where
+//     the seed's f alone, half its words, would report "great shop. ->
+//     shop." as the phrase changed). A phrase of two words is therefore
+//     never updated, and f below 2/n for a phrase of n words acts as 2/n.
 //   - Keywords: an occurrence that CX-Diff deletes and another it inserts
 //     are both left out when the alignment of the page's words pairs them:
 //     the keyword stayed where it was in the text, and only the markup

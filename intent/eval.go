@@ -14,7 +14,8 @@ import (
 
 // DefaultPhraseThreshold is the seed's f (§4.6.5) when Options leave it
 // zero: a phrase that is gone is reported as updated when at least this
-// share of its words survive, in order, where it stood.
+// share of its words survive, in order, where it stood, and at least two
+// of them (minPhraseKept).
 const DefaultPhraseThreshold = 0.5
 
 // Options tune the detection. The zero value gives Vigil's defaults.
@@ -561,8 +562,11 @@ func (p *Pair) phrases(cp *contentPair, args []string) []Change {
 					window = cp.old.words[lo : hi+1]
 				}
 			}
-			sim, text := phraseSimilarity(p.tab, pat, window)
-			if sim >= f && sim < 1 {
+			sim, kept, text := phraseSimilarity(p.tab, pat, window)
+			// One word left of the phrase is what any text standing there
+			// may share with it ("great shop." -> "shop."): the phrase is
+			// gone, a delete (an insert), not an update.
+			if sim >= f && sim < 1 && kept >= minPhraseKept {
 				c.Op, c.Similarity = Update, sim
 				c.Fields = []string{"text"}
 				// Both sides as the pages write them: the phrase's own
@@ -582,6 +586,13 @@ func (p *Pair) phrases(cp *contentPair, args []string) []Change {
 	}
 	return out
 }
+
+// minPhraseKept is the fewest words of a phrase, in order, that must be
+// left where it stood for it to be updated rather than deleted, beside
+// the seed's share f of its words (Options.PhraseThreshold): a phrase is
+// several words together, and one word left of it ("shop" of "great
+// shop") is no evidence of an edit, as any text may hold it.
+const minPhraseKept = 2
 
 // wordsText returns the words as the page writes them, joined by spaces.
 func wordsText(ws []word) string {

@@ -204,11 +204,12 @@ func phraseWindow(align []int, otherLen, lo, hi int) (int, int) {
 }
 
 // phraseSimilarity compares a phrase with a window of words: the length of
-// their longest common subsequence over the phrase's length, and the
-// window trimmed to the first and last common word.
-func phraseSimilarity(tab *symtab, pat []string, window []word) (float64, string) {
+// their longest common subsequence over the phrase's length, that length
+// (the phrase's words kept), and the window trimmed to the first and last
+// common word.
+func phraseSimilarity(tab *symtab, pat []string, window []word) (sim float64, kept int, text string) {
 	if len(pat) == 0 || len(window) == 0 {
-		return 0, ""
+		return 0, 0, ""
 	}
 	a := make([]int32, len(pat))
 	for i, k := range pat {
@@ -220,7 +221,7 @@ func phraseSimilarity(tab *symtab, pat []string, window []word) (float64, string
 	}
 	ps := lcs(a, b)
 	if len(ps) == 0 {
-		return 0, ""
+		return 0, 0, ""
 	}
 	lo, hi := ps[0].b, ps[len(ps)-1].b
 	// extend to the window words that replace the phrase's unmatched ends
@@ -230,5 +231,5 @@ func phraseSimilarity(tab *symtab, pat []string, window []word) (float64, string
 	for _, w := range window[lo : hi+1] {
 		texts = append(texts, w.text)
 	}
-	return float64(len(ps)) / float64(len(pat)), strings.Join(texts, " ")
+	return float64(len(ps)) / float64(len(pat)), len(ps), strings.Join(texts, " ")
 }

@@ -148,3 +148,36 @@ func TestPhraseAcrossLinesOfAPre(t *testing.T) {
 		t.Errorf("changes %q, want %q", got, want)
 	}
 }
+
+// TestPhraseGoneIsRemoved: a phrase of which one word alone is left
+// where it stood is removed, the phrase as the sentinel gives it, not
+// changed into that word ("great shop." -> "shop."), which any text
+// standing there may share with it; one of which at least two words are
+// left, in order, and at least the threshold's share of them, is changed,
+// both sides as the pages write them.
+func TestPhraseGoneIsRemoved(t *testing.T) {
+	page := func(b string) string { return `<html><body>` + b + `</body></html>` }
+	for _, tc := range []struct {
+		phrase, old, new string
+		line             string
+	}{
+		{"great shop", `<p>A great shop.</p>`, `<p>A shop.</p>`, "- phrase removed: great shop"},
+		{"great shop", `<p>great shop.</p>`, `<p>shop.</p>`, "- phrase removed: great shop"},
+		{"great shop", `<p>Reviews: great shop.</p>`, `<p>Reviews: closed shop.</p>`, "- phrase removed: great shop"},
+		{"great shop", `<p>We are a great shop. Come in.</p>`, `<p>We are moving. Our new shop opens soon. Come in.</p>`, "- phrase removed: great shop"},
+		{"great shop", `<p>A shop.</p>`, `<p>A great shop.</p>`, "+ phrase added: great shop"},
+		{"big sale today", `<p>Big sale today only</p>`, `<p>Sale today only</p>`, "~ phrase changed: Big sale today -> Sale today"},
+		{"big sale today", `<p>Big sale today only</p>`, `<p>Big sale tomorrow only</p>`, "~ phrase changed: Big sale today -> Big sale tomorrow"},
+		{"big sale today", `<p>Big sale today only</p>`, `<p>Big sale only</p>`, "~ phrase changed: Big sale today -> Big sale"},
+		{"big sale today", `<p>Big sale today only</p>`, `<p>Closing sale only</p>`, "- phrase removed: big sale today"},
+	} {
+		r := evalClause(t, page(tc.old), page(tc.new), `phrase {"`+tc.phrase+`"}`)
+		var lines []string
+		for _, c := range r.Changes {
+			lines = append(lines, c.Line())
+		}
+		if !slices.Equal(lines, []string{tc.line}) {
+			t.Errorf("%q: %s -> %s: %q, want %q", tc.phrase, tc.old, tc.new, lines, tc.line)
+		}
+	}
+}

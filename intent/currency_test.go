@@ -76,7 +76,8 @@ func TestValueCurrencyAmount(t *testing.T) {
 		{"Größe 42 59,99 €", 59.99, true, "Größe 42 €"},
 		{"EU 42 59,99 €", 59.99, true, "EU 42 €"},
 		{"iPhone 15 999 €", 999, true, "iPhone 15 €"},
-		{"Pixel 8 699 €", 699, true, "Pixel 8 €"},
+		{"Pixel 8 699 €", 8699, true, "Pixel €"}, // a brand's word says nothing of its number: the groups are the amount's
+		{"Pixel 8 : 699 €", 699, true, "Pixel 8 : €"},
 		{"2024 150 €", 150, true, "2024 €"},
 		{"12 4900 Kč", 4900, true, "12 Kč"},
 		// After a count's word, a count and a quantity: the group before

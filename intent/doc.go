@@ -489,12 +489,15 @@
 //     (Chinese, Japanese, Thai) and in Hangul, whose words take digits
 //     before the counters and particles joined to them, digits join no
 //     word (価格1,000円 is 1000, 가격12,000원 is 12000). No-break and thin
-//     spaces group thousands everywhere; a plain space groups them on a page
+//     spaces group thousands everywhere, where the digits around them have
+//     the groups' form (below: "2 499,99" and "1 234 567" with no-break
+//     spaces are whole, "2024 150", "1 2345" and "2 3 4" end at the first
+//     space: noBreakGroupsEnd); a plain space groups them on a page
 //     whose language the CLDR writes with space groups (fr, pl, cs, sv:
 //     "1 299,00 €" is 1299), where the digits before the first space are
 //     one to three, each group after it three ("2024 150" is 2024) and
 //     the first not a name's number (as on a page without a language,
-//     below: "iPhone 15 999 €" is 999, "Samsung 1 299 €" 1299, "iPad 12
+//     below: "iPhone 15 999 €" is 999, "Samsung 2 499 €" 2499, "iPad 12
 //     990 Kč" 12990).
 //   - Of the numbers of a match that are values, the value is the first
 //     amount with a currency, else the first number (currency.go): a price
@@ -550,27 +553,40 @@
 //     into a run ("Größe 42 59,99 €" is 59.99), but plain spaces before
 //     groups of exactly three digits group an amount's thousands on a page
 //     that declares no language, as on one whose language groups by spaces
-//     ("12 490 Kč" is 12490, "1 299 € 12 mois" 1299), but after a name's
-//     number (spacegroup.go): the number after a word written with a
-//     capital is the name's, unless the word is a label's (a short list
-//     of price, total, from and tax words: pricewords.go), holds digits or
-//     follows a name's number, where the groups are a price in the euro,
-//     the dollar, the pound or the franc, whose shops' prices are seldom
-//     tens of thousands where a model's number is often two digits, and
-//     the number is not 1, which begins a price's thousands far more
-//     often than it numbers a model ("iPhone 15 999 €", "Pixel 8 699 €"
-//     are 999 and 699, where "Prix 1 299 €", "Prix : 15 999 €", "Galaxy
-//     S24 1 299 €", "iPhone 15 Pro 1 199 €", "Samsung 1 299 €" and "iPad
-//     12 990 Kč", a currency whose prices are tens of thousands, are 1299,
-//     15999, 1299, 1199, 1299 and 12990; "Samsung 2 499 €" is 499 and
-//     "Clio 15 990 €" 990, the cost of the rule, which a label or a colon
-//     before the price undoes; after a size's word the number is the
-//     size's whatever the currency: "Größe 42 590 Kč" is 590), nor a
-//     count's after a count's word
+//     ("12 490 Kč" is 12490, "1 299 € 12 mois" 1299). The rule, whatever
+//     the space (plain, no-break U+00A0, narrow no-break U+202F): digits,
+//     then groups of a space and exactly three digits, the last with a
+//     decimal part of one or two digits or none, are one number where the
+//     digits before the first space are one to three, not beginning with
+//     0 nor following another number ("Samsung 2 499 €", "2 499,99 €",
+//     "1 234 567" and "-2 499 €" are 2499, 2499.99, 1234567 and -2499);
+//     anything else stands apart: a group of other than three digits
+//     ("Pack of 3 24 cans" is 3, "rooms 2 3 4" 2, "1 2345" 1), a lead of
+//     four digits ("2024 150 pages" is 2024). Of plain spaces, besides,
+//     not after a name's number (spacegroup.go), where a word says the
+//     number is one: a product's name written with a capital inside it
+//     (iPhone, iPad, PlayStation, AirPods: not a label's word, a short
+//     list of price, total, from and tax words, nor a shop's, pricewords.go,
+//     nor one holding digits or following a name's number) before groups
+//     that are a price in the euro, the dollar, the pound or the franc,
+//     whose shops' prices are seldom tens of thousands, where the number
+//     is not 1, which begins a price's thousands far more often than it
+//     numbers a model ("iPhone 15 999 €" and "PlayStation 5 499 €" are 999
+//     and 499, where "iPad 1 099 €", "Galaxy S24 1 299 €", "iPhone 15 Pro
+//     1 199 €" and "iPad 12 990 Kč", a currency whose prices are tens of
+//     thousands, are 1099, 1299, 1199 and 12990). A word written with a
+//     capital at its start alone says nothing of the number after it, a
+//     brand's ("Samsung 2 499 €", "Dyson 1 299 €") as often as a model's,
+//     and the groups are the amount's: "Samsung 2 499 €" and "Clio 15 990
+//     €" are 2499 and 15990, and "Pixel 8 699 €" 8699, the cost of the
+//     rule, which a colon after the model's number undoes ("Pixel 8 : 699
+//     €" is 699). After a size's word the number is the size's whatever
+//     the currency ("Größe 42 590 Kč" is 590), and after a count's word
 //     (lot, pack, set, x, par, pcs, Stück; de and of after one of them)
-//     where a unit of measure follows the groups (g, kg, ml, l, cl, cm,
-//     mm, m): "Lot de 2 250 g" and "Pack of 2 100 ml" are 2, a count and
-//     a quantity, where "1 250 g" and "Weight of 1 250 g" are 1250; on a
+//     a count's where a unit of measure follows the groups (g, kg, ml, l,
+//     cl, cm, mm, m): "Lot de 2 250 g" and "Pack of 2 100 ml" are 2, a
+//     count and a quantity, where "1 250 g" and "Weight of 1 250 g" are
+//     1250. On a
 //     page whose language groups otherwise (en, de, tr) a plain space ends a
 //     number, but where a currency stands right before the number or
 //     right after its groups, or a price's label before it, as shops there

@@ -273,6 +273,7 @@ func findAmountIn(s string, r pageReading) (start, end int, amount, ok bool) {
 			// is the symbol's period, not a decimal point ($.99).
 			i = d
 		}
+		e = d + noBreakGroupsEnd(s[d:e]) // 2024 150, 1 2345: the first
 		if wordDigits(s[:d], s[d:e]) || !wellGrouped(s[d:e]) {
 			prevEnd = -1
 			continue

@@ -75,7 +75,8 @@ func FuzzFindValue(f *testing.F) {
 		"Lot de 2 250 g", "Pack of 2 100 ml", "Lot de 2 250g",
 		"10 to €20", "Fr. 12.50", "12.50 Fr.", "Art. 3 Fr. 1'299.–", "Fr. 12.05.: Eintritt 19 €", "Menge 2 SFr. 1'299.00",
 		"Revenue 1.2M", "1.2 million", "3,4 Mrd", "2 millions de visiteurs", "Samsung 1 299 €", "Samsung 2 499 €",
-		"iPad 12 990 Kč", "iPhone 15 999,00 €"} {
+		"iPad 12 990 Kč", "iPhone 15 999,00 €", "1\u00a02345", "2024\u202f150 pages", "rooms 2\u00a03\u00a04", "1\u00a0234\u00a056",
+		"Pixel 8 699 €", "PlayStation 5 499 €"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -92,8 +93,9 @@ func FuzzFindValue(f *testing.F) {
 		}
 		// The plain spaces of a space-grouped number (12 490) are its
 		// groups', as no-break spaces are.
+		// A no-break space that groups no thousands ends it (2024 150).
 		grouped := strings.ReplaceAll(s[start:end], " ", "\u00a0")
-		if m := numberSyntax.FindString(grouped + s[end:]); len(m) != len(grouped) {
+		if m := numberSyntax.FindString(grouped + s[end:]); len(m) != len(grouped) && !startsNoBreakSpace(s[end:]) {
 			t.Fatalf("findValue(%q) = %q, not a whole number (%q)", s, s[start:end], m)
 		}
 		d := start
@@ -104,6 +106,12 @@ func FuzzFindValue(f *testing.F) {
 			t.Fatalf("findValue(%q) = %q, a word's digits", s, s[start:end])
 		}
 	})
+}
+
+// startsNoBreakSpace reports whether s begins with a no-break space
+// (U+00A0) or a narrow one (U+202F).
+func startsNoBreakSpace(s string) bool {
+	return strings.HasPrefix(s, "\u00a0") || strings.HasPrefix(s, "\u202f")
 }
 
 // digitsOf returns the digits of s without the zeros that lead them

@@ -132,11 +132,13 @@ func TestValuePageMagnitude(t *testing.T) {
 }
 
 // TestValueNameNumber: a number right before a price grouped by a plain
-// space, after a name's word (iPhone 15 999 €, Pixel 8 699 €), is the
-// name's on every page where the price's currency is the euro, the
-// dollar, the pound or the franc, whose shops' prices are seldom tens of
-// thousands, and the number is not 1 (which begins a price's thousands
-// far more often than it numbers a model: Samsung 1 299 €); a label's
+// space, after a product's name written with a capital inside it (iPhone
+// 15 999 €, PlayStation 5 499 €), is the name's on every page where the
+// price's currency is the euro, the dollar, the pound or the franc, whose
+// shops' prices are seldom tens of thousands, and the number is not 1
+// (which begins a price's thousands far more often than it numbers a
+// model); after a brand's or a word's capital alone it begins the price
+// (Samsung 2 499 €, Clio 15 990 €, Pixel 8 699 €); a label's
 // number is the price's (Prix : 15 999 €), as are those before a currency
 // whose prices are tens of thousands (iPad 12 990 Kč) and those without
 // a currency. A count before a quantity's unit stays a count on a page
@@ -145,7 +147,9 @@ func TestValueNameNumber(t *testing.T) {
 	checkPageReadings(t, []pageReadingCase{
 		{"fr", "iPhone 15 999 €", 999, true},
 		{"cs", "iPhone 15 999 €", 999, true},
-		{"fr", "Pixel 8 699 €", 699, true},
+		{"fr", "PlayStation 5 499 €", 499, true},
+		{"fr", "Pixel 8 699 €", 8699, true},  // the cost of the rule: read as a brand's price
+		{"fr", "Pixel 8 : 699 €", 699, true}, // which a colon undoes
 		{"fr", "Prix : 15 999 €", 15999, true},
 		{"fr", "iPhone 15 : 999 €", 999, true},
 		{"fr", "Prix iPhone 15 999 €", 999, true},
@@ -156,8 +160,8 @@ func TestValueNameNumber(t *testing.T) {
 		{"cs", "iPad 12 990 Kč", 12990, true},
 		{"", "iPad 12 990 Kč", 12990, true},
 		{"", "Samsung 1 299 €", 1299, true},
-		{"", "Samsung 2 499 €", 499, true}, // the cost of the rule: read as Samsung 2
-		{"fr", "Clio 15 990 €", 990, true}, // and as Clio 15; a colon keeps the price whole
+		{"", "Samsung 2 499 €", 2499, true},
+		{"fr", "Clio 15 990 €", 15990, true},
 		{"fr", "Clio : 15 990 €", 15990, true},
 		// A shop's word before a price is no name, whose number the
 		// price's first digits would be: a sale's, a promotion's, a
@@ -278,4 +282,73 @@ func TestValuePageReadingChange(t *testing.T) {
 			t.Errorf("%s: %s -> %s: %v -> %v by %v, want %v -> %v by %v", tc.lang, tc.old, tc.new, *v.Old, *v.New, v.Delta, tc.o, tc.n, tc.delta)
 		}
 	}
+}
+
+// TestValueSpaceGroupedThousands: a price whose thousands a space groups
+// (a plain one, a no-break one, a narrow no-break one), with or without a
+// decimal part, currency before or after, signed or not, and after a
+// brand's name (Samsung 2 499 €, Clio 15 990 €), is one number; numbers
+// that are merely next to each other are not joined: groups of other
+// than three digits (Pack of 3 24 cans, rooms 2 3 4, 1 2345), a lead of
+// four digits (2024 150 pages), a count before a quantity (Lot de 2 250
+// g), a size's number (Größe 42 590 Kč), and a product's number after a
+// name written with a capital inside it (iPhone 15 999 €, PlayStation 5
+// 499 €).
+func TestValueSpaceGroupedThousands(t *testing.T) {
+	var tests []pageReadingCase
+	for _, lang := range []string{"", "fr"} {
+		tests = append(tests, []pageReadingCase{
+			{lang, "Samsung 2 499 €", 2499, true},
+			{lang, "Samsung 2\u00a0499 €", 2499, true},
+			{lang, "Samsung 2\u202f499 €", 2499, true},
+			{lang, "2 499 €", 2499, true},
+			{lang, "2 499,99 €", 2499.99, true},
+			{lang, "2\u00a0499,99\u00a0€", 2499.99, true},
+			{lang, "2\u202f499,99 €", 2499.99, true},
+			{lang, "Samsung 2 499,99 €", 2499.99, true},
+			{lang, "Clio 15 990 €", 15990, true},
+			{lang, "Pixel 8 699 €", 8699, true},
+			{lang, "Dyson 1 299 €", 1299, true},
+			{lang, "1 234 567", 1234567, false},
+			{lang, "1 234 567,89 €", 1234567.89, true},
+			{lang, "€ 2 499", 2499, true},
+			{lang, "€2 499", 2499, true},
+			{lang, "2 499 EUR", 2499, true},
+			{lang, "EUR 2 499", 2499, true},
+			{lang, "-2 499 €", -2499, true},
+			{lang, "−2 499,99 €", -2499.99, true},
+			{lang, "–2 499 €", -2499, true},
+			{lang, "(€2 499)", -2499, true},
+			// Numbers next to each other stay apart.
+			{lang, "Pack of 3 24 cans", 3, false},
+			{lang, "rooms 2 3 4", 2, false},
+			{lang, "1 2345", 1, false},
+			{lang, "2024 150 pages", 2024, false},
+			{lang, "Lot de 2 250 g", 2, false},
+			{lang, "Pack of 3 240 g", 3, false},
+			{lang, "Größe 42 590 Kč", 590, true},
+			{lang, "iPhone 15 999 €", 999, true},
+			{lang, "PlayStation 5 499 €", 499, true},
+			{lang, "iPhone 15 : 999 €", 999, true},
+			// No-break spaces group by the same rule.
+			{lang, "1\u00a0234\u00a0567", 1234567, false},
+			{lang, "1\u202f234\u202f567,89 €", 1234567.89, true},
+			{lang, "1\u00a02345", 1, false},
+			{lang, "2024\u00a0150 pages", 2024, false},
+			{lang, "rooms 2\u00a03\u00a04", 2, false},
+			{lang, "Pack of 3\u202f24 cans", 3, false},
+			{lang, "0\u00a0299", 0, false},
+			{lang, "1\u00a0234\u00a056", 1234, false},
+			{lang, "3,50\u00a0100", 3.5, false},
+		}...)
+	}
+	// A page in a language that groups otherwise reads the groups beside
+	// a currency as the amount's.
+	tests = append(tests, []pageReadingCase{
+		{"de", "Samsung 2 499 €", 2499, true},
+		{"en", "Samsung 2 499 €", 2499, true},
+		{"de", "Samsung 2\u00a0499 €", 2499, true},
+		{"de", "iPhone 15 999 €", 999, true},
+	}...)
+	checkPageReadings(t, tests)
 }

@@ -266,8 +266,8 @@ var shopLabelWords = map[string]bool{
 
 // isPriceLabel reports whether word is a label a shop writes before a
 // price (priceLabelWords, wasWords, nowWords), whatever its case: Prix,
-// PREIS, Cena, Now. A word written with a capital before a number is a
-// name's otherwise (afterName: Pixel 8 699 €).
+// PREIS, Cena, Now. A product's name before a number is a name's
+// otherwise (afterName: iPhone 15 999 €).
 func isPriceLabel(word string) bool {
 	w := strings.ToLower(word)
 	return priceLabelWords[w] || wasWords[w] || nowWords[w]
@@ -280,7 +280,7 @@ func isPriceLabel(word string) bool {
 // (wasPriceWords, nowPriceWords: Neu, Nouveau), or a sale's or a
 // condition's (saleWords: Soldes, Angebot, Neuf). Written with a capital
 // before a number, it is no name's word (afterName: Promo 2 499 € is
-// 2499, where Pixel 8 699 € is 699).
+// 2499, where iPhone 15 999 € is 999).
 func isShopWord(word string) bool {
 	w := strings.ToLower(word)
 	return shopLabelWords[w] || saveWords[w] || wasPriceWords[w] || nowPriceWords[w] || saleWords[w]

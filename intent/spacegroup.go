@@ -58,9 +58,10 @@ func pageGroupsBySpace(d *tree.Document) spaceGrouping {
 // another, the last group with a decimal part of one or two digits or
 // none (12 490 Kč, 1 299,00 €, 1 234 567). The number before them is
 // one to three digits, not beginning with 0, and no name's (nameNumber:
-// iPhone 15 999 € and Pixel 8 699 € are a model's number and a price,
-// where Samsung 1 299 €, iPad 12 990 Kč, Prix 1 299 €, Galaxy S24 1 299
-// € and iPhone 15 Pro 1 199 € are 1299, 12990, 1299, 1299 and 1199).
+// iPhone 15 999 € and PlayStation 5 499 € are a model's number and a
+// price, where Samsung 2 499 €, iPad 12 990 Kč, Prix 1 299 €, Galaxy S24
+// 1 299 € and iPhone 15 Pro 1 199 € are 2499, 12990, 1299, 1299 and
+// 1199).
 // Grouped otherwise (Größe 42 59,99 €, 2024 150 €, 12 4900 Kč), the
 // numbers stand apart, as do a count after a count's word and the
 // quantity after it (countAndQuantity: Lot de 2 250 g is 2).
@@ -121,23 +122,44 @@ func spaceGroupsBeside(s string, i, d, e int, local string) int {
 // nameNumber reports whether lead, the digits before a plain space and
 // groups of three digits, with before the text before it and after the
 // text after the groups, is a name's number, not the first digits of an
-// amount: after a name's word (afterName: iPhone 15, Pixel 8), before
-// the groups of a price in the euro, the dollar, the pound or the franc
-// (highValueCurrency), whose shops' prices are seldom tens of thousands
-// where a model's number is often two digits (iPhone 15 999 € is 999,
-// Pixel 8 699 € 699), and not 1, which begins a price's thousands far
-// more often than it numbers a model, a first one carrying none (Samsung
-// 1 299 €, iPad 1 099 € and AirPods 1 199 € are 1299, 1099 and 1199).
-// Before another currency (iPad 12 990 Kč, where prices are tens of
-// thousands), or none (YouTube 12 000 vues), the groups are the number's,
-// but after a size's word (sizeWords: Größe 42 590 Kč, EU 42 590 Kč),
-// whose number is a size's before any price.
-// The cost of it: a price of 2 000 € to 9 999 € after a name (Samsung 2
-// 499 €) reads as the name's number and the rest (499), as does one of
-// tens of thousands (Clio 15 990 €), where a label (Prix 15 999 €) or
-// punctuation (Clio : 15 990 €) before it keeps it whole.
+// amount, where a word says so:
+//   - a size's word (sizeWords: Größe 42 590 Kč, EU 42 590 Kč), whose
+//     number is a size's before any price;
+//   - a product's name written with a capital inside it (camelName:
+//     iPhone 15 999 €, PlayStation 5 499 €, AirPods 2 149 €), before the
+//     groups of a price in the euro, the dollar, the pound or the franc
+//     (highValueCurrency), whose shops' prices are seldom tens of
+//     thousands, as such names number their models.
+//
+// Both after a name's word (afterName), and not 1, which begins a
+// price's thousands far more often than it numbers a model (iPad 1 099 €
+// is 1099). A word written with a capital only at its start says nothing
+// of the number after it: a brand's (Samsung 2 499 €, Dyson 1 299 €) as
+// often as a model's, so the groups are the amount's (Samsung 2 499 € is
+// 2499, Clio 15 990 € 15990; Pixel 8 699 € is 8699, the cost of it,
+// which a colon after the model's number undoes: Pixel 8 : 699 €). Before
+// another currency (iPad 12 990 Kč, where prices are tens of thousands),
+// or none (YouTube 12 000 vues), the groups are the number's.
 func nameNumber(before, lead, after string) bool {
-	return lead != "1" && afterName(before) && (highValueCurrency(after) || sizeWords[lastWord(before)])
+	if lead == "1" || !afterName(before) {
+		return false
+	}
+	return sizeWords[lastWord(before)] || camelName(endingWord(strings.TrimSuffix(before, " "))) && highValueCurrency(after)
+}
+
+// camelName reports whether w is written with a capital letter after a
+// small one, as products' names are (iPhone, iPad, PlayStation, AirPods,
+// MacBook, OnePlus), not as a word or a brand's name is (Samsung, Pixel,
+// Clio, SAMSUNG).
+func camelName(w string) bool {
+	prevLower := false
+	for _, r := range w {
+		if prevLower && unicode.IsUpper(r) {
+			return true
+		}
+		prevLower = unicode.IsLower(r)
+	}
+	return false
 }
 
 // sizeWords are the words, lower-cased, before a size's number
@@ -221,8 +243,9 @@ func allDigits(s string) bool {
 }
 
 // afterName reports whether s, the text before a number, ends with a
-// name's word and one space: the number is the name's (iPhone 15, Pixel
-// 8, EU 42, Größe 42), not an amount's first digits. A name's word is
+// name's word and one space: the number may be the name's (iPhone 15,
+// EU 42, Größe 42: nameNumber says where it is), not an amount's first
+// digits. A name's word is
 // written with a capital letter (not od of od 12 490 Kč), and is none of
 // these:
 //   - a label (isPriceLabel: Prix 1 299 €, Preis, Cena, Od 12 490 Kč),
@@ -303,4 +326,36 @@ func joinSpaceGroups(s string) string {
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// noBreakGroupsEnd returns the end of the thousands that no-break spaces
+// (U+00A0, U+202F) group in m, a number's digits and separators as
+// findNumber finds them from its first digit: all of m where it holds no
+// such space, else up to the first one that stands otherwise than between
+// groups of thousands, as spaceGroupsAfter reads plain spaces. The digits
+// before the first space are one to three, not beginning with 0 and
+// without a separator, each group after a space is three digits,
+// followed by another space, a separator (the decimal part, which
+// wellGrouped reads) or the end: "2 499,99" and "1 234 567" are whole
+// (with no-break spaces), "2024 150", "1 2345", "0 299" and "2 3 4" end
+// before the first space, "1 234 56" before the second.
+func noBreakGroupsEnd(m string) int {
+	at := strings.IndexAny(m, "\u00a0\u202f")
+	if at < 0 {
+		return len(m)
+	}
+	if at > 3 || m[0] == '0' || !allDigits(m[:at]) {
+		return at
+	}
+	for {
+		_, w := utf8.DecodeRuneInString(m[at:])
+		g := m[at+w:]
+		if len(g) < 3 || !allDigits(g[:3]) || len(g) > 3 && isDigit(g[3]) {
+			return at // 2 3 4, 1 2345
+		}
+		at += w + 3
+		if r, _ := utf8.DecodeRuneInString(m[at:]); r != '\u00a0' && r != '\u202f' {
+			return len(m) // the end, or a separator: wellGrouped reads the rest
+		}
+	}
 }

@@ -116,3 +116,61 @@ func TestValuesEachReported(t *testing.T) {
 		})
 	}
 }
+
+// TestValuesSpaceGroupedPrice: a price whose thousands a space groups, as
+// French and many European shops write it, after a brand's name or not,
+// is watched as the whole amount: its record holds it and its message
+// line reports the change of it (Samsung 2 499 € falling to 1 999 € is a
+// decrease of 500, not a rise from 499).
+func TestValuesSpaceGroupedPrice(t *testing.T) {
+	page := func(lang, price string) string {
+		return `<html lang="` + lang + `"><body><h1>Galaxy Z Fold6</h1><p class="price">` + price + `</p></body></html>`
+	}
+	for _, tc := range []struct {
+		lang, before, after string
+		old, new            float64
+		line                string
+	}{
+		{"fr", "2 499 €", "2 299 €", 2499, 2299, "~ value decreased by 200: 2 499 € -> 2 299 €"},
+		{"fr", "Samsung 2 499 €", "Samsung 2 299 €", 2499, 2299, "~ value decreased by 200: Samsung 2 499 € -> Samsung 2 299 €"},
+		{"", "Samsung 2 499 €", "Samsung 1 999 €", 2499, 1999, "~ value decreased by 500: Samsung 2 499 € -> Samsung 1 999 €"},
+		{"fr", "Samsung 2\u202f499,99\u00a0€", "Samsung 2\u202f299,99\u00a0€", 2499.99, 2299.99, "~ value decreased by 200: Samsung 2\u202f499,99\u00a0€ -> Samsung 2\u202f299,99\u00a0€"},
+	} {
+		t.Run(tc.before+" -> "+tc.after, func(t *testing.T) {
+			db, wh, u := testStore(t)
+			s := createSentinel(t, db, spec.NewChecker(time.Now().UTC()), u, "fold",
+				"Create Sentinel fold Using "+pageA+` Monitor value In css ".price" decreases Fetch 1 hour Notify By email owner@example.test`+"\n")
+			f := &pagesFetcher{pages: map[string]string{pageA: page(tc.lang, tc.before)}}
+			m := &Monitor{Store: db, Warehouse: wh, Fetcher: f, Policy: schedule.Policy{MinInterval: time.Minute}}
+			check := func() {
+				t.Helper()
+				makeDue(t, db, s, time.Now().UTC())
+				runOnce(t, m, 1)
+			}
+			check()
+			f.set(pageA, page(tc.lang, tc.after))
+			check()
+			changes := changesOf(t, db, s)
+			if len(changes) != 1 {
+				t.Fatalf("%d changes stored, want 1", len(changes))
+			}
+			var recs []intent.Change
+			if err := json.Unmarshal(changes[0].Records, &recs); err != nil {
+				t.Fatal(err)
+			}
+			if len(recs) != 1 || recs[0].Value == nil || recs[0].Value.Old == nil || recs[0].Value.New == nil {
+				t.Fatalf("records %s, want one value change", changes[0].Records)
+			}
+			if v := recs[0].Value; *v.Old != tc.old || *v.New != tc.new {
+				t.Errorf("value %v -> %v, want %v -> %v", *v.Old, *v.New, tc.old, tc.new)
+			}
+			msgs := messagesOf(t, db, u, s)
+			if len(msgs) != 1 {
+				t.Fatalf("%d messages, want 1", len(msgs))
+			}
+			if !strings.Contains(msgs[0].Text, "\n  "+tc.line+"\n") {
+				t.Errorf("text: no line %q in\n%s", tc.line, msgs[0].Text)
+			}
+		})
+	}
+}

@@ -117,8 +117,8 @@
 // for unmatched leaves and leaves off the LCS; phrases for phrase leaves
 // off the LCS. A phrase gone from its place is an update when at least f
 // (Options.PhraseThreshold) of its words survive, in order, between the
-// aligned words around it (§4.6.5), and at least two of them (see the
-// differences below).
+// aligned words around it, within one block of text (§4.6.5), and at
+// least two of them (see the differences below).
 //
 // The object change types (links, images, tables, lists, regular
 // expressions) follow the same plan over their object sequences: an LCS
@@ -389,6 +389,13 @@
 //     the seed's f alone, half its words, would report "great shop. ->
 //     shop." as the phrase changed). A phrase of two words is therefore
 //     never updated, and f below 2/n for a phrase of n words acts as 2/n.
+//     The words left are counted within one block of text of the other
+//     version, the one that keeps most (in HTML, see the phrases' blocks
+//     below), as a phrase stands within one: "Big sale today" whose place
+//     now holds the list items "Big news" and "Garage sale" is removed,
+//     not changed into "Big news Garage sale". The seed compares the
+//     values of the leaves of the phrase's signature, one leaf's or
+//     several.
 //   - Keywords: an occurrence that CX-Diff deletes and another it inserts
 //     are both left out when the alignment of the page's words pairs them:
 //     the keyword stayed where it was in the text, and only the markup

@@ -562,7 +562,7 @@ func (p *Pair) phrases(cp *contentPair, args []string) []Change {
 					window = cp.old.words[lo : hi+1]
 				}
 			}
-			sim, kept, text := phraseSimilarity(p.tab, pat, window)
+			sim, kept, became := phraseSimilarity(p.tab, pat, window)
 			// One word left of the phrase is what any text standing there
 			// may share with it ("great shop." -> "shop."): the phrase is
 			// gone, a delete (an insert), not an update.
@@ -573,12 +573,12 @@ func (p *Pair) phrases(cp *contentPair, args []string) []Change {
 				// occurrence, not the phrase as the sentinel gives it.
 				if r.op == Delete {
 					c.Old = wordsText(cp.old.words[r.old.phrase.wlo : r.old.phrase.whi+1])
-					c.New = text
-					c.NewPath = p.paths.leaf(&cp.new.leaves[window[0].leaf])
+					c.New = wordsText(became)
+					c.NewPath = p.paths.leaf(&cp.new.leaves[became[0].leaf])
 				} else {
-					c.Old = text
+					c.Old = wordsText(became)
 					c.New = wordsText(cp.new.words[r.new.phrase.wlo : r.new.phrase.whi+1])
-					c.OldPath = p.paths.leaf(&cp.old.leaves[window[0].leaf])
+					c.OldPath = p.paths.leaf(&cp.old.leaves[became[0].leaf])
 				}
 			}
 		}

@@ -203,33 +203,44 @@ func phraseWindow(align []int, otherLen, lo, hi int) (int, int) {
 	return wlo, whi
 }
 
-// phraseSimilarity compares a phrase with a window of words: the length of
-// their longest common subsequence over the phrase's length, that length
-// (the phrase's words kept), and the window trimmed to the first and last
-// common word.
-func phraseSimilarity(tab *symtab, pat []string, window []word) (sim float64, kept int, text string) {
+// phraseSimilarity compares a phrase with a window of words, block by
+// block (a phrase stands within one, and so does what it became: word.brk
+// starts one): of the block whose longest common subsequence with the
+// phrase is longest (the first of those), the length of that subsequence
+// over the phrase's length, that length (the phrase's words kept), and
+// the block's words from the first to the last common one, extended over
+// the words that replace the phrase's unmatched ends.
+func phraseSimilarity(tab *symtab, pat []string, window []word) (sim float64, kept int, words []word) {
 	if len(pat) == 0 || len(window) == 0 {
-		return 0, 0, ""
+		return 0, 0, nil
 	}
 	a := make([]int32, len(pat))
 	for i, k := range pat {
 		a[i] = tab.id(k)
 	}
-	b := make([]int32, len(window))
-	for i, w := range window {
-		b[i] = w.id
+	var best []lcsPair
+	var bestBlock []word
+	for lo := 0; lo < len(window); {
+		hi := lo + 1
+		for hi < len(window) && !window[hi].brk {
+			hi++
+		}
+		block := window[lo:hi]
+		b := make([]int32, len(block))
+		for i, w := range block {
+			b[i] = w.id
+		}
+		if ps := lcs(a, b); len(ps) > len(best) {
+			best, bestBlock = ps, block
+		}
+		lo = hi
 	}
-	ps := lcs(a, b)
-	if len(ps) == 0 {
-		return 0, 0, ""
+	if len(best) == 0 {
+		return 0, 0, nil
 	}
-	lo, hi := ps[0].b, ps[len(ps)-1].b
-	// extend to the window words that replace the phrase's unmatched ends
-	lo = max(0, lo-ps[0].a)
-	hi = min(len(window)-1, hi+(len(pat)-1-ps[len(ps)-1].a))
-	texts := make([]string, 0, hi-lo+1)
-	for _, w := range window[lo : hi+1] {
-		texts = append(texts, w.text)
-	}
-	return float64(len(ps)) / float64(len(pat)), len(ps), strings.Join(texts, " ")
+	lo, hi := best[0].b, best[len(best)-1].b
+	// extend to the block's words that replace the phrase's unmatched ends
+	lo = max(0, lo-best[0].a)
+	hi = min(len(bestBlock)-1, hi+(len(pat)-1-best[len(best)-1].a))
+	return float64(len(best)) / float64(len(pat)), len(best), bestBlock[lo : hi+1]
 }

@@ -181,3 +181,35 @@ func TestPhraseGoneIsRemoved(t *testing.T) {
 		}
 	}
 }
+
+// TestPhraseUpdateWithinABlock: in HTML a phrase stands within a block of
+// text, and so does what it became: the words left of it where it stood,
+// but in several blocks (two paragraphs, two list items), are no edit of
+// it, which is removed; an edit within one block, inline elements
+// splitting it or other blocks standing around, is a change.
+func TestPhraseUpdateWithinABlock(t *testing.T) {
+	page := func(b string) string { return `<html><body>` + b + `</body></html>` }
+	for _, tc := range []struct{ old, new, line string }{
+		{`<p>Big sale today</p><p>Open daily</p>`, `<p>Big</p><p>sale</p><p>Open daily</p>`, "- phrase removed: big sale today"},
+		{`<p>Big sale today</p><p>Open daily</p>`, `<ul><li>Big news</li><li>Garage sale</li></ul><p>Open daily</p>`, "- phrase removed: big sale today"},
+		{`<h2>News</h2><p>Big sale today</p><p>Open daily</p>`, `<h2>News</h2><p>Big changes.</p><p>Our sale ended.</p><p>Open daily</p>`, "- phrase removed: big sale today"},
+		{`<p>Big sale today only</p>`, `<p>Big <b>sale</b> tomorrow only</p>`, "~ phrase changed: Big sale today -> Big sale tomorrow"},
+		{`<p>Big sale today</p><p>Open daily</p>`, `<p>Welcome</p><p>Big sale tomorrow</p><p>Open daily</p>`, "~ phrase changed: Big sale today -> Big sale tomorrow"},
+		{`<p>Big sale today</p><p>Open daily</p>`, `<p>Big news</p><p>Big sale soon</p><p>Open daily</p>`, "~ phrase changed: Big sale today -> Big sale soon"},
+	} {
+		r := evalClause(t, page(tc.old), page(tc.new), `phrase {"big sale today"}`)
+		var lines []string
+		for _, c := range r.Changes {
+			lines = append(lines, c.Line())
+		}
+		if !slices.Equal(lines, []string{tc.line}) {
+			t.Errorf("%s -> %s: %q, want %q", tc.old, tc.new, lines, tc.line)
+		}
+	}
+	// The change's new path is the block's that holds what the phrase
+	// became, not the window's first.
+	r := evalClause(t, page(`<p>Big sale today</p><p>Open daily</p>`), page(`<p>Welcome</p><p>Big sale tomorrow</p><p>Open daily</p>`), `phrase {"big sale today"}`)
+	if len(r.Changes) != 1 || !strings.Contains(r.Changes[0].NewPath, "/p[2]/") {
+		t.Errorf("changes %+v, want one whose new path is in the second paragraph", r.Changes)
+	}
+}

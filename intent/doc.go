@@ -600,7 +600,9 @@
 //     type one for the no-break space ("Preis 1 299 €", "1 299,00 €", "€
 //     1 299" on a German page and "12 990 TL" on a Turkish one are 1299
 //     and 12990; "2 299 Stück" and "1 299.00" on an English one are 2 and
-//     1).
+//     1), or where two groups or more follow the first digits, as the SI
+//     and DIN 5008 write large numbers ("1 234 567" on an English or a
+//     German page is 1234567).
 //   - Signs besides a leading minus: an amount with a currency in
 //     parentheses is negative, as accounts write losses ("($1,200)",
 //     "(€1.200,00)" and "(1,200.00 USD)" are -1200), as is one with its

@@ -349,6 +349,16 @@ func TestValueSpaceGroupedThousands(t *testing.T) {
 		{"en", "Samsung 2 499 €", 2499, true},
 		{"de", "Samsung 2\u00a0499 €", 2499, true},
 		{"de", "iPhone 15 999 €", 999, true},
+		// Two groups or more are thousands' on such a page too (the SI's
+		// and DIN 5008's writing), where one may be a second number.
+		{"en", "1 234 567", 1234567, false},
+		{"de", "Einwohner: 1 234 567", 1234567, false},
+		{"en", "1 234 567.89", 1234567.89, false},
+		{"en", "1 299.00", 1, false},
+		{"de", "2 299 Stück", 2, false},
+		{"en", "rooms 2 3 4", 2, false},
+		{"en", "2024 150 300", 2024, false},
+		{"en", "Lot of 2 250 500 g", 2, false},
 	}...)
 	checkPageReadings(t, tests)
 }

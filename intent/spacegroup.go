@@ -100,13 +100,19 @@ func spaceGroupsAfter(s string, i, d, e int) int {
 // or a price's label before it (isPriceLabel), the groups are the
 // amount's: "Preis 1 299 €", "1 299,00 €", "€ 1 299", "Preis: 1 299" and
 // "12 990 TL" on a Turkish page are 1299 and 12990, where "2 299 Stück"
-// and "1 299.00" are 2 and 1, and "iPhone 15 999 €" 999 (nameNumber).
+// and "1 299.00" are 2 and 1, and "iPhone 15 999 €" 999 (nameNumber). So
+// are two groups or more, as the SI and DIN 5008 write large numbers in
+// English and German ("1 234 567" is 1234567), where one group may be a
+// second number.
 func spaceGroupsBeside(s string, i, d, e int, local string) int {
 	end := spaceGroupsAfter(s, i, d, e)
 	if end == e {
 		return e
 	}
 	m := s[d:end]
+	if strings.Count(m, " ") >= 2 {
+		return end
+	}
 	if _, ok := currencyBefore(s[:i], m); ok {
 		return end
 	}

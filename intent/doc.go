@@ -388,7 +388,14 @@
 //     "Our new shop opens soon", is the phrase "great shop" removed, where
 //     the seed's f alone, half its words, would report "great shop. ->
 //     shop." as the phrase changed). A phrase of two words is therefore
-//     never updated, and f below 2/n for a phrase of n words acts as 2/n.
+//     updated only by words put between its own ("great little shop"),
+//     and f below 2/n for a phrase of n words acts as 2/n. The share f
+//     is asked of the text the phrase became too, from its first word
+//     kept to its last: "Big sale today" whose words are scattered in
+//     "Big news: our garage sale starts today" (3 of 7) is removed; and
+//     a phrase whose words are all kept, with others put between them
+//     ("Big sale starts today"), is an update, as the seed's f says (but
+//     the phrase itself standing there, which is no update of it).
 //     The words left are counted within one block of text of the other
 //     version, the one that keeps most (in HTML, see the phrases' blocks
 //     below), as a phrase stands within one: "Big sale today" whose place

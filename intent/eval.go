@@ -565,8 +565,13 @@ func (p *Pair) phrases(cp *contentPair, args []string) []Change {
 			sim, kept, became := phraseSimilarity(p.tab, pat, window)
 			// One word left of the phrase is what any text standing there
 			// may share with it ("great shop." -> "shop."): the phrase is
-			// gone, a delete (an insert), not an update.
-			if sim >= f && sim < 1 && kept >= minPhraseKept {
+			// gone, a delete (an insert), not an update. So is one whose
+			// words are less than f of the text they are scattered in
+			// (Big sale today in "Big news: our garage sale starts
+			// today"); all its words with others put between them are an
+			// update (Big sale starts today), but not the phrase itself
+			// standing there.
+			if sim >= f && kept >= minPhraseKept && float64(kept) >= f*float64(len(became)) && (sim < 1 || len(became) > kept) {
 				c.Op, c.Similarity = Update, sim
 				c.Fields = []string{"text"}
 				// Both sides as the pages write them: the phrase's own

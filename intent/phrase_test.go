@@ -213,3 +213,31 @@ func TestPhraseUpdateWithinABlock(t *testing.T) {
 		t.Errorf("changes %+v, want one whose new path is in the second paragraph", r.Changes)
 	}
 }
+
+// TestPhraseWordsInserted: a phrase whose words are all left, in order,
+// with words put between them, is changed ("Big sale today" -> "Big sale
+// starts today"), as one with a word taken out of it is; one whose words
+// are scattered through a text of which they are less than the
+// threshold's share is removed.
+func TestPhraseWordsInserted(t *testing.T) {
+	page := func(b string) string { return `<html><body>` + b + `</body></html>` }
+	for _, tc := range []struct{ old, new, line string }{
+		{`<p>Big sale today only</p>`, `<p>Big sale starts today only</p>`, "~ phrase changed: Big sale today -> Big sale starts today"},
+		{`<p>Big sale starts today only</p>`, `<p>Big sale today only</p>`, "~ phrase changed: Big sale starts today -> Big sale today"},
+		{`<p>Big sale today only</p>`, `<p>Big news: our garage sale starts today only</p>`, "- phrase removed: big sale today"},
+		{`<p>Big sale today only</p>`, `<p>Big sale, today only</p>`, ""},
+	} {
+		r := evalClause(t, page(tc.old), page(tc.new), `phrase {"big sale today"}`)
+		var lines []string
+		for _, c := range r.Changes {
+			lines = append(lines, c.Line())
+		}
+		var want []string
+		if tc.line != "" {
+			want = []string{tc.line}
+		}
+		if !slices.Equal(lines, want) {
+			t.Errorf("%s -> %s: %q, want %q", tc.old, tc.new, lines, want)
+		}
+	}
+}

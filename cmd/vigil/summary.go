@@ -18,7 +18,7 @@ import (
 // goes in the new one (for updates and attribute changes too, where a
 // move of an ancestor took it elsewhere, and for renames). Attribute changes and renames come first, then
 // deletes, moves and updates in the old version's document order, then
-// inserts in the new one's.
+// inserts in the new one's. Attribute values are clipped as texts are.
 func writeSummary(w io.Writer, d *delta.Delta, old, new *tree.Flat) error {
 	bw := bufio.NewWriter(w)
 	// A page's texts are joined as a reader reads them (markup.JoinTexts).
@@ -110,11 +110,12 @@ func writeSummary(w io.Writer, d *delta.Delta, old, new *tree.Flat) error {
 		case op.Kind == delta.Rename:
 			fmt.Fprintf(bw, "rename  %s: %s -> %s\n", renamedPlace(path(oldIdx, op.Node), path(newIdx, op.Node), op.OldValue, op.NewValue), op.OldValue, op.NewValue)
 		case op.Kind == delta.AttrInsert:
-			fmt.Fprintf(bw, "attr    %s: @%s added %q\n", oldPlace(op.Node), op.Name, op.NewValue)
+			fmt.Fprintf(bw, "attr    %s: @%s added %q\n", oldPlace(op.Node), op.Name, clip(op.NewValue))
 		case op.Kind == delta.AttrDelete:
-			fmt.Fprintf(bw, "attr    %s: @%s removed (was %q)\n", oldPlace(op.Node), op.Name, op.OldValue)
+			fmt.Fprintf(bw, "attr    %s: @%s removed (was %q)\n", oldPlace(op.Node), op.Name, clip(op.OldValue))
 		case op.Kind == delta.AttrUpdate:
-			fmt.Fprintf(bw, "attr    %s: @%s %q -> %q\n", oldPlace(op.Node), op.Name, op.OldValue, op.NewValue)
+			from, to := contrast(op.OldValue, op.NewValue)
+			fmt.Fprintf(bw, "attr    %s: @%s %q -> %q\n", oldPlace(op.Node), op.Name, from, to)
 		}
 	}
 	return bw.Flush()

@@ -18,7 +18,8 @@ import (
 // goes in the new one (for updates and attribute changes too, where a
 // move of an ancestor took it elsewhere, and for renames). Attribute changes and renames come first, then
 // deletes, moves and updates in the old version's document order, then
-// inserts in the new one's. Attribute values are clipped as texts are.
+// inserts in the new one's. Attribute values and DOCTYPEs are clipped as
+// texts are.
 func writeSummary(w io.Writer, d *delta.Delta, old, new *tree.Flat) error {
 	bw := bufio.NewWriter(w)
 	// A page's texts are joined as a reader reads them (markup.JoinTexts).
@@ -27,7 +28,8 @@ func writeSummary(w io.Writer, d *delta.Delta, old, new *tree.Flat) error {
 	if o := d.Outside; o != nil {
 		doctype, prolog, epilog := o.Changed()
 		if doctype {
-			fmt.Fprintf(bw, "outside DOCTYPE: %q -> %q\n", o.Old.Doctype, o.New.Doctype)
+			a, b := contrast(o.Old.Doctype, o.New.Doctype)
+			fmt.Fprintf(bw, "outside DOCTYPE: %q -> %q\n", a, b)
 		}
 		for _, part := range []struct {
 			changed  bool

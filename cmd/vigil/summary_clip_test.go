@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -33,5 +34,26 @@ func TestSummaryClipsAttributeValues(t *testing.T) {
 			}
 			t.Errorf("%s: exit %d %s\n%s\nwant the line %q", tc.name, code, errOut, out, tc.want)
 		}
+	}
+}
+
+// TestSummaryClipsDoctype: a changed DOCTYPE is shown around its change,
+// as a comment outside the root is; a DTD's internal subset of hundreds of
+// declarations was printed whole, twice on one line.
+func TestSummaryClipsDoctype(t *testing.T) {
+	var decls strings.Builder
+	for i := range 300 {
+		fmt.Fprintf(&decls, "<!ENTITY e%d \"value %d\">\n", i, i)
+	}
+	dir := t.TempDir()
+	a := writeFile(t, dir, "a.xml", "<!DOCTYPE r [\n"+decls.String()+"]><r>&e1;</r>")
+	b := writeFile(t, dir, "b.xml", "<!DOCTYPE r [\n"+decls.String()+"<!ENTITY extra \"x\">]><r>&e1;</r>")
+	code, out, errOut := runCLI(t, "", "diff", "--format", "summary", a, b)
+	want := `outside DOCTYPE: "...Y e299 \"value 299\">\n]" -> "...Y e299 \"value 299\">\n<!ENTITY extra \"x\">]"`
+	if code != exitChanged || !strings.Contains(out, "\n"+want+"\n") {
+		if len(out) > 1000 {
+			out = out[:1000] + "..."
+		}
+		t.Errorf("exit %d %s\n%s\nwant the line %s", code, errOut, out, want)
 	}
 }

@@ -437,7 +437,10 @@ func runCompose(ctx context.Context, env *environment, args []string) (int, erro
 	}
 	composed, err := delta.ComposeAll(all)
 	if errors.Is(err, delta.ErrNeedsDocuments) {
-		return exitError, fmt.Errorf("%w (the deltas alone do not say; vigil diff of the first and last versions gives the delta)%s", err, legend)
+		// The library's advice names its function ComposeWith, which no
+		// command offers: vigil diff is the command's.
+		msg := strings.Replace(err.Error(), "; use ComposeWith", "", 1)
+		return exitError, reworded{err, msg + " (the deltas alone do not say; vigil diff of the first and last versions gives the delta)" + legend}
 	}
 	if err != nil {
 		return exitError, fmt.Errorf("%w%s", err, legend)
@@ -448,3 +451,16 @@ func runCompose(ctx context.Context, env *environment, args []string) (int, erro
 	}
 	return exitOK, nil
 }
+
+// reworded is an error shown with another message, still matching what
+// it wraps (errors.Is).
+type reworded struct {
+	err error
+	msg string
+}
+
+// Error returns the message shown.
+func (r reworded) Error() string { return r.msg }
+
+// Unwrap returns the error reworded.
+func (r reworded) Unwrap() error { return r.err }

@@ -182,7 +182,8 @@ func TestDeltaDefaultNamespace(t *testing.T) {
 // TestComposeNeedsDocuments: compose refuses deltas whose composition only
 // the versions tell (the second changes the default namespace above the
 // element the first inserted, and the deltas do not say it is above), and
-// says how to get the delta: a diff of the first and last versions.
+// says how to get the delta: a diff of the first and last versions, not
+// the Go function ComposeWith, which no command offers.
 func TestComposeNeedsDocuments(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, s string) string {
@@ -201,7 +202,7 @@ func TestComposeNeedsDocuments(t *testing.T) {
 	_, d12, _ := runCLI(t, "", "diff", v1, v2)
 	_, d23, _ := runCLI(t, "", "diff", v2, v3)
 	code, out, errOut := runCLI(t, "", "compose", write("d12.xml", d12), write("d23.xml", d23))
-	if code != exitError || out != "" || !strings.Contains(errOut, "cannot compose without the documents") || !strings.Contains(errOut, "vigil diff") {
-		t.Errorf("compose: exit %d, output %q, stderr %q; want a refusal that names vigil diff", code, out, errOut)
+	if code != exitError || out != "" || !strings.Contains(errOut, "cannot compose without the documents") || !strings.Contains(errOut, "vigil diff") || strings.Contains(errOut, "ComposeWith") {
+		t.Errorf("compose: exit %d, output %q, stderr %q; want a refusal that names vigil diff, not ComposeWith", code, out, errOut)
 	}
 }

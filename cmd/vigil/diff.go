@@ -154,11 +154,7 @@ func runDiff(ctx context.Context, env *environment, args []string) (int, error) 
 	}
 	liftDiffMemory := limitDiffMemory(int64(oldSize + newSize))
 	opt := &treediff.Options{Algorithm: treediff.Algorithm(*algorithm)}
-	for _, k := range strings.Split(*keys, ",") {
-		if k = strings.TrimSpace(k); k != "" {
-			opt.KeyAttrs = append(opt.KeyAttrs, k)
-		}
-	}
+	opt.KeyAttrs = keyAttrs(env, *keys, []*tree.Flat{oldDoc, newDoc}, []markup.Format{oldFormat, newFormat})
 	d, err := treediff.DiffFlat(oldDoc, newDoc, opt)
 	if err != nil {
 		return exitError, err
@@ -464,3 +460,38 @@ func (r reworded) Error() string { return r.msg }
 
 // Unwrap returns the error reworded.
 func (r reworded) Unwrap() error { return r.err }
+
+// keyAttrs returns the attributes of --key-attrs (a comma-separated list)
+// to match the elements of docs by, read in formats. An HTML page's
+// attribute names are in lower case (<div ID="a"> has the attribute id), so
+// a name is looked up in lower case too where a version is HTML. The
+// attributes that no element of either version has (a typo, a page that
+// has none) are noted on standard error: the flag does nothing for them.
+func keyAttrs(env *environment, list string, docs []*tree.Flat, formats []markup.Format) []string {
+	var keys, absent []string
+	for _, k := range strings.Split(list, ",") {
+		if k = strings.TrimSpace(k); k == "" {
+			continue
+		}
+		keys = append(keys, k)
+		found := false
+		for i, doc := range docs {
+			lower := strings.ToLower(k)
+			if formats[i] == markup.HTML && lower != k && !slices.Contains(keys, lower) {
+				keys = append(keys, lower)
+			}
+			found = found || doc.HasAttrNamed(k) || formats[i] == markup.HTML && doc.HasAttrNamed(lower)
+		}
+		if !found {
+			absent = append(absent, k)
+		}
+	}
+	switch len(absent) {
+	case 0:
+	case 1:
+		fmt.Fprintf(env.stderr, "vigil diff: note: no element of either version has the attribute %s (--key-attrs)\n", absent[0])
+	default:
+		fmt.Fprintf(env.stderr, "vigil diff: note: no element of either version has the attributes %s (--key-attrs)\n", strings.Join(absent, ", "))
+	}
+	return keys
+}

@@ -274,6 +274,10 @@ func (c *Checker) CheckReplace(old string, s *Sentinel) (*Checked, error) {
 // strings.EqualFold is not: it also takes 'ſ' for 's'.
 func nameKey(name string) string { return strings.ToLower(name) }
 
+// sameName says whether a and b name one sentinel: their keys (nameKey)
+// are equal, as vigil.SameSentinelName says.
+func sameName(a, b string) bool { return nameKey(a) == nameKey(b) }
+
 // checking is the state of one Check.
 type checking struct {
 	c        *Checker
@@ -587,7 +591,7 @@ func (k *checking) targets(t Target, parent **Stored) ([]string, [][]int, *Site)
 	}
 	alts, _ := w.walk(t)
 	if st, ok := t.(*SentinelTarget); ok && st.Name != nil {
-		if ref := k.c.lookup(st.Name.Name); ref != nil && ref.Checked != nil && ref.Sentinel != nil && !strings.EqualFold(st.Name.Name, k.s.Name.Name) {
+		if ref := k.c.lookup(st.Name.Name); ref != nil && ref.Checked != nil && ref.Sentinel != nil && !sameName(st.Name.Name, k.s.Name.Name) {
 			*parent = ref
 		}
 	}
@@ -597,7 +601,7 @@ func (k *checking) targets(t Target, parent **Stored) ([]string, [][]int, *Site)
 // ref looks up a sentinel named in the Using clause or an event, reporting
 // an unknown name and a reference to the sentinel itself.
 func (k *checking) ref(id *Ident, where string) *Stored {
-	if strings.EqualFold(id.Name, k.s.Name.Name) {
+	if sameName(id.Name, k.s.Name.Name) {
 		k.errorf(id, id.Name, "sentinel %s cannot refer to itself in %s", short(id.Name), where)
 		return nil
 	}

@@ -224,7 +224,7 @@ func (k *checking) date(d *Date) time.Time {
 func (k *checking) estimate(ref *Stored, kind EventKind, stack []string) (time.Time, string) {
 	name := ref.Sentinel.Name.Name
 	for _, n := range stack {
-		if strings.EqualFold(n, name) {
+		if sameName(n, name) {
 			return time.Time{}, "cycle in lifespans: " + strings.Join(append(stack, name), " -> ")
 		}
 	}
@@ -255,7 +255,7 @@ func (k *checking) estimate(ref *Stored, kind EventKind, stack []string) (time.T
 			return fallback, ""
 		}
 		for _, n := range stack {
-			if strings.EqualFold(n, b.Name.Name) {
+			if sameName(n, b.Name.Name) {
 				return time.Time{}, "cycle in lifespans: " + strings.Join(append(stack, b.Name.Name), " -> ")
 			}
 		}

@@ -1,12 +1,9 @@
 package spec
 
-import (
-	"slices"
-	"strings"
-)
+import "slices"
 
 // References returns the names of the other sentinels s uses, each once
-// (compared without regard to case), in the order written: a sentinel it
+// (compared without regard to case, as sameName compares them), in the order written: a sentinel it
 // is written Using, and those whose start, end or activity its From and To
 // wait for. A sentinel that others reference cannot be removed or renamed
 // without leaving them unable to be checked again: a store asks this of
@@ -18,7 +15,7 @@ func References(s *Sentinel) []string {
 			return
 		}
 		for _, n := range out {
-			if strings.EqualFold(n, id.Name) {
+			if sameName(n, id.Name) {
 				return
 			}
 		}
@@ -57,11 +54,11 @@ func UsedBy(name string, checked [][]byte) []string {
 	var out []string
 	for _, data := range checked {
 		var c Checked
-		if c.UnmarshalJSON(data) != nil || c.Sentinel == nil || c.Sentinel.Name == nil || strings.EqualFold(c.Sentinel.Name.Name, name) {
+		if c.UnmarshalJSON(data) != nil || c.Sentinel == nil || c.Sentinel.Name == nil || sameName(c.Sentinel.Name.Name, name) {
 			continue
 		}
 		for _, r := range References(c.Sentinel) {
-			if strings.EqualFold(r, name) {
+			if sameName(r, name) {
 				out = append(out, c.Sentinel.Name.Name)
 				break
 			}

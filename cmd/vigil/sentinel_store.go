@@ -444,7 +444,7 @@ func namedByOthers(ctx context.Context, st vigil.Store, all []*vigil.Sentinel, n
 	var ids []int64
 	var owners []string
 	for _, s := range all {
-		if !strings.EqualFold(s.Name, name) {
+		if !vigil.SameSentinelName(s.Name, name) {
 			continue
 		}
 		owner := fmt.Sprintf("user %d", s.OwnerID)

@@ -140,8 +140,9 @@ func printSource(sen *spec.Sentinel, src string) string {
 // saveSentinel creates (replacing nil) or updates a sentinel from input;
 // an update is saved in one transaction with the sentinels using the
 // sentinel that it checked again (recheckUsers). ECONFLICT if one of them
-// was removed meanwhile, or if another sentinel was given its name since
-// it was checked (nameTaken): nothing is saved.
+// was removed meanwhile, if another sentinel was given its name since it
+// was checked (nameTaken), or if the sentinels using it refuse a rename
+// or would be made invalid (usedConflict): nothing is saved.
 func (s *Server) saveSentinel(ctx context.Context, u *vigil.User, in *sentinelInput, replacing *vigil.Sentinel) (*vigil.Sentinel, error) {
 	now := s.now().UTC().Truncate(time.Second)
 	sen, ch, diags, err := s.checkInput(ctx, u, in, replacing, now)
@@ -153,13 +154,13 @@ func (s *Server) saveSentinel(ctx context.Context, u *vigil.User, in *sentinelIn
 	}
 	if replacing != nil && !vigil.SameSentinelName(replacing.Name, sen.Name.Name) {
 		if err := s.refuseIfUsed(ctx, u, replacing.Name, "renamed"); err != nil {
-			return nil, err
+			return nil, usedConflict(sen, in.Source, err, true)
 		}
 	}
 	var users []*vigil.Sentinel
 	if replacing != nil {
 		if users, err = s.recheckUsers(ctx, u, replacing, ch, now); err != nil {
-			return nil, err
+			return nil, usedConflict(sen, in.Source, err, false)
 		}
 	}
 	specJSON, err := json.Marshal(ch)

@@ -128,7 +128,7 @@ type StoredSentinelName struct {
 func SentinelNameFree(used []StoredSentinelName, name string) error {
 	for _, u := range used {
 		if SameSentinelName(u.Name, name) {
-			return SentinelNameUsed(name, u.ID)
+			return SentinelNameUsed(name, u.ID, u.Name)
 		}
 	}
 	return nil
@@ -166,7 +166,7 @@ func SentinelRenamesFree(list []*Sentinel, used []StoredSentinelName) error {
 				name = n.Name
 			}
 			if SameSentinelName(name, s.Name) {
-				return SentinelNameUsed(s.Name, u.ID)
+				return SentinelNameUsed(s.Name, u.ID, name)
 			}
 		}
 	}
@@ -174,9 +174,32 @@ func SentinelRenamesFree(list []*Sentinel, used []StoredSentinelName) error {
 }
 
 // SentinelNameUsed returns the ECONFLICT error of SentinelStore.CreateSentinel
-// for a sentinel called name when its owner's sentinel id has that name.
-func SentinelNameUsed(name string, id int64) *Error {
-	return Errorf(ECONFLICT, "sentinel name %s is already used (sentinel %d)", name, id)
+// and UpdateSentinels for a sentinel called name when its owner's
+// sentinel id, called idName, has that name.
+func SentinelNameUsed(name string, id int64, idName string) *SentinelNameTakenError {
+	return &SentinelNameTakenError{Name: name, ID: id, IDName: idName}
+}
+
+// SentinelNameTakenError is a store's refusal of a sentinel's name that
+// another sentinel of its owner has (SentinelStore.CreateSentinel and
+// UpdateSentinels): an ECONFLICT error (ErrorCode and ErrorMessage find
+// it in the chain) that a caller tells from the store's other conflicts
+// with errors.As, and that names the sentinel that has the name.
+type SentinelNameTakenError struct {
+	Name   string // the name refused
+	ID     int64  // the owner's sentinel that has it
+	IDName string // that sentinel's name, which may differ from Name in case
+}
+
+// Error implements the error interface.
+func (e *SentinelNameTakenError) Error() string { return e.conflict().Error() }
+
+// Unwrap returns the ECONFLICT error the refusal is.
+func (e *SentinelNameTakenError) Unwrap() error { return e.conflict() }
+
+// conflict is the refusal's ECONFLICT error.
+func (e *SentinelNameTakenError) conflict() *Error {
+	return Errorf(ECONFLICT, "sentinel name %s is already used (sentinel %d)", e.Name, e.ID)
 }
 
 // Validate returns an EINVALID error naming the first bad field.

@@ -1,6 +1,7 @@
 package vigil
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -42,5 +43,9 @@ func TestSentinelNameFree(t *testing.T) {
 	err := SentinelNameFree(used, "prices")
 	if ErrorCode(err) != ECONFLICT || !strings.Contains(ErrorMessage(err), "(sentinel 4)") {
 		t.Errorf("prices among Prices: %v, want ECONFLICT naming sentinel 4", err)
+	}
+	var taken *SentinelNameTakenError
+	if !errors.As(err, &taken) || *taken != (SentinelNameTakenError{Name: "prices", ID: 4, IDName: "Prices"}) {
+		t.Errorf("prices among Prices: %#v, want a SentinelNameTakenError of prices, sentinel 4, Prices", err)
 	}
 }

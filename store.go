@@ -242,8 +242,10 @@ type SentinelStore interface {
 	// CreateSentinel sets ID, CreatedAt and UpdatedAt, and FeedGeneration
 	// to 0: a new sentinel's feed starts at generation 0, whatever s says.
 	// It returns EINVALID for an invalid sentinel, ENOTFOUND if the
-	// owner does not exist, and ECONFLICT (SentinelNameUsed) if the owner
-	// has a sentinel of that name (SameSentinelName), storing nothing. The
+	// owner does not exist, and ECONFLICT (a *SentinelNameTakenError,
+	// SentinelNameUsed, naming the sentinel that has the name) if the
+	// owner has a sentinel of that name (SameSentinelName), storing
+	// nothing; it returns no other ECONFLICT. The
 	// look for the name and the insert are one atomic step: of concurrent
 	// adds of one name for one owner, whatever the process, one succeeds.
 	CreateSentinel(ctx context.Context, s *Sentinel) error
@@ -263,8 +265,9 @@ type SentinelStore interface {
 	// it (whose checked forms take its pages and clauses) are saved
 	// together or not at all. It returns EINVALID for an invalid sentinel
 	// and ENOTFOUND if one does not exist, updating none. It returns
-	// ECONFLICT (SentinelRenamesFree) if one is renamed to a name another
-	// sentinel of its owner has, under the lock of CreateSentinel's look:
+	// ECONFLICT (SentinelRenamesFree: a *SentinelNameTakenError) if one
+	// is renamed to a name another sentinel of its owner has, under the
+	// lock of CreateSentinel's look:
 	// of a rename and an add of one name at once, one succeeds.
 	UpdateSentinels(ctx context.Context, list []*Sentinel) error
 	// RotateSentinelFeed adds one to a sentinel's FeedGeneration, revoking

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -28,6 +29,7 @@ func testSentinelNameUnique(t *testing.T, s vigil.Store) {
 	if msg := vigil.ErrorMessage(err); !strings.Contains(msg, "sentinel name prices is already used") {
 		t.Errorf("message %q does not say the name is already used", msg)
 	}
+	wantNameTaken(t, err, "prices", first.ID, "Prices")
 	must(t, s.CreateSentinel(ctx, &vigil.Sentinel{OwnerID: bob.ID, Name: "prices", Source: "x", Status: vigil.SentinelActive, NextCheck: t0}))
 	if list, _, err := s.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: ada.ID}); err != nil || len(list) != 1 {
 		t.Fatalf("ada's sentinels after a refused add: %v (%v), want 1", list, err)
@@ -35,9 +37,12 @@ func testSentinelNameUnique(t *testing.T, s vigil.Store) {
 	// The checker tells "ſale" (long s) from "sale", whose lower cases
 	// differ, though strings.EqualFold takes one for the other: both may
 	// be added, and a second "SALE" may not.
-	must(t, s.CreateSentinel(ctx, &vigil.Sentinel{OwnerID: bob.ID, Name: "sale", Source: "x", Status: vigil.SentinelActive, NextCheck: t0}))
+	sale := &vigil.Sentinel{OwnerID: bob.ID, Name: "sale", Source: "x", Status: vigil.SentinelActive, NextCheck: t0}
+	must(t, s.CreateSentinel(ctx, sale))
 	must(t, s.CreateSentinel(ctx, &vigil.Sentinel{OwnerID: bob.ID, Name: "ſale", Source: "x", Status: vigil.SentinelActive, NextCheck: t0}))
-	wantCode(t, s.CreateSentinel(ctx, &vigil.Sentinel{OwnerID: bob.ID, Name: "SALE", Source: "x", Status: vigil.SentinelActive, NextCheck: t0}), vigil.ECONFLICT)
+	err = s.CreateSentinel(ctx, &vigil.Sentinel{OwnerID: bob.ID, Name: "SALE", Source: "x", Status: vigil.SentinelActive, NextCheck: t0})
+	wantCode(t, err, vigil.ECONFLICT)
+	wantNameTaken(t, err, "SALE", sale.ID, "sale")
 
 	// Three rounds of eight: one round lets several through only now
 	// and then when the look and the insert are apart.
@@ -58,6 +63,10 @@ func testSentinelNameUnique(t *testing.T, s vigil.Store) {
 			case "":
 				added++
 			case vigil.ECONFLICT:
+				var taken *vigil.SentinelNameTakenError
+				if !errors.As(err, &taken) {
+					t.Errorf("concurrent add refused by %v, not as a name taken (vigil.SentinelNameTakenError)", err)
+				}
 			default:
 				t.Errorf("concurrent add: %v", err)
 			}
@@ -73,5 +82,19 @@ func testSentinelNameUnique(t *testing.T, s vigil.Store) {
 		if added != 1 || stored != 1 {
 			t.Fatalf("%d concurrent adds of %s: %d succeeded, %d stored; want 1 and 1", n, name, added, stored)
 		}
+	}
+}
+
+// wantNameTaken fails t unless err is the store's refusal of the name
+// name (vigil.SentinelNameTakenError, found by errors.As) that the
+// sentinel id, called idName, has.
+func wantNameTaken(t *testing.T, err error, name string, id int64, idName string) {
+	t.Helper()
+	var taken *vigil.SentinelNameTakenError
+	if !errors.As(err, &taken) {
+		t.Fatalf("error %v: not a vigil.SentinelNameTakenError", err)
+	}
+	if taken.Name != name || taken.ID != id || taken.IDName != idName {
+		t.Errorf("name taken %+v, want name %s taken by sentinel %d, %s", *taken, name, id, idName)
 	}
 }

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"testing"
@@ -39,17 +40,24 @@ func testSentinelRenameUnique(t *testing.T, s vigil.Store) {
 	prices, other, third := add(ada.ID, "prices"), add(ada.ID, "other"), add(ada.ID, "third")
 	add(bob.ID, "bobs")
 
-	wantCode(t, s.UpdateSentinel(ctx, renamed(other, "Prices")), vigil.ECONFLICT)
+	err := s.UpdateSentinel(ctx, renamed(other, "Prices"))
+	wantCode(t, err, vigil.ECONFLICT)
+	wantNameTaken(t, err, "Prices", prices.ID, "prices")
 	if got := stored(other); got != "other" {
 		t.Errorf("other renamed to Prices though prices exists: stored %q", got)
 	}
 	// Refused in a list too, and the list's other sentinel is not saved.
-	wantCode(t, s.UpdateSentinels(ctx, []*vigil.Sentinel{renamed(third, "fourth"), renamed(other, "PRICES")}), vigil.ECONFLICT)
+	err = s.UpdateSentinels(ctx, []*vigil.Sentinel{renamed(third, "fourth"), renamed(other, "PRICES")})
+	wantCode(t, err, vigil.ECONFLICT)
+	wantNameTaken(t, err, "PRICES", prices.ID, "prices")
 	if got := stored(third); got != "third" {
 		t.Errorf("third saved by a refused list: %q", got)
 	}
-	// Two of a list renamed to one name.
-	wantCode(t, s.UpdateSentinels(ctx, []*vigil.Sentinel{renamed(third, "same"), renamed(other, "Same")}), vigil.ECONFLICT)
+	// Two of a list renamed to one name: the first is refused the name
+	// the second takes.
+	err = s.UpdateSentinels(ctx, []*vigil.Sentinel{renamed(third, "same"), renamed(other, "Same")})
+	wantCode(t, err, vigil.ECONFLICT)
+	wantNameTaken(t, err, "same", other.ID, "Same")
 	// A name renamed to by one of the list and left by another is free:
 	// a swap, and a shift.
 	must(t, s.UpdateSentinels(ctx, []*vigil.Sentinel{renamed(prices, "other"), renamed(other, "prices")}))
@@ -89,6 +97,10 @@ func testSentinelRenameUnique(t *testing.T, s vigil.Store) {
 			case "":
 				won++
 			case vigil.ECONFLICT:
+				var taken *vigil.SentinelNameTakenError
+				if !errors.As(err, &taken) {
+					t.Errorf("concurrent rename or add refused by %v, not as a name taken (vigil.SentinelNameTakenError)", err)
+				}
 			default:
 				t.Errorf("concurrent rename or add: %v", err)
 			}
@@ -139,7 +151,9 @@ func RunSentinelOldDuplicates(t *testing.T, open func(t *testing.T) (vigil.Store
 	must(t, s.UpdateSentinel(ctx, &second))
 	third := *sns[2]
 	third.Name = "dup"
-	wantCode(t, s.UpdateSentinel(ctx, &third), vigil.ECONFLICT)
+	err := s.UpdateSentinel(ctx, &third)
+	wantCode(t, err, vigil.ECONFLICT)
+	wantNameTaken(t, err, "dup", sns[0].ID, "dup")
 	second.Name = "free"
 	must(t, s.UpdateSentinel(ctx, &second))
 	got, err := s.FindSentinelByID(ctx, second.ID)

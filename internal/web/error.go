@@ -59,7 +59,9 @@ type Diagnostic struct {
 	Message string `json:"message"`
 }
 
-// diagnosticsError is an EINVALID error that carries diagnostics.
+// diagnosticsError is an error that carries diagnostics: EINVALID for
+// the check's problems, ECONFLICT for a name the store refused as another
+// sentinel took it after the check (nameTaken). Its code is err's.
 type diagnosticsError struct {
 	err         *vigil.Error
 	Diagnostics []Diagnostic

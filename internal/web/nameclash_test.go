@@ -38,6 +38,64 @@ func (c *clashStore) UpdateSentinels(ctx context.Context, list []*vigil.Sentinel
 	return c.Store.UpdateSentinels(ctx, list)
 }
 
+// conflictStore refuses every create and update of a sentinel with a
+// store's conflict that is not a name taken (a vigil.Error of code
+// ECONFLICT, no vigil.SentinelNameTakenError).
+type conflictStore struct{ vigil.Store }
+
+// storeConflict is the message of conflictStore's refusal.
+const storeConflict = "the sentinel conflicts with something else"
+
+func (conflictStore) CreateSentinel(context.Context, *vigil.Sentinel) error {
+	return vigil.Errorf(vigil.ECONFLICT, storeConflict)
+}
+
+func (conflictStore) UpdateSentinels(context.Context, []*vigil.Sentinel) error {
+	return vigil.Errorf(vigil.ECONFLICT, storeConflict)
+}
+
+// TestStoreConflictNotNameClash: a store's conflict on the write of a
+// sentinel that is not the refusal of its name (no
+// vigil.SentinelNameTakenError) is shown as itself, in the editor and
+// through the API, not as a name another sentinel took: the name is not
+// marked, and the store's message is not replaced. Before, every
+// ECONFLICT of the write was taken for a name taken, which the editor
+// showed on the name ("sentinel name gamma is taken: another of your
+// sentinels was given it meanwhile").
+func TestStoreConflictNotNameClash(t *testing.T) {
+	const src = "Create Sentinel gamma Using http://a.example/ Fetch 1 hour"
+	s, u := newTestServer(t)
+	s.Checker = storeChecker(s)
+	alpha := createChecked(t, s, u, "Create Sentinel alpha Using http://a.example/ Fetch 1 hour")
+	s.Store = conflictStore{s.Store}
+	c := newSignedIn(t, s, u)
+	b, _ := json.Marshal(map[string]string{"source": src})
+	form := url.Values{"source": {src}}.Encode()
+	edit := "/sentinels/" + strconv.FormatInt(alpha.ID, 10)
+	for _, tc := range []struct{ method, path, body string }{
+		{"POST", "/sentinels", form},
+		{"POST", edit, form},
+		{"POST", "/api/v1/sentinels", string(b)},
+		{"PUT", "/api/v1" + edit, string(b)},
+	} {
+		status, got := c.do(tc.method, tc.path, tc.body)
+		page := html.UnescapeString(got)
+		if !strings.Contains(page, storeConflict) || strings.Contains(page, "is taken") || strings.Contains(page, `aria-invalid="true"`) {
+			t.Errorf("%s %s: %d; want the store's conflict %q, not a name taken:\n%s", tc.method, tc.path, status, storeConflict, got)
+		}
+		if !strings.HasPrefix(tc.path, "/api/") {
+			continue
+		}
+		var e errorBody
+		if err := json.Unmarshal([]byte(got), &e); err != nil {
+			t.Fatalf("%s %s: %v %s", tc.method, tc.path, err, got)
+		}
+		if status != 409 || e.Error.Code != vigil.ECONFLICT || e.Error.Message != storeConflict || len(e.Error.Diagnostics) != 0 {
+			t.Errorf("%s %s: %d %s; want 409, ECONFLICT, %q and no diagnostics", tc.method, tc.path, status, got, storeConflict)
+		}
+	}
+}
+
 // TestSentinelNameClash: a sentinel named, in the dashboard's editor or
 // through the API, with a name that is free when the form checks it, but
 // that another of the owner's sentinels takes before the store writes it

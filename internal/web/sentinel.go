@@ -181,9 +181,9 @@ func (s *Server) saveSentinel(ctx context.Context, u *vigil.User, in *sentinelIn
 	}
 	switch vigil.ErrorCode(err) {
 	case vigil.ECONFLICT:
-		// The store's one conflict of a create or an update: the name,
-		// which another sentinel took since it was checked.
-		return nil, s.nameTaken(ctx, u, sen, out.ID, in.Source, err)
+		// The name, which another sentinel took since it was checked,
+		// is shown on the name; another conflict as itself.
+		return nil, nameTaken(sen, in.Source, err)
 	case vigil.ENOTFOUND:
 		if replacing == nil || len(users) == 0 {
 			break

@@ -3,11 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -24,47 +20,17 @@ func TestServeResumeAfterPauseDuringCheck(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end test; skipped in -short mode")
 	}
-	var (
-		mu   sync.Mutex
-		hits int
-	)
-	hung := make(chan struct{}, 1)
-	release := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/page" {
-			http.NotFound(w, r)
-			return
-		}
-		mu.Lock()
-		hits++
-		first := hits == 1
-		mu.Unlock()
-		if first { // the first fetch waits until the sentinel is paused
-			hung <- struct{}{}
-			select {
-			case <-r.Context().Done():
-				return
-			case <-release:
-			}
-		}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		io.WriteString(w, "<!DOCTYPE html><html><body><h1>Status</h1><p>All good.</p></body></html>")
-	}))
-	t.Cleanup(srv.Close)
-	url := srv.URL + "/page"
+	page := newHeldPage(t, true)
+	url := page.url
 	d := startWebDaemon(t, "--min-interval", "1s", "--host-delay", "0", "--poll", "50ms", "--lease", "1h")
 	c := &apiClient{t: t, base: d.base, token: d.addUser(t, "ops@example.com", "a password of ops")}
 	var sen struct{ ID int64 }
 	c.want(201, "POST", "/api/v1/sentinels", map[string]string{"source": "Create Sentinel slow Using " + url + "\nMonitor any change\nFetch 1 hour\n"}).json(t, &sen)
 	path := fmt.Sprintf("/api/v1/sentinels/%d", sen.ID)
 
-	select {
-	case <-hung:
-	case <-time.After(30 * time.Second):
-		t.Fatal("the daemon did not fetch the page")
-	}
+	page.waitHeld(t)
 	c.want(200, "POST", path+"/pause", nil)
-	close(release)
+	page.Release()
 	waitFor(t, 30*time.Second, "the check made during the pause to end", func() bool {
 		return strings.Contains(d.stderr.String(), "check not recorded")
 	})

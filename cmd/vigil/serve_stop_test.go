@@ -2,10 +2,6 @@ package main
 
 import (
 	"context"
-	"io"
-	"net/http"
-	"net/http/httptest"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,44 +16,13 @@ func TestServeStopReleasesClaims(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end test; skipped in -short mode")
 	}
-	var (
-		mu   sync.Mutex
-		hits int
-	)
-	hung := make(chan struct{}, 1)
-	release := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/page" {
-			http.NotFound(w, r)
-			return
-		}
-		mu.Lock()
-		hits++
-		first := hits == 1
-		mu.Unlock()
-		if first { // the first fetch hangs until the daemon gives up on it
-			hung <- struct{}{}
-			select {
-			case <-r.Context().Done():
-			case <-release:
-			}
-			return
-		}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		io.WriteString(w, "<!DOCTYPE html><html><body><h1>Status</h1><p>All good.</p></body></html>")
-	}))
-	t.Cleanup(srv.Close)
-	t.Cleanup(func() { close(release) }) // runs before srv.Close
+	page := newHeldPage(t, false)
 	data := t.TempDir()
-	addSentinels(t, data, "Create Sentinel slow Using "+srv.URL+"/page\nMonitor any change\nFetch 1 second\n")
+	addSentinels(t, data, "Create Sentinel slow Using "+page.url+"\nMonitor any change\nFetch 1 second\n")
 	args := []string{"--allow-private-networks", "--min-interval", "1s", "--host-delay", "0", "--poll", "50ms", "--lease", "1h"}
 
 	d := startDaemon(t, data, args...)
-	select {
-	case <-hung:
-	case <-time.After(30 * time.Second):
-		t.Fatal("the daemon did not fetch the page")
-	}
+	page.waitHeld(t)
 	db := openData(t, data)
 	ctx := context.Background()
 	sentinel := func() *vigil.Sentinel {
@@ -77,6 +42,6 @@ func TestServeStopReleasesClaims(t *testing.T) {
 	}
 
 	startDaemon(t, data, args...)
-	url := srv.URL + "/page"
+	url := page.url
 	waitFor(t, 20*time.Second, "the check after the restart", func() bool { return versionCount(t, db, url) == 1 })
 }

@@ -73,6 +73,8 @@ func (p *xmlParser) doctype() error {
 		return p.errAt(i, "expected '>' at the end of the DOCTYPE, found %s", p.describe(i))
 	}
 	p.doc.Doctype = strings.TrimSpace(s[off+len("<!DOCTYPE") : i])
+	_, _, sofar := p.doc.SplitProlog() // DoctypeAfter is 0: all of the prolog so far
+	p.doc.DoctypeAfter = len(sofar)
 	p.sawDoctype = true
 	p.i = i + 1
 	return nil

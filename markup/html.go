@@ -62,6 +62,7 @@ func parseHTML(data []byte, o Options) (*tree.Document, error) {
 		switch c.Type {
 		case html.DoctypeNode:
 			doc.Doctype = xmlSafe(doctypeText(c))
+			doc.DoctypeAfter = len(doc.Prolog)
 		case html.CommentNode:
 			n := doc.NewNode(tree.Comment, "", xmlSafe(c.Data))
 			if doc.Root == nil {

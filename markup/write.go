@@ -34,13 +34,16 @@ func WriteXML(w io.Writer, d *tree.Document, opt *WriteOptions) error {
 	}
 	x := newXMLWriter(w, opt)
 	if opt == nil || !opt.OmitProlog {
-		prolog := d.Prolog
-		if len(prolog) > 0 && prolog[0].Kind == tree.ProcInst && prolog[0].Name == "xml" {
+		decl, before, after := d.SplitProlog()
+		if decl != nil {
 			x.str("<?xml ")
-			x.str(utf8Decl(prolog[0].Value))
+			x.str(utf8Decl(decl.Value))
 			x.str("?>")
 			x.line()
-			prolog = prolog[1:]
+		}
+		for _, n := range before {
+			x.node(n)
+			x.line()
 		}
 		if d.Doctype != "" {
 			x.str("<!DOCTYPE ")
@@ -48,7 +51,7 @@ func WriteXML(w io.Writer, d *tree.Document, opt *WriteOptions) error {
 			x.str(">")
 			x.line()
 		}
-		for _, n := range prolog {
+		for _, n := range after {
 			x.node(n)
 			x.line()
 		}

@@ -40,13 +40,20 @@ func WriteHTML(w io.Writer, d *tree.Document, opt *WriteOptions) error {
 	x := newXMLWriter(w, opt)
 	omit := opt != nil && opt.OmitProlog
 	if !omit {
+		_, before, after := d.SplitProlog()
+		for _, n := range before {
+			if n.Kind == tree.Comment {
+				x.htmlNode(n, false)
+				x.line()
+			}
+		}
 		if d.Doctype != "" {
 			x.str("<!DOCTYPE ")
 			x.str(d.Doctype)
 			x.str(">")
 			x.line()
 		}
-		for _, n := range d.Prolog {
+		for _, n := range after {
 			if n.Kind == tree.Comment {
 				x.htmlNode(n, false)
 				x.line()

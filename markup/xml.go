@@ -83,7 +83,7 @@ func parseXMLFlat(data []byte, owned bool, o Options) (*tree.Flat, error) {
 	// The Flat copied its strings; these few are copied too, so that
 	// nothing keeps the input alive.
 	d := p.doc
-	f.Prolog, f.Doctype, f.Epilog = cloneNodes(d.Prolog), strings.Clone(d.Doctype), cloneNodes(d.Epilog)
+	f.Prolog, f.Doctype, f.DoctypeAfter, f.Epilog = cloneNodes(d.Prolog), strings.Clone(d.Doctype), d.DoctypeAfter, cloneNodes(d.Epilog)
 	if d.IDAttrs != nil {
 		f.IDAttrs = make(map[string]string, len(d.IDAttrs))
 		for k, v := range d.IDAttrs {

@@ -128,7 +128,7 @@ func TestParseXMLDocument(t *testing.T) {
 	if err := markup.WriteXML(&b, d, nil); err != nil {
 		t.Fatal(err)
 	}
-	want := `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><!DOCTYPE ` + d.Doctype + `><!-- before --><?style sheet?><people><person id="p1"/></people><!-- after --><?after?>`
+	want := `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><!-- before --><!DOCTYPE ` + d.Doctype + `><?style sheet?><people><person id="p1"/></people><!-- after --><?after?>`
 	if b.String() != want {
 		t.Errorf("WriteXML:\n%s\nwant\n%s", b.String(), want)
 	}

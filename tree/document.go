@@ -11,6 +11,11 @@ type Document struct {
 	// DOCTYPE declaration's text without "<!DOCTYPE" and ">", if any.
 	Prolog  []*Node
 	Doctype string
+	// DoctypeAfter is how many of Prolog's comments and processing
+	// instructions, the XML declaration aside, precede the DOCTYPE: 0 writes
+	// it first (after the declaration, which always comes first), and a
+	// count past the end writes it last, just before the root.
+	DoctypeAfter int
 	// Epilog holds comments and processing instructions after the root.
 	Epilog []*Node
 	// NextXID is the next XID to allocate: larger than every XID in the tree.
@@ -95,9 +100,24 @@ func (d *Document) ByXID() map[XID]*Node {
 	return idx
 }
 
+// SplitProlog returns the XML declaration of d's prolog (nil when there is
+// none), and the rest of the prolog before and after the DOCTYPE's place.
+func (d *Document) SplitProlog() (decl *Node, before, after []*Node) {
+	return SplitProlog(d.Prolog, d.DoctypeAfter)
+}
+
+// SplitProlog is Document.SplitProlog of a prolog and a DoctypeAfter.
+func SplitProlog(prolog []*Node, doctypeAfter int) (decl *Node, before, after []*Node) {
+	if len(prolog) > 0 && prolog[0].Kind == ProcInst && prolog[0].Name == "xml" {
+		decl, prolog = prolog[0], prolog[1:]
+	}
+	k := min(max(doctypeAfter, 0), len(prolog))
+	return decl, prolog[:k], prolog[k:]
+}
+
 // Clone returns a deep copy of d; the copy shares nothing with d.
 func (d *Document) Clone() *Document {
-	c := &Document{Doctype: d.Doctype, NextXID: d.NextXID}
+	c := &Document{Doctype: d.Doctype, DoctypeAfter: d.DoctypeAfter, NextXID: d.NextXID}
 	if d.IDAttrs != nil {
 		c.IDAttrs = make(map[string]string, len(d.IDAttrs))
 		for k, v := range d.IDAttrs {

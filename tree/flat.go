@@ -30,12 +30,14 @@ type Flat struct {
 	Size, Parent, Pos []int32
 	// XID holds the nodes' XIDs; nil while the document has none.
 	XID []XID
-	// NextXID, IDAttrs, Prolog, Doctype and Epilog are the Document's.
-	NextXID XID
-	IDAttrs map[string]string
-	Prolog  []*Node
-	Doctype string
-	Epilog  []*Node
+	// NextXID, IDAttrs, Prolog, Doctype, DoctypeAfter and Epilog are the
+	// Document's.
+	NextXID      XID
+	IDAttrs      map[string]string
+	Prolog       []*Node
+	Doctype      string
+	DoctypeAfter int
+	Epilog       []*Node
 
 	name     []int32  // index into names of each node's name
 	names    []string // the distinct names, names[0] == ""
@@ -371,7 +373,7 @@ func Flatten(n *Node) (*Flat, []*Node) {
 // prolog, DOCTYPE and epilog.
 func FlattenDocument(d *Document) (*Flat, []*Node) {
 	f, nodes := Flatten(d.Root)
-	f.NextXID, f.IDAttrs, f.Prolog, f.Doctype, f.Epilog = d.NextXID, d.IDAttrs, d.Prolog, d.Doctype, d.Epilog
+	f.NextXID, f.IDAttrs, f.Prolog, f.Doctype, f.DoctypeAfter, f.Epilog = d.NextXID, d.IDAttrs, d.Prolog, d.Doctype, d.DoctypeAfter, d.Epilog
 	return f, nodes
 }
 
@@ -441,7 +443,7 @@ func (f *Flat) newNode(arena *Document, i int32) *Node {
 
 // Document builds the whole tree as a Document.
 func (f *Flat) Document() *Document {
-	d := &Document{NextXID: f.NextXID, IDAttrs: f.IDAttrs, Prolog: f.Prolog, Doctype: f.Doctype, Epilog: f.Epilog}
+	d := &Document{NextXID: f.NextXID, IDAttrs: f.IDAttrs, Prolog: f.Prolog, Doctype: f.Doctype, DoctypeAfter: f.DoctypeAfter, Epilog: f.Epilog}
 	d.allocated = f.Len()
 	d.Root = f.Subtree(f.Root(), d, nil)
 	return d

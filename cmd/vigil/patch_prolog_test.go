@@ -1,0 +1,48 @@
+package main
+
+import "testing"
+
+// TestPatchKeepsDoctypePlace: diff then patch writes the comments and
+// processing instructions before the root on the same side of the DOCTYPE
+// as the new version had them, the XML declaration first, byte for byte as
+// the new version is written.
+func TestPatchKeepsDoctypePlace(t *testing.T) {
+	for _, tc := range []struct {
+		name, old, new, want string
+		html                 bool
+	}{
+		{"html comment before doctype",
+			`<!-- a --><!DOCTYPE html><html><body><p>x</p></body></html>`,
+			`<!-- a --><!DOCTYPE html><html><body><p>y</p></body></html>`,
+			`<!-- a --><!DOCTYPE html><html><head></head><body><p>y</p></body></html>`, true},
+		{"xml declaration, comment, pi, doctype, comment",
+			`<?xml version="1.0"?><!-- a --><?p x?><!DOCTYPE r><!-- b --><r>x</r>`,
+			`<?xml version="1.0"?><!-- a --><?p x?><!DOCTYPE r><!-- b --><r>y</r>`,
+			`<?xml version="1.0"?><!-- a --><?p x?><!DOCTYPE r><!-- b --><r>y</r>`, false},
+		{"xml comment before doctype changes",
+			`<!-- v1 --><!DOCTYPE r><r>x</r>`,
+			`<!-- v2 --><!DOCTYPE r><r>y</r>`,
+			`<!-- v2 --><!DOCTYPE r><r>y</r>`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			ext := ".xml"
+			if tc.html {
+				ext = ".html"
+			}
+			oldPath, newPath := writeFile(t, dir, "old"+ext, tc.old), writeFile(t, dir, "new"+ext, tc.new)
+			code, delta, errOut := runCLI(t, "", "diff", oldPath, newPath)
+			if code != exitChanged {
+				t.Fatalf("diff: exit %d, stderr %q", code, errOut)
+			}
+			d := writeFile(t, dir, "d.xml", delta)
+			code, got, errOut := runCLI(t, "", "patch", oldPath, d)
+			if code != exitOK {
+				t.Fatalf("patch: exit %d, stderr %q", code, errOut)
+			}
+			if got != tc.want && got != tc.want+"\n" {
+				t.Errorf("patch old (diff old new):\n got %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+}

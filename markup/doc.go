@@ -138,7 +138,10 @@
 // (16 MiB) bounds the total text produced by entity references, counted at
 // every reference with 32 bytes more for the reference itself, which refuses
 // "billion laughs" documents after a few milliseconds; entity references nest
-// at most 64 deep and an entity referring to itself is an error. ParseXML
+// at most 64 deep and an entity referring to itself is an error. An input
+// past one of these three limits gives a *LimitError, which names the
+// Options field, so that a program offering the limit under another name
+// (a command-line flag) can say that name instead. ParseXML
 // fails on the first byte that is not an XML character (NUL, most control
 // characters, invalid UTF-8); ParseHTML reads anything, as a browser does,
 // and CheckBinary tells a file that is not text at all (ErrBinary: a NUL

@@ -374,7 +374,8 @@ const refCost = 32
 func (p *xmlParser) charge(n int, name string) error {
 	p.expanded += int64(n) + refCost
 	if p.expanded > p.opt.MaxEntityExpansion {
-		return p.errAt(p.i, "entity references expand to more than %d bytes (Options.MaxEntityExpansion) at &%s;: refused as a possible entity bomb", p.opt.MaxEntityExpansion, name)
+		return &LimitError{Option: "MaxEntityExpansion", Max: p.opt.MaxEntityExpansion,
+			Err: p.errAt(p.i, "entity references expand to more than %d bytes at &%s;: refused as a possible entity bomb", p.opt.MaxEntityExpansion, name)}
 	}
 	return nil
 }

@@ -26,6 +26,28 @@ var ErrHTMLTooDeep = errors.New("too deep for the HTML parser; a well-formed doc
 // not text: an image, an archive, an executable.
 var ErrBinary = errors.New("binary input, not XML or HTML")
 
+// LimitError is the error for an input past one of Options' limits: Err
+// says what went past the limit and where, without naming the option, and
+// Error adds the Options field that changes the limit. A program that
+// offers the limit under another name (a command-line flag) can say so
+// with Err and Option.
+type LimitError struct {
+	// Option is the Options field of the limit: "MaxBytes", "MaxDepth" or
+	// "MaxEntityExpansion".
+	Option string
+	// Max is the limit in force.
+	Max int64
+	// Err is what went past the limit (a *SyntaxError where it has a
+	// place in the document).
+	Err error
+}
+
+// Error returns Err's text followed by the Options field in parentheses.
+func (e *LimitError) Error() string { return e.Err.Error() + " (Options." + e.Option + ")" }
+
+// Unwrap returns Err.
+func (e *LimitError) Unwrap() error { return e.Err }
+
 // SyntaxError is an error in an XML document, at a position in the document
 // after charset decoding. Line and Column are 1-based; Column counts
 // characters (Unicode code points), not bytes, and a tab counts as one.

@@ -208,7 +208,7 @@ func convertHTML(doc *tree.Document, src *html.Node, o Options) (*tree.Node, err
 		top.dst.AppendChild(n)
 		if c.Type == html.ElementNode && c.FirstChild != nil {
 			if len(stack) >= o.MaxDepth {
-				return nil, fmt.Errorf("markup: HTML elements nested deeper than the limit of %d (Options.MaxDepth)", o.MaxDepth)
+				return nil, &LimitError{Option: "MaxDepth", Max: int64(o.MaxDepth), Err: fmt.Errorf("markup: HTML elements nested deeper than the limit of %d", o.MaxDepth)}
 			}
 			preserve := top.preserve || (c.Namespace == "" && preserveHTML[c.Data])
 			line := childLine(top.dst, n, top.next, top.line)

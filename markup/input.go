@@ -57,7 +57,7 @@ func readInput(r io.Reader, max int64) ([]byte, error) {
 
 // tooLarge returns the error for an input over the limit of max bytes.
 func tooLarge(max int64) error {
-	return fmt.Errorf("markup: input larger than the limit of %d bytes (Options.MaxBytes): %w", max, ErrTooLarge)
+	return &LimitError{Option: "MaxBytes", Max: max, Err: fmt.Errorf("markup: input larger than the limit of %d bytes: %w", max, ErrTooLarge)}
 }
 
 // checkSize refuses a byte slice larger than max.

@@ -278,7 +278,7 @@ func (p *xmlParser) startTag() error {
 		return p.errAt(tagOff, "second root element <%s>: a document has exactly one root element", name)
 	}
 	if len(p.stack) >= p.opt.MaxDepth {
-		return p.errAt(tagOff, "elements nested deeper than the limit of %d (Options.MaxDepth)", p.opt.MaxDepth)
+		return &LimitError{Option: "MaxDepth", Max: int64(p.opt.MaxDepth), Err: p.errAt(tagOff, "elements nested deeper than the limit of %d", p.opt.MaxDepth)}
 	}
 	p.sc = p.sc[:0]
 	i = j

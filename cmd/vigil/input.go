@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/vigil-web/vigil/delta"
 	"github.com/vigil-web/vigil/markup"
@@ -164,12 +165,29 @@ func loadDocument(env *environment, name string, f *docFlags) (*tree.Document, [
 }
 
 // parseError names the file a parse error is about, and the flag that
-// helps where one does.
+// helps where one does; a limit is said in a user's terms (limitError).
 func parseError(name string, err error) error {
 	if errors.Is(err, markup.ErrHTMLTooDeep) {
 		return fmt.Errorf("%s: %w (--parse xml)", displayName(name), err)
 	}
-	return fmt.Errorf("%s: %w", displayName(name), err)
+	return fmt.Errorf("%s: %w", displayName(name), limitError(err))
+}
+
+// limitError returns err with a parser limit it reports said in a user's
+// terms: the flag that changes it (--max-bytes), or that it is fixed,
+// instead of the markup.Options field that names it for Go programs. Other
+// errors are returned as they are.
+func limitError(err error) error {
+	var le *markup.LimitError
+	if !errors.As(err, &le) {
+		return err
+	}
+	note := "a fixed limit"
+	if le.Option == "MaxBytes" {
+		note = "--max-bytes"
+	}
+	msg := strings.Replace(err.Error(), le.Error(), le.Err.Error()+" ("+note+")", 1)
+	return reworded{err: err, msg: msg}
 }
 
 // loadFlat reads and parses a document as loadDocument does, as the flat

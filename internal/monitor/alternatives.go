@@ -39,7 +39,9 @@ func (m *Monitor) found(ctx context.Context, j *job, pg *page, ref int64, pe *pa
 // file (pageState.PendingFile: binarypage.go) waits and is judged so too
 // (fileTurn: a page that turned back into the page it was, or a file into
 // the same file, has none), and is told in the same message as the other
-// pages' changes, before its text's if both changed.
+// pages' changes, before its text's if both changed. A waiting change that
+// cannot be judged (a store read fails) keeps its alternative waiting, to
+// be judged again at the next check.
 func (m *Monitor) settle(ctx context.Context, j *job, now time.Time, grant *memoryGrant) {
 	if j.plan.requires == nil {
 		for _, ps := range j.st.Pages {
@@ -59,7 +61,8 @@ func (m *Monitor) settle(ctx context.Context, j *job, now time.Time, grant *memo
 			continue
 		}
 		var all []foundChange
-		changed := 0 // the pages of alt whose waiting change holds
+		changed := 0    // the pages of alt whose waiting change holds
+		failed := false // a waiting change could not be judged
 		for _, url := range alt {
 			ps := j.st.Pages[url]
 			n := len(all)
@@ -68,6 +71,7 @@ func (m *Monitor) settle(ctx context.Context, j *job, now time.Time, grant *memo
 				switch {
 				case err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND:
 					// Try again at the next check.
+					failed = true
 					m.Logger.Error("judge a waiting change of a file", LogSentinel, j.s.ID, logURL(url), LogError, err)
 				case err != nil || ft == nil:
 					// The file went back, or a version is gone: nothing to
@@ -84,6 +88,7 @@ func (m *Monitor) settle(ctx context.Context, j *job, now time.Time, grant *memo
 				switch {
 				case err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND:
 					// Try again at the next check.
+					failed = true
 					m.Logger.Error("evaluate a waiting change", LogSentinel, j.s.ID, logURL(url), LogError, err)
 				case err != nil || !ok:
 					// The page went back, or a version it was compared with
@@ -98,7 +103,9 @@ func (m *Monitor) settle(ctx context.Context, j *job, now time.Time, grant *memo
 				changed++
 			}
 		}
-		if changed < len(alt) {
+		if failed || changed < len(alt) {
+			// A page's other waiting change, if it holds, does not make
+			// up for one not judged: the alternative waits, whole.
 			continue
 		}
 		m.reportTogether(ctx, j, all, now) // one message for the alternative

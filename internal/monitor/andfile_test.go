@@ -3,6 +3,7 @@ package monitor
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/fetch"
 	"github.com/vigil-web/vigil/internal/schedule"
 	"github.com/vigil-web/vigil/spec"
@@ -175,5 +177,69 @@ func TestConfirmFile(t *testing.T) {
 				t.Errorf("at the confirmation (%s): told %q, changes %q; want changes %q, as many messages", name, subjects, changes, want)
 			}
 		})
+	}
+}
+
+// failingVersionRead is a store whose FindVersionByID fails once for
+// version id, once armed: a store read that fails for that one call.
+type failingVersionRead struct {
+	Store
+	mu     sync.Mutex
+	id     int64
+	armed  bool
+	failed bool
+}
+
+func (f *failingVersionRead) FindVersionByID(ctx context.Context, id int64) (*vigil.Version, error) {
+	f.mu.Lock()
+	fail := f.armed && id == f.id
+	if fail {
+		f.armed, f.failed = false, true
+	}
+	f.mu.Unlock()
+	if fail {
+		return nil, errors.New("the store is away")
+	}
+	return f.Store.FindVersionByID(ctx, id)
+}
+
+// TestUsingAndFileReadFails: with "Using A AND B", A whose text changed,
+// then turned into a file, both waiting for B: a store read that fails
+// while the file's change is judged, at the check where B changes, keeps
+// the whole alternative waiting, and the next check tells all three
+// changes in one message. Before, A's text change alone was enough for A
+// to count as changed: A's text and B's changes were told without the
+// file's, whose waiting change was then dropped, never told.
+func TestUsingAndFileReadFails(t *testing.T) {
+	p := newFilePages(t, "URL/a AND URL/b", "Fetch 1 hour")
+	store := &failingVersionRead{Store: p.w.db}
+	p.m.Store = store
+	p.srv.set("/a", []byte(pageWith("a0")), false)
+	p.srv.set("/b", []byte(pageWith("b0")), false)
+	p.check(0)
+	p.srv.set("/a", []byte(pageWith("a1")), false)
+	p.check(time.Hour)
+	p.srv.set("/a", bytes.Repeat([]byte{0, 1, 2, 3}, 1024), true)
+	p.check(time.Hour)
+	_, file, err := p.w.db.LatestVersionByURL(context.Background(), p.base+"/a")
+	if err != nil || !file.Binary() {
+		t.Fatalf("A's newest version %+v, %v; want its file", file, err)
+	}
+	store.mu.Lock()
+	store.id, store.armed = file.ID, true
+	store.mu.Unlock()
+	p.srv.set("/b", []byte(pageWith("b1")), false)
+	p.check(time.Hour)
+	if !store.failed {
+		t.Fatal("the file's version was not read at the check where B changed")
+	}
+	p.check(time.Hour)
+	subjects, changes := p.told()
+	want := []string{"/a: any change: 1 text changed", "/a: " + fileSummary, "/b: any change: 1 text changed"}
+	if !slices.Equal(changes, want) {
+		t.Errorf("after a failed read, then a check: changes %q, want %q", changes, want)
+	}
+	if len(subjects) != 1 || !strings.Contains(subjects[0], fileSummary) {
+		t.Errorf("after a failed read, then a check: messages %q, want one telling the file's change with the others", subjects)
 	}
 }

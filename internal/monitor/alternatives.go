@@ -79,7 +79,7 @@ func (m *Monitor) settle(ctx context.Context, j *job, now time.Time, grant *memo
 					ps.PendingFile = nil
 					m.Logger.Info("waiting change gone", LogSentinel, j.s.ID, logURL(url))
 				default:
-					all = append(all, foundChange{pg: &page{url: url, resource: p.Resource, cur: &vigil.Version{ID: p.Cur}}, ref: p.Ref, file: ft})
+					all = append(all, fileFound(url, p.Resource, p.Ref, p.Cur, ft))
 				}
 			}
 			if p := ps.Pending; p != nil {

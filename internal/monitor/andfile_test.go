@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"html"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -241,5 +243,61 @@ func TestUsingAndFileReadFails(t *testing.T) {
 	}
 	if len(subjects) != 1 || !strings.Contains(subjects[0], fileSummary) {
 		t.Errorf("after a failed read, then a check: messages %q, want one telling the file's change with the others", subjects)
+	}
+}
+
+// fileLines returns what a message says of a page's change into a file
+// whose summary is summary, in its text and its HTML, without the page it
+// names when several changed (" on URL") nor its time: "" for a message
+// that does not say it so.
+func fileLines(msg *vigil.Message, summary string) (text, markup string) {
+	t := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(summary) + `(?: on \S+)? \(\S+\)\n(.*)\n`).FindStringSubmatch(msg.Text)
+	h := regexp.MustCompile(`<h3>` + regexp.QuoteMeta(html.EscapeString(summary)) + `(?: on [^<]*)? <small>[^<]*</small></h3>\n<ul>\n</ul>\n(<p>[^<]*</p>)\n`).FindStringSubmatch(msg.HTML)
+	if t != nil {
+		text = summary + "\n" + t[1]
+	}
+	if h != nil {
+		markup = html.EscapeString(summary) + "\n" + h[1]
+	}
+	return text, markup
+}
+
+// TestFileChangeWording: a page's change into a file reads the same in
+// the message that tells it alone ("Using A") as in the one that tells it
+// with the other pages' changes ("Using A AND B"): its summary, then why
+// the file is not read. Before, the message alone was another, "Sentinel
+// pages: URL: summary.".
+func TestFileChangeWording(t *testing.T) {
+	file := bytes.Repeat([]byte{0, 1, 2, 3}, 1024)
+	told := func(using string, others bool) *vigil.Message {
+		t.Helper()
+		p := newFilePages(t, using, "Fetch 1 hour")
+		p.srv.set("/a", []byte(pageWith("a0")), false)
+		p.srv.set("/b", []byte(pageWith("b0")), false)
+		p.check(0)
+		p.srv.set("/a", file, true)
+		if others {
+			p.srv.set("/b", []byte(pageWith("b1")), false)
+		}
+		p.check(time.Hour)
+		msgs := messagesOf(t, p.w.db, p.w.u, p.w.s)
+		if len(msgs) != 1 {
+			t.Fatalf("Using %s: %d messages, want 1", using, len(msgs))
+		}
+		// The two sentinels' servers differ by their port.
+		msgs[0].Text, msgs[0].HTML = strings.ReplaceAll(msgs[0].Text, p.base, "URL"), strings.ReplaceAll(msgs[0].HTML, p.base, "URL")
+		return msgs[0]
+	}
+	alone, together := told("URL/a", false), told("URL/a AND URL/b", true)
+	aloneText, aloneHTML := fileLines(alone, fileSummary)
+	togetherText, togetherHTML := fileLines(together, fileSummary)
+	if togetherText == "" || togetherHTML == "" {
+		t.Fatalf("told with B's change, the message does not say A's:\n%s\n%s", together.Text, together.HTML)
+	}
+	if !strings.Contains(togetherText, "application/octet-stream is not a text document (4096 bytes, ") {
+		t.Errorf("told with B's change, the message does not say why the file is not read: %q", togetherText)
+	}
+	if aloneText != togetherText || aloneHTML != togetherHTML {
+		t.Errorf("told alone, the file's change reads\n%s\n%s\nwant, as told with B's change,\n%s\n%s", alone.Text, alone.HTML, togetherText, togetherHTML)
 	}
 }

@@ -105,7 +105,7 @@ func TestBinaryPageTurnsBack(t *testing.T) {
 				t.Errorf("messages %q; want %q", subjects, want)
 			}
 			for _, msg := range messagesOf(t, w.db, w.u, w.s) {
-				if strings.HasSuffix(msg.Subject, toPage) && !strings.Contains(msg.Text, ": "+toPage+".") {
+				if strings.HasSuffix(msg.Subject, toPage) && !strings.Contains(msg.Text, "\n"+toPage+" (") {
 					t.Errorf("message %q says %q; want that the file turned back into a page", msg.Subject, msg.Text)
 				}
 			}

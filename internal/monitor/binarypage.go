@@ -2,15 +2,12 @@ package monitor
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"html"
 	"time"
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/crawl"
 	"github.com/vigil-web/vigil/internal/schedule"
-	"github.com/vigil-web/vigil/spec"
 )
 
 // A watched page that answers a binary document (a PDF, an image, a body
@@ -199,15 +196,22 @@ func (m *Monitor) fileTurn(ctx context.Context, from, to int64) (*fileChange, er
 	return nil, nil
 }
 
+// fileFound is the change ft of the page at url (its resource) from
+// version from to version to, as reportTogether tells it.
+func fileFound(url string, resource, from, to int64, ft *fileChange) foundChange {
+	return foundChange{pg: &page{url: url, resource: resource, cur: &vigil.Version{ID: to}}, ref: from, file: ft}
+}
+
 // foundFile handles a change of sentinel j's page pg from version from to
 // version to that ft says (fileTurn), confirmed if the sentinel asks for
 // it, as found handles a change of a page's text: told at once when the
-// page alone is enough, otherwise kept on the page's state (PendingFile)
+// page alone is enough (in the message a change of its text would have,
+// reportTogether), otherwise kept on the page's state (PendingFile)
 // until the other pages of one of the sentinel's alternatives ("Using A
 // AND B") have changes too, and told with theirs (settle).
 func (m *Monitor) foundFile(ctx context.Context, j *job, ps *pageState, pg *page, from, to int64, ft *fileChange, now time.Time) {
 	if j.plan.alone(pg.url) {
-		m.tellFileTurn(ctx, j, pg, from, to, ft.summary, ft.detail, now)
+		m.reportTogether(ctx, j, []foundChange{fileFound(pg.url, pg.resource, from, to, ft)}, now)
 		return
 	}
 	if ps.PendingFile == nil {
@@ -215,36 +219,4 @@ func (m *Monitor) foundFile(ctx context.Context, j *job, ps *pageState, pg *page
 	}
 	ps.PendingFile.Cur = to // a later change of the file widens the waiting one
 	m.Logger.Info("change waits for the other pages", LogSentinel, j.s.ID, logURL(pg.url), LogVersion, to)
-}
-
-// tellFileTurn records the change of sentinel j's page pg, from version
-// from to version to, that the page turned into a file, its file changed
-// or it turned back into a page, as summary says (detail, if not "",
-// saying more in its message), and, for the immediate and best-effort
-// modes, its notifications. No records: a file's version has no body.
-func (m *Monitor) tellFileTurn(ctx context.Context, j *job, pg *page, from, to int64, summary, detail string, now time.Time) {
-	c := &vigil.Change{SentinelID: j.s.ID, ResourceID: pg.resource, FromVersion: from, ToVersion: to,
-		DetectedAt: now, Summary: summary, Records: json.RawMessage("[]")}
-	index := len(j.rec.Changes)
-	j.rec.Changes = append(j.rec.Changes, c)
-	m.Logger.Info("change detected", LogSentinel, j.s.ID, logURL(pg.url), LogVersion, to, "summary", summary)
-	if j.plan.mode != spec.Immediate && j.plan.mode != spec.BestEffort {
-		return
-	}
-	url := vigil.RedactURL(pg.url)
-	msg := &vigil.Message{SentinelID: j.s.ID, SentinelName: j.s.Name, URL: url,
-		Subject: "[Vigil] " + j.s.Name + ": " + summary, Changes: []*vigil.MessageItem{{Change: c}}}
-	msg.Text = fmt.Sprintf("Sentinel %s: %s: %s.\n", j.s.Name, url, summary)
-	msg.HTML = fmt.Sprintf("<p>Sentinel <b>%s</b>: <a href=\"%s\">%s</a>: %s.</p>\n",
-		html.EscapeString(j.s.Name), html.EscapeString(url), html.EscapeString(url), html.EscapeString(summary))
-	if detail != "" {
-		msg.Text += detail + "\n"
-		msg.HTML += "<p>" + html.EscapeString(detail) + "</p>\n"
-	}
-	m.addLinks(ctx, j, msg)
-	due := now
-	if j.plan.mode == spec.BestEffort {
-		due = now.Add(m.BestEffortDelay)
-	}
-	m.enqueue(j, msg, index, due)
 }

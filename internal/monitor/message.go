@@ -47,8 +47,10 @@ type foundChange struct {
 }
 
 // reportTogether writes the changes found on several pages at once (the
-// pages of one alternative of "Using A AND B") and notifies them in one
-// message.
+// pages of one alternative of "Using A AND B"), or one, and notifies them
+// in one message. It is the one path of every change found at a check,
+// of a page's text or from or to a file, so that a change reads the same
+// told alone or with others.
 func (m *Monitor) reportTogether(ctx context.Context, j *job, found []foundChange, now time.Time) {
 	var items []*vigil.MessageItem
 	var lists [][]intent.Change

@@ -157,10 +157,7 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 	if head != nil {
 		headID = head.ID
 	}
-	good := head
-	if head != nil && head.Error != "" {
-		good = m.lastGood(ctx, rid)
-	}
+	good := m.goodFrom(ctx, head)
 	req := &vigil.FetchRequest{URL: url, Render: render, DigestBinary: digestBinary}
 	if good != nil {
 		req.ETag, req.LastModified = good.ETag, good.LastModified
@@ -482,6 +479,16 @@ func (m *Monitor) rememberResource(url string, id int64) {
 		m.resources = map[string]int64{}
 	}
 	m.resources[url] = id
+}
+
+// goodFrom returns the last good version of a page whose newest version
+// is head: head itself unless it is a failed fetch, else the newest that
+// is not (lastGood); nil when head is nil or none is good.
+func (m *Monitor) goodFrom(ctx context.Context, head *vigil.Version) *vigil.Version {
+	if head == nil || head.Error == "" {
+		return head
+	}
+	return m.lastGood(ctx, head.ResourceID)
 }
 
 // lastGood returns the newest version of a resource that is not a failed

@@ -146,7 +146,8 @@ type leaf struct {
 // again (storeSitePage) when it answers. A 304 to a request without
 // validators is the page's failure, as fetchPage takes it.
 func (f *siteFetcher) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigil.FetchResult, error) {
-	asked, good := f.m.storedPage(ctx, req.URL)
+	asked, head := f.m.storedPage(ctx, req.URL)
+	good := validated(head)
 	r := *req
 	if good != nil {
 		r.ETag, r.LastModified = good.ETag, good.LastModified
@@ -187,7 +188,7 @@ func (f *siteFetcher) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigi
 	if cerr != nil {
 		return res, nil // the crawl records the page under the URL asked
 	}
-	if f.m.sitePageEmptied(ctx, u, res) {
+	if f.m.sitePageEmptied(ctx, u, res, asked, head) {
 		// The page's failure, as a watched page's (fetchPage): not
 		// stored, and carried over from the previous crawl as a page
 		// failing for a moment is (crawl.Carry).
@@ -240,19 +241,28 @@ func (f *siteFetcher) notModified(ctx context.Context, url string, good *vigil.V
 	return out, nil
 }
 
-// storedPage returns the canonical form of a URL and, if it has a stored
-// version that is no failure and has a validator (an ETag or a
-// Last-Modified date), that version.
+// storedPage returns the canonical form of a URL and its newest stored
+// version, nil if it has none or the store cannot be read.
 func (m *Monitor) storedPage(ctx context.Context, rawURL string) (string, *vigil.Version) {
 	u, err := vigil.CanonicalURL(rawURL)
 	if err != nil {
 		return rawURL, nil
 	}
 	head, err := m.pageHead(ctx, u)
-	if err != nil || head == nil || head.Error != "" || head.ETag == "" && head.LastModified.IsZero() {
+	if err != nil {
 		return u, nil
 	}
 	return u, head
+}
+
+// validated returns a page's newest version head if it is no failure and
+// has a validator (an ETag or a Last-Modified date) to ask for the page
+// with, else nil.
+func validated(head *vigil.Version) *vigil.Version {
+	if head == nil || head.Error != "" || head.ETag == "" && head.LastModified.IsZero() {
+		return nil
+	}
+	return head
 }
 
 // pageHead returns the newest version of the resource of url, a canonical
@@ -282,21 +292,18 @@ func (m *Monitor) pageHead(ctx context.Context, url string) (*vigil.Version, err
 // URL) to a site's crawl, has an empty or white space body where the
 // page's last good version had one (emptied): the page failed, as a
 // watched page answering so does, and its empty body is no version of
-// it. A store that cannot be read tells nothing: the page is stored as
-// it came (storeSitePage), or fails to be.
-func (m *Monitor) sitePageEmptied(ctx context.Context, url string, res *vigil.FetchResult) bool {
+// it. head is the newest version of asked, the page the crawl asked for
+// (storedPage), read before the fetch: url's too unless a redirect led
+// elsewhere. A store that cannot be read tells nothing: the page is
+// stored as it came (storeSitePage), or fails to be.
+func (m *Monitor) sitePageEmptied(ctx context.Context, url string, res *vigil.FetchResult, asked string, head *vigil.Version) bool {
 	if len(bytes.TrimSpace(res.Body)) > 0 {
 		return false // the common case, without a read of the store
 	}
-	head, err := m.pageHead(ctx, url)
-	if err != nil || head == nil {
-		return false
+	if url != asked {
+		head, _ = m.pageHead(ctx, url) // nil when the store cannot be read
 	}
-	good := head
-	if head.Error != "" {
-		good = m.lastGood(ctx, head.ResourceID)
-	}
-	return emptied(good, res)
+	return emptied(m.goodFrom(ctx, head), res)
 }
 
 // storeSitePage stores a page a site's crawl read as the newest version of

@@ -264,7 +264,9 @@
 //   - The seed's sentinels are not edited. Here an edit (CheckReplace) keeps
 //     the From and To it writes the same, resolved as before and not
 //     refused for having passed: the time-lapse rules are for the time
-//     points an edit writes anew.
+//     points an edit writes anew. A start(s) or end(s) still to come is
+//     resolved again from s, so that a sentinel checked again after an
+//     edit of s (RecheckStored) follows s's new lifespan.
 //   - The "|" bars lost from Fig 5.1 are restored as in the note §2.2.
 //   - NOT may precede any operand, not only the first: the seed's own
 //     example "All words AND NOT phrase {...}" needs it.

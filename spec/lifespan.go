@@ -79,19 +79,26 @@ func (k *checking) fmtTime(t time.Time) string {
 // that it writes the same: as it was resolved, and not refused for having
 // passed. The sentinel started, or ended, on it; resolved again, From
 // 01/05/2026 refused every edit once the day had passed, and To Now +
-// 30 days moved at every edit.
+// 30 days moved at every edit. A start(s) or end(s) whose event has not
+// happened is the exception: it is resolved again from s as it is now,
+// which an edit of s may have moved (RecheckStored), and kept, not
+// refused for having passed, only where it resolves as before.
 func (k *checking) point(ts *TimeSpec, isStart bool, blame Node, prefix string) (time.Time, bool) {
 	now := k.c.Now
 	if ts == nil || ts.Base == nil {
 		return time.Time{}, false
 	}
+	var kept time.Time // the time point as resolved before, if it follows an event to come
 	if prev := k.c.replacing; prev != nil && prev.Checked != nil && prev.Sentinel != nil {
 		was, resolved := prev.Sentinel.From, prev.Start
 		if !isStart {
 			was, resolved = prev.Sentinel.To, prev.End
 		}
 		if was != nil && !resolved.IsZero() && Print(was) == Print(ts) {
-			return resolved, true
+			if !k.eventToCome(ts) {
+				return resolved, true
+			}
+			kept = resolved
 		}
 	}
 	var t time.Time
@@ -147,6 +154,9 @@ func (k *checking) point(ts *TimeSpec, isStart bool, blame Node, prefix string) 
 			t = off.AddTo(t)
 		}
 	}
+	if !kept.IsZero() && t.Equal(kept) {
+		return kept, true
+	}
 	// A time point may be now; an event that has happened must still be
 	// ahead once the offset is added, or it will never fire (§6.4: "s
 	// should not have started").
@@ -166,6 +176,24 @@ func (k *checking) point(ts *TimeSpec, isStart bool, blame Node, prefix string) 
 		return t, false
 	}
 	return t, true
+}
+
+// eventToCome says whether ts is start(s) or end(s) of a known sentinel
+// s whose event has not happened yet: its time is s's lifespan as it is
+// now, not as it was when ts was first resolved.
+func (k *checking) eventToCome(ts *TimeSpec) bool {
+	b, ok := ts.Base.(*Event)
+	if !ok || b.Name == nil || b.Kind != Start && b.Kind != End {
+		return false
+	}
+	ref := k.c.lookup(b.Name.Name)
+	if ref == nil || ref.Checked == nil || ref.Sentinel == nil {
+		return false
+	}
+	if b.Kind == Start {
+		return ref.Started.IsZero()
+	}
+	return ref.Ended.IsZero()
 }
 
 // inactive returns why ref is not active at the check's time ("has not

@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -119,6 +120,62 @@ func TestDuringStoredStartedThisMinute(t *testing.T) {
 			}
 			if got != tc.want {
 				t.Errorf("got %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestRecheckFollowsEndOf: a sentinel whose From is end(base), checked
+// again (RecheckStored) after an edit of base that moves its end, starts
+// at base's new end, not at the end it was checked with; an end moved
+// past its To makes it invalid. Before, its From was kept as resolved
+// when it was stored, since its text had not changed.
+func TestRecheckFollowsEndOf(t *testing.T) {
+	now := date(2026, 12, 1, 0, 0)
+	stored := func(c *Checker, src string) {
+		t.Helper()
+		ch, err := c.Check(mustParse(t, src).Sentinels[0])
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		js, err := ch.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back Checked
+		if err := back.UnmarshalJSON(js); err != nil {
+			t.Fatal(err)
+		}
+		c.Add(&Stored{Checked: &back, Created: now})
+	}
+	const kid = "Create Sentinel kid Using http://b.example From end(base) To 06/01/2027"
+	for name, tc := range map[string]struct {
+		edit, want string
+		start      time.Time
+	}{
+		"end moved earlier": {edit: "To 02/01/2027", start: date(2027, 2, 1, 0, 0)},
+		"end moved later":   {edit: "To 04/01/2027", start: date(2027, 4, 1, 0, 0)},
+		"end moved past To": {edit: "To 09/01/2027", want: "To 06/01/2027 is not after From end(base)"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c := NewChecker(now)
+			stored(c, "Create Sentinel base Using http://a.example To 03/01/2027")
+			stored(c, kid)
+			edited, err := c.CheckReplace("base", mustParse(t, "Create Sentinel base Using http://a.example "+tc.edit).Sentinels[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.Add(&Stored{Checked: edited, Created: now})
+			ch, err := c.RecheckStored("kid", mustParse(t, kid).Sentinels[0])
+			switch {
+			case tc.want != "":
+				if err == nil || !strings.Contains(err.Error(), tc.want) {
+					t.Errorf("kid checked again: %v, start %v; want an error saying %q", err, ch, tc.want)
+				}
+			case err != nil:
+				t.Errorf("kid checked again: %v", err)
+			case !ch.Start.Equal(tc.start):
+				t.Errorf("kid checked again starts %v, want base's new end %v", ch.Start, tc.start)
 			}
 		})
 	}

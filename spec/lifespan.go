@@ -196,11 +196,6 @@ func (k *checking) eventToCome(ts *TimeSpec) bool {
 	return ref.Ended.IsZero()
 }
 
-// inactive returns why ref is not active at the check's time ("has not
-// started: it starts ...", "has ended"), or "" if it is. Its status says
-// so when it has one; a sentinel without (one of the same file or batch,
-// or one the monitor has not taken up yet) is taken at its lifespan: it has
-// started if its start, Now or a time point or event resolved as estimate
 // startsLater reports whether a start at t is still to come at now, to
 // the minute, as the language writes times: a sentinel created From Now a
 // few seconds after the minute now stands at has started, where a start
@@ -210,6 +205,11 @@ func startsLater(t, now time.Time) bool {
 	return t.Truncate(time.Minute).After(now)
 }
 
+// inactive returns why ref is not active at the check's time ("has not
+// started: it starts ...", "has ended"), or "" if it is. Its status says
+// so when it has one; a sentinel without (one of the same file or batch,
+// or one the monitor has not taken up yet) is taken at its lifespan: it has
+// started if its start, Now or a time point or event resolved as estimate
 // does, is not after the check's time.
 func (k *checking) inactive(ref *Stored) string {
 	now := k.c.Now

@@ -126,15 +126,7 @@ func TestSentinelNameClash(t *testing.T) {
 				t.Run(tc.name, func(t *testing.T) {
 					ctx := context.Background()
 					st := &clashStore{Store: open(t)}
-					if _, err := EnsureAdmin(ctx, st, "ada@example.com", "pw"); err != nil {
-						t.Fatal(err)
-					}
-					u, err := st.FindUserByEmail(ctx, "ada@example.com")
-					if err != nil {
-						t.Fatal(err)
-					}
-					s := &Server{Store: st, Secret: []byte(strings.Repeat("k", 32))}
-					s.Checker = storeChecker(s)
+					s, u := checkingServer(t, st)
 					alpha := createChecked(t, s, u, "Create Sentinel alpha Using http://a.example/ Fetch 1 hour")
 					beta := createChecked(t, s, u, "Create Sentinel beta Using http://b.example/ Fetch 1 hour")
 					// Between the check and the write, beta becomes Gamma.

@@ -32,15 +32,7 @@ func TestEditMovesEndOfUsed(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
 			st := open(t)
-			if _, err := EnsureAdmin(ctx, st, "ada@example.com", "pw"); err != nil {
-				t.Fatal(err)
-			}
-			u, err := st.FindUserByEmail(ctx, "ada@example.com")
-			if err != nil {
-				t.Fatal(err)
-			}
-			s := &Server{Store: st, Secret: []byte(strings.Repeat("k", 32))}
-			s.Checker = storeChecker(s)
+			s, u := checkingServer(t, st)
 			var saved []*vigil.Sentinel
 			for _, src := range []string{base, kid} {
 				sen, err := s.saveSentinel(ctx, u, &sentinelInput{Source: src}, nil)

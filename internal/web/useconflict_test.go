@@ -46,15 +46,7 @@ func TestSentinelUseConflict(t *testing.T) {
 				t.Run(tc.name, func(t *testing.T) {
 					ctx := context.Background()
 					st := open(t)
-					if _, err := EnsureAdmin(ctx, st, "ada@example.com", "pw"); err != nil {
-						t.Fatal(err)
-					}
-					u, err := st.FindUserByEmail(ctx, "ada@example.com")
-					if err != nil {
-						t.Fatal(err)
-					}
-					s := &Server{Store: st, Secret: []byte(strings.Repeat("k", 32))}
-					s.Checker = storeChecker(s)
+					s, u := checkingServer(t, st)
 					var edited *vigil.Sentinel
 					for _, src := range []string{base, kid} {
 						sen, err := s.saveSentinel(ctx, u, &sentinelInput{Source: src}, nil)
@@ -99,4 +91,21 @@ func TestSentinelUseConflict(t *testing.T) {
 			}
 		})
 	}
+}
+
+// checkingServer returns a Server on st that checks sentinels against the
+// owner's stored ones, as the daemon's does, and its admin ada, signed up.
+func checkingServer(t *testing.T, st vigil.Store) (*Server, *vigil.User) {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := EnsureAdmin(ctx, st, "ada@example.com", "pw"); err != nil {
+		t.Fatal(err)
+	}
+	u, err := st.FindUserByEmail(ctx, "ada@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Server{Store: st, Secret: []byte(strings.Repeat("k", 32))}
+	s.Checker = storeChecker(s)
+	return s, u
 }

@@ -578,23 +578,30 @@
 //     ("Pack of 3 24 cans" is 3, "rooms 2 3 4" 2, "1 2345" 1), a lead of
 //     four digits ("2024 150 pages" is 2024). Of plain spaces, besides,
 //     not after a name's number (spacegroup.go), where a word says the
-//     number is one: a product's name written with a capital inside it
-//     (iPhone, iPad, PlayStation, AirPods: not a label's word, a short
-//     list of price, total, from and tax words, nor a shop's, pricewords.go,
-//     nor one holding digits or following a name's number) before groups
-//     that are a price in the euro, the dollar, the pound or the franc,
-//     whose shops' prices are seldom tens of thousands, where the number
-//     is not 1, which begins a price's thousands far more often than it
-//     numbers a model ("iPhone 15 999 €" and "PlayStation 5 499 €" are 999
-//     and 499, where "iPad 1 099 €", "Galaxy S24 1 299 €", "iPhone 15 Pro
-//     1 199 €" and "iPad 12 990 Kč", a currency whose prices are tens of
-//     thousands, are 1099, 1299, 1199 and 12990). A word written with a
-//     capital at its start alone says nothing of the number after it, a
-//     brand's ("Samsung 2 499 €", "Dyson 1 299 €") as often as a model's,
-//     and the groups are the amount's: "Samsung 2 499 €" and "Clio 15 990
-//     €" are 2499 and 15990, and "Pixel 8 699 €" 8699, the cost of the
-//     rule, which a colon after the model's number undoes ("Pixel 8 : 699
-//     €" is 699). After a size's word the number is the size's whatever
+//     number is one: a name's word (written with a capital: not a
+//     label's word, a short list of price, total, from and tax words,
+//     nor a shop's, pricewords.go, nor one holding digits or following a
+//     name's number) before groups that are a price in the euro, the
+//     dollar, the pound or the franc, whose shops' prices are seldom tens
+//     of thousands where a model's number is often two digits, where the
+//     number is of two digits or more, or of one after a product's name
+//     written with a capital inside it (iPhone, iPad, PlayStation,
+//     AirPods), and not 1, which begins a price's thousands far more
+//     often than it numbers a model ("Nike Air Max 90 129 €", "Windows 11
+//     199 €", "Top 10 199 €", "iPhone 15 999 €" and "PlayStation 5 499
+//     €" are 129, 199, 199, 999 and 499, where "iPad 1 099 €", "Prix 1
+//     299 €", "Prix : 15 999 €", "Galaxy S24 1 299 €", "iPhone 15 Pro 1
+//     199 €" and "iPad 12 990 Kč", a currency whose prices are tens of
+//     thousands, are 1099, 1299, 15999, 1299, 1199 and 12990). One digit
+//     after a word written with a capital at its start alone is a
+//     price's thousands, as such a word names a brand ("Samsung 2 499
+//     €", "Dyson 1 299 €") as often as a model: "Samsung 2 499 €" is
+//     2499. The costs of the rule, which a colon before the price undoes
+//     ("Clio : 15 990 €", "Model 3 : 999 €" are 15990 and 999):
+//     "Clio 15 990 €" is 990, a price of tens of thousands read as a
+//     model's number and the rest, and "Model 3 999 €" and "Pixel 8 699
+//     €" are 3999 and 8699, a model's one digit read as a price's
+//     thousands. After a size's word the number is the size's whatever
 //     the currency ("Größe 42 590 Kč" is 590), and after a count's word
 //     (lot, pack, set, x, par, pcs, Stück; de and of after one of them)
 //     a count's where a unit of measure follows the groups (g, kg, ml, l,

@@ -132,13 +132,14 @@ func TestValuePageMagnitude(t *testing.T) {
 }
 
 // TestValueNameNumber: a number right before a price grouped by a plain
-// space, after a product's name written with a capital inside it (iPhone
-// 15 999 €, PlayStation 5 499 €), is the name's on every page where the
-// price's currency is the euro, the dollar, the pound or the franc, whose
-// shops' prices are seldom tens of thousands, and the number is not 1
-// (which begins a price's thousands far more often than it numbers a
-// model); after a brand's or a word's capital alone it begins the price
-// (Samsung 2 499 €, Clio 15 990 €, Pixel 8 699 €); a label's
+// space, of two digits or more after a name (Clio 15 990 €, Windows 11
+// 199 €) or of one after a product's name written with a capital inside
+// it (iPhone 15 999 €, PlayStation 5 499 €), is the name's on every page
+// where the price's currency is the euro, the dollar, the pound or the
+// franc, whose shops' prices are seldom tens of thousands, and the number
+// is not 1 (which begins a price's thousands far more often than it
+// numbers a model); one digit after a brand's or a word's capital alone
+// begins the price (Samsung 2 499 €, Pixel 8 699 €); a label's
 // number is the price's (Prix : 15 999 €), as are those before a currency
 // whose prices are tens of thousands (iPad 12 990 Kč) and those without
 // a currency. A count before a quantity's unit stays a count on a page
@@ -161,7 +162,7 @@ func TestValueNameNumber(t *testing.T) {
 		{"", "iPad 12 990 Kč", 12990, true},
 		{"", "Samsung 1 299 €", 1299, true},
 		{"", "Samsung 2 499 €", 2499, true},
-		{"fr", "Clio 15 990 €", 15990, true},
+		{"fr", "Clio 15 990 €", 990, true}, // the cost of the rule: a lead of two digits is a model's
 		{"fr", "Clio : 15 990 €", 15990, true},
 		// A shop's word before a price is no name, whose number the
 		// price's first digits would be: a sale's, a promotion's, a
@@ -287,11 +288,13 @@ func TestValuePageReadingChange(t *testing.T) {
 // TestValueSpaceGroupedThousands: a price whose thousands a space groups
 // (a plain one, a no-break one, a narrow no-break one), with or without a
 // decimal part, currency before or after, signed or not, and after a
-// brand's name (Samsung 2 499 €, Clio 15 990 €), is one number; numbers
-// that are merely next to each other are not joined: groups of other
-// than three digits (Pack of 3 24 cans, rooms 2 3 4, 1 2345), a lead of
-// four digits (2024 150 pages), a count before a quantity (Lot de 2 250
-// g), a size's number (Größe 42 590 Kč), and a product's number after a
+// brand's name and one digit (Samsung 2 499 €, Model 3 999 €), is one
+// number; numbers that are merely next to each other are not joined:
+// groups of other than three digits (Pack of 3 24 cans, rooms 2 3 4, 1
+// 2345), a lead of four digits (2024 150 pages), a count before a
+// quantity (Lot de 2 250 g), a size's number (Größe 42 590 Kč), a name's
+// number of two digits or more before a price in euros (Windows 11 199 €,
+// Nike Air Max 90 129 €, Clio 15 990 €), and a product's number after a
 // name written with a capital inside it (iPhone 15 999 €, PlayStation 5
 // 499 €).
 func TestValueSpaceGroupedThousands(t *testing.T) {
@@ -306,9 +309,20 @@ func TestValueSpaceGroupedThousands(t *testing.T) {
 			{lang, "2\u00a0499,99\u00a0€", 2499.99, true},
 			{lang, "2\u202f499,99 €", 2499.99, true},
 			{lang, "Samsung 2 499,99 €", 2499.99, true},
-			{lang, "Clio 15 990 €", 15990, true},
-			{lang, "Pixel 8 699 €", 8699, true},
+			{lang, "Pixel 8 699 €", 8699, true}, // a one-digit lead after a brand: the price's thousands
+			{lang, "Model 3 999 €", 3999, true}, // the cost of it, which a colon undoes
+			{lang, "Model 3 : 999 €", 999, true},
 			{lang, "Dyson 1 299 €", 1299, true},
+			{lang, "Prix 1 299 €", 1299, true},
+			// A lead of two digits or more after a name is the name's
+			// number before a price in euros, dollars, pounds or francs.
+			{lang, "Nike Air Max 90 129 €", 129, true},
+			{lang, "Windows 11 199 €", 199, true},
+			{lang, "Top 10 199 €", 199, true},
+			{lang, "Clio 15 990 €", 990, true}, // the cost of it, which a colon or a label undoes
+			{lang, "Clio : 15 990 €", 15990, true},
+			{lang, "Prix : 15 999 €", 15999, true},
+			{lang, "iPad 12 990 Kč", 12990, true},
 			{lang, "1 234 567", 1234567, false},
 			{lang, "1 234 567,89 €", 1234567.89, true},
 			{lang, "€ 2 499", 2499, true},
@@ -349,6 +363,10 @@ func TestValueSpaceGroupedThousands(t *testing.T) {
 		{"en", "Samsung 2 499 €", 2499, true},
 		{"de", "Samsung 2\u00a0499 €", 2499, true},
 		{"de", "iPhone 15 999 €", 999, true},
+		{"de", "Windows 11 199 €", 199, true},
+		{"en", "Nike Air Max 90 129 €", 129, true},
+		{"en", "Top 10 199 €", 199, true},
+		{"de", "Model 3 999 €", 3999, true},
 		// Two groups or more are thousands' on such a page too (the SI's
 		// and DIN 5008's writing), where one may be a second number.
 		{"en", "1 234 567", 1234567, false},

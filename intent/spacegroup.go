@@ -58,8 +58,8 @@ func pageGroupsBySpace(d *tree.Document) spaceGrouping {
 // another, the last group with a decimal part of one or two digits or
 // none (12 490 Kč, 1 299,00 €, 1 234 567). The number before them is
 // one to three digits, not beginning with 0, and no name's (nameNumber:
-// iPhone 15 999 € and PlayStation 5 499 € are a model's number and a
-// price, where Samsung 2 499 €, iPad 12 990 Kč, Prix 1 299 €, Galaxy S24
+// iPhone 15 999 €, PlayStation 5 499 € and Windows 11 199 € are a
+// model's number and a price, where Samsung 2 499 €, iPad 12 990 Kč, Prix 1 299 €, Galaxy S24
 // 1 299 € and iPhone 15 Pro 1 199 € are 2499, 12990, 1299, 1299 and
 // 1199).
 // Grouped otherwise (Größe 42 59,99 €, 2024 150 €, 12 4900 Kč), the
@@ -131,26 +131,32 @@ func spaceGroupsBeside(s string, i, d, e int, local string) int {
 // amount, where a word says so:
 //   - a size's word (sizeWords: Größe 42 590 Kč, EU 42 590 Kč), whose
 //     number is a size's before any price;
-//   - a product's name written with a capital inside it (camelName:
-//     iPhone 15 999 €, PlayStation 5 499 €, AirPods 2 149 €), before the
-//     groups of a price in the euro, the dollar, the pound or the franc
-//     (highValueCurrency), whose shops' prices are seldom tens of
-//     thousands, as such names number their models.
+//   - a lead of two digits or more (Nike Air Max 90 129 €, Windows 11
+//     199 €, Top 10 199 €), or one digit after a product's name written
+//     with a capital inside it (camelName: iPhone 15 999 €, PlayStation
+//     5 499 €, AirPods 2 149 €), before the groups of a price in the
+//     euro, the dollar, the pound or the franc (highValueCurrency), whose
+//     shops' prices are seldom tens of thousands where a model's number
+//     is often two digits.
 //
-// Both after a name's word (afterName), and not 1, which begins a
+// Both after a name's word (afterName: not a price's label, so Prix : 15
+// 999 € and Prix 1 299 € are 15999 and 1299), and not 1, which begins a
 // price's thousands far more often than it numbers a model (iPad 1 099 €
-// is 1099). A word written with a capital only at its start says nothing
-// of the number after it: a brand's (Samsung 2 499 €, Dyson 1 299 €) as
-// often as a model's, so the groups are the amount's (Samsung 2 499 € is
-// 2499, Clio 15 990 € 15990; Pixel 8 699 € is 8699, the cost of it,
-// which a colon after the model's number undoes: Pixel 8 : 699 €). Before
+// is 1099). One digit after a word written with a capital only at its
+// start is a brand's price's thousands (Samsung 2 499 € is 2499): such a
+// word names a brand (Samsung, Dyson) as often as a model. The costs of
+// it: Clio 15 990 € is 990 and Model 3 999 € 3999, Pixel 8 699 € 8699,
+// which a colon undoes (Clio : 15 990 €, Model 3 : 999 €). Before
 // another currency (iPad 12 990 Kč, where prices are tens of thousands),
 // or none (YouTube 12 000 vues), the groups are the number's.
 func nameNumber(before, lead, after string) bool {
 	if lead == "1" || !afterName(before) {
 		return false
 	}
-	return sizeWords[lastWord(before)] || camelName(endingWord(strings.TrimSuffix(before, " "))) && highValueCurrency(after)
+	if sizeWords[lastWord(before)] {
+		return true
+	}
+	return (len(lead) >= 2 || camelName(endingWord(strings.TrimSuffix(before, " ")))) && highValueCurrency(after)
 }
 
 // camelName reports whether w is written with a capital letter after a

@@ -36,7 +36,7 @@ func Build(old, new *tree.Document) (*Delta, error) {
 	if err != nil {
 		return nil, err
 	}
-	d.Outside = outsideChange(surroundingsOf(old.Doctype, old.Prolog, old.Epilog), surroundingsOf(new.Doctype, new.Prolog, new.Epilog))
+	d.Outside = outsideChange(surroundingsOf(old.Doctype, old.DoctypeAfter, old.Prolog, old.Epilog), surroundingsOf(new.Doctype, new.DoctypeAfter, new.Prolog, new.Epilog))
 	return d, nil
 }
 
@@ -137,7 +137,7 @@ func BuildMatched(m *Matching) (*Delta, error) {
 		return nil, err
 	}
 	o, n := m.Old.Flat, m.New.Flat
-	d.Outside = outsideChange(surroundingsOf(o.Doctype, o.Prolog, o.Epilog), surroundingsOf(n.Doctype, n.Prolog, n.Epilog))
+	d.Outside = outsideChange(surroundingsOf(o.Doctype, o.DoctypeAfter, o.Prolog, o.Epilog), surroundingsOf(n.Doctype, n.DoctypeAfter, n.Prolog, n.Epilog))
 	return d, nil
 }
 

@@ -139,6 +139,10 @@ func appendOutside(b []byte, o *Outside) ([]byte, error) {
 		b = appendJSONString(b, side.key)
 		b = append(b, ":{"...)
 		b = appendField(b, "doctype", side.s.Doctype, true)
+		if side.s.DoctypeAfter != 0 {
+			b = append(b, `,"doctypeAfter":`...)
+			b = strconv.AppendInt(b, int64(side.s.DoctypeAfter), 10)
+		}
 		for _, list := range []struct {
 			key   string
 			nodes []*tree.Node

@@ -373,7 +373,8 @@ func (jo *jsonOp) fill(op *Op, path string) error {
 }
 
 // outside reads a change outside the root element (Vigil extension):
-// {"old": SIDE, "new": SIDE}, each SIDE {"doctype": "...", "prolog":
+// {"old": SIDE, "new": SIDE}, each SIDE {"doctype": "...", "doctypeAfter":
+// N (how many prolog nodes precede the DOCTYPE; absent is 0), "prolog":
 // [node...], "epilog": [node...]} with the nodes as content nodes; null is
 // no change.
 func (j *jsonDecoder) outside(path string) (*Outside, error) {
@@ -401,6 +402,9 @@ func (j *jsonDecoder) outside(path string) (*Outside, error) {
 			switch key {
 			case "doctype":
 				return j.str(path, &s.Doctype)
+			case "doctypeAfter":
+				_, err := j.nullable(path, func(t jsonToken) error { return j.intToken(path, t, &s.DoctypeAfter) })
+				return err
 			case "prolog":
 				list = &s.Prolog
 			case "epilog":

@@ -89,7 +89,8 @@ type xmlEncoder struct {
 //	</outside>
 //
 // one prolog or epilog element per comment or processing instruction, in
-// order; no doctype attribute for no DOCTYPE.
+// order; no doctype attribute for no DOCTYPE, and a doctype-after
+// attribute, when not 0, for how many prolog nodes precede the DOCTYPE.
 func (e *xmlEncoder) outside(o *Outside) {
 	e.str("<outside>\n")
 	for _, side := range []struct {
@@ -99,6 +100,9 @@ func (e *xmlEncoder) outside(o *Outside) {
 		e.str("<" + side.tag)
 		if side.s.Doctype != "" {
 			e.attr("doctype", side.s.Doctype)
+		}
+		if side.s.DoctypeAfter != 0 {
+			e.attr("doctype-after", strconv.Itoa(side.s.DoctypeAfter))
 		}
 		e.str(">")
 		for _, list := range []struct {

@@ -379,10 +379,18 @@ func (dec *xmlDecoder) outside(start xml.StartElement) (*Outside, error) {
 // surroundings reads an <old> or <new> of <outside>.
 func (dec *xmlDecoder) surroundings(start xml.StartElement, s *Surroundings) error {
 	for _, a := range start.Attr {
-		if qname(a.Name) != "doctype" {
+		switch qname(a.Name) {
+		case "doctype":
+			s.Doctype = a.Value
+		case "doctype-after":
+			k, err := strconv.Atoi(a.Value)
+			if err != nil || k < 0 {
+				return dec.errorf("doctype-after=%q on <%s>: want a count", a.Value, qname(start.Name))
+			}
+			s.DoctypeAfter = k
+		default:
 			return dec.errorf("unexpected attribute %s on <%s>", qname(a.Name), qname(start.Name))
 		}
-		s.Doctype = a.Value
 	}
 	for {
 		t, err := dec.token()

@@ -178,8 +178,9 @@
 //	</outside>
 //
 // with one prolog (before the root) or epilog (after it) element per
-// comment or processing instruction, in order, and no doctype attribute
-// for no DOCTYPE.
+// comment or processing instruction, in order, no doctype attribute for
+// no DOCTYPE, and doctype-after="N" when the DOCTYPE follows the first N
+// prolog nodes (absent: it comes first).
 //
 // The JSON form (EncodeJSON, DecodeJSON) holds the same fields
 // (fromFingerprint and toFingerprint too, when known, and the namespaces,
@@ -213,7 +214,7 @@
 // "value":..,"attrs":[[name,value],...],"children":[...]}; its XIDs are
 // those of xm, in post-order, as in XML. A change outside the root element
 // is "outside":{"old":{"doctype":"html","prolog":[node,...],"epilog":[...]},
-// "new":{...}}. Unknown fields, and fields given twice, are errors, and
+// "new":{...}}, with "doctypeAfter":N as doctype-after. Unknown fields, and fields given twice, are errors, and
 // errors name the field (ops[3].xm: ...). DecodeJSONAll reads several
 // deltas written one after the other.
 //

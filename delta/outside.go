@@ -24,19 +24,37 @@ type Outside struct {
 type Surroundings struct {
 	Doctype        string
 	Prolog, Epilog []*tree.Node // comments and processing instructions, without XIDs
+	// DoctypeAfter is how many of Prolog's nodes come before the DOCTYPE
+	// (tree.Document.DoctypeAfter without the XML declaration): 0 when
+	// there is no DOCTYPE, and at most len(Prolog).
+	DoctypeAfter int
 }
 
 // surroundingsOf returns what stands outside the root of a document with
-// the given DOCTYPE, prolog and epilog, leaving out the XML declaration
-// (the HTML parser makes a comment of one wherever it stands).
-func surroundingsOf(doctype string, prolog, epilog []*tree.Node) Surroundings {
+// the given DOCTYPE, DoctypeAfter, prolog and epilog, leaving out the XML
+// declaration (the HTML parser makes a comment of one wherever it stands).
+func surroundingsOf(doctype string, doctypeAfter int, prolog, epilog []*tree.Node) Surroundings {
+	// Where the DOCTYPE stands, counted as tree.Document.DoctypeAfter
+	// counts it: past a declaration that leads the prolog.
+	rest := prolog
+	if len(rest) > 0 && rest[0].Kind == tree.ProcInst && rest[0].Name == "xml" {
+		rest = rest[1:]
+	}
+	after := 0
+	if doctype != "" {
+		for _, n := range rest[:min(max(doctypeAfter, 0), len(rest))] {
+			if !isXMLDeclaration(n) {
+				after++
+			}
+		}
+	}
 	for _, n := range prolog {
 		if isXMLDeclaration(n) {
 			prolog = slices.DeleteFunc(slices.Clone(prolog), isXMLDeclaration)
 			break
 		}
 	}
-	return Surroundings{Doctype: doctype, Prolog: prolog, Epilog: epilog}
+	return Surroundings{Doctype: doctype, Prolog: prolog, Epilog: epilog, DoctypeAfter: after}
 }
 
 // isXMLDeclaration reports whether n is an XML declaration: a processing
@@ -56,7 +74,7 @@ func isXMLDeclaration(n *tree.Node) bool {
 // differs between two versions, as a delta between them would say with
 // its Outside.
 func OutsideChanged(old, new *tree.Document) bool {
-	return !surroundingsOf(old.Doctype, old.Prolog, old.Epilog).equal(surroundingsOf(new.Doctype, new.Prolog, new.Epilog))
+	return !surroundingsOf(old.Doctype, old.DoctypeAfter, old.Prolog, old.Epilog).equal(surroundingsOf(new.Doctype, new.DoctypeAfter, new.Prolog, new.Epilog))
 }
 
 // outsideChange returns the change between two versions' surroundings, or
@@ -70,9 +88,9 @@ func outsideChange(old, new Surroundings) *Outside {
 
 // equal reports whether s and o hold the same DOCTYPE, white space aside
 // (the HTML parser writes it with single spaces, the XML parser as it
-// stands), and the same nodes.
+// stands), in the same place, and the same nodes.
 func (s Surroundings) equal(o Surroundings) bool {
-	return sameDoctype(s.Doctype, o.Doctype) && sameNodes(s.Prolog, o.Prolog) && sameNodes(s.Epilog, o.Epilog)
+	return sameDoctype(s.Doctype, o.Doctype) && s.DoctypeAfter == o.DoctypeAfter && sameNodes(s.Prolog, o.Prolog) && sameNodes(s.Epilog, o.Epilog)
 }
 
 func sameDoctype(a, b string) bool {
@@ -94,7 +112,7 @@ func sameNodes(a, b []*tree.Node) bool {
 // clone copies the nodes, without XIDs, so that the delta does not share
 // them with a document.
 func (s Surroundings) clone() Surroundings {
-	c := Surroundings{Doctype: s.Doctype}
+	c := Surroundings{Doctype: s.Doctype, DoctypeAfter: s.DoctypeAfter}
 	for _, list := range []struct {
 		from []*tree.Node
 		to   *[]*tree.Node
@@ -111,6 +129,9 @@ func (s Surroundings) describe(o Surroundings) string {
 	var parts []string
 	if !sameDoctype(s.Doctype, o.Doctype) {
 		parts = append(parts, fmt.Sprintf("DOCTYPE %q, not %q", s.Doctype, o.Doctype))
+	}
+	if s.DoctypeAfter != o.DoctypeAfter {
+		parts = append(parts, fmt.Sprintf("the DOCTYPE after %d comments and processing instructions, not %d", s.DoctypeAfter, o.DoctypeAfter))
 	}
 	for _, list := range []struct {
 		where string
@@ -145,8 +166,15 @@ func (o *Outside) validate() error {
 // validate checks that the surroundings hold only comments and processing
 // instructions (not the XML declaration), without children or attributes,
 // each processing instruction with a target and no comment with a name,
-// as in a delta's content.
+// as in a delta's content, and a DoctypeAfter within the prolog (0 without
+// a DOCTYPE).
 func (s Surroundings) validate(which string) error {
+	switch {
+	case s.DoctypeAfter < 0 || s.DoctypeAfter > len(s.Prolog):
+		return fmt.Errorf("%w: outside the root, %s DOCTYPE is after %d prolog nodes, of %d", ErrMalformed, which, s.DoctypeAfter, len(s.Prolog))
+	case s.DoctypeAfter > 0 && s.Doctype == "":
+		return fmt.Errorf("%w: outside the root, %s DOCTYPE is after %d prolog nodes, but there is none", ErrMalformed, which, s.DoctypeAfter)
+	}
 	for _, list := range []struct {
 		name  string
 		nodes []*tree.Node
@@ -178,7 +206,7 @@ func applyOutside(doc *tree.Document, o *Outside) error {
 	if o == nil {
 		return nil
 	}
-	have := surroundingsOf(doc.Doctype, doc.Prolog, doc.Epilog)
+	have := surroundingsOf(doc.Doctype, doc.DoctypeAfter, doc.Prolog, doc.Epilog)
 	if !have.equal(o.Old) {
 		return fmt.Errorf("%w: outside the root element, the document has %s", ErrConflict, have.describe(o.Old))
 	}
@@ -189,7 +217,13 @@ func applyOutside(doc *tree.Document, o *Outside) error {
 			prolog = append(prolog, p)
 		}
 	}
-	doc.Doctype, doc.Prolog, doc.Epilog = n.Doctype, append(prolog, n.Prolog...), n.Epilog
+	// The kept declarations count toward doc.DoctypeAfter, but for one
+	// leading the prolog as a processing instruction.
+	after := n.DoctypeAfter + len(prolog)
+	if len(prolog) > 0 && prolog[0].Kind == tree.ProcInst && prolog[0].Name == "xml" {
+		after--
+	}
+	doc.Doctype, doc.Prolog, doc.Epilog, doc.DoctypeAfter = n.Doctype, append(prolog, n.Prolog...), n.Epilog, after
 	return nil
 }
 
@@ -208,9 +242,10 @@ func composeOutside(a, b *Outside) (*Outside, error) {
 }
 
 // Changed reports which parts of the surroundings o changes: the DOCTYPE
-// (white space aside), the nodes before the root, those after it.
+// (white space aside) or its place, the nodes before the root, those after
+// it.
 func (o *Outside) Changed() (doctype, prolog, epilog bool) {
-	return !sameDoctype(o.Old.Doctype, o.New.Doctype), !sameNodes(o.Old.Prolog, o.New.Prolog), !sameNodes(o.Old.Epilog, o.New.Epilog)
+	return !sameDoctype(o.Old.Doctype, o.New.Doctype) || o.Old.DoctypeAfter != o.New.DoctypeAfter, !sameNodes(o.Old.Prolog, o.New.Prolog), !sameNodes(o.Old.Epilog, o.New.Epilog)
 }
 
 // invertOutside returns the change that undoes o.

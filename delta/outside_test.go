@@ -3,6 +3,7 @@ package delta
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -50,7 +51,7 @@ func TestOutside(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !surroundingsOf(back.Doctype, back.Prolog, back.Epilog).equal(surroundingsOf(a.Doctype, a.Prolog, a.Epilog)) {
+	if !surroundingsOf(back.Doctype, back.DoctypeAfter, back.Prolog, back.Epilog).equal(surroundingsOf(a.Doctype, a.DoctypeAfter, a.Prolog, a.Epilog)) {
 		t.Fatal("Apply of the inverse does not give the first surroundings back")
 	}
 	// A document with other surroundings is refused, and left as it was.
@@ -167,8 +168,8 @@ func TestOutsideXHTMLReadEitherWay(t *testing.T) {
 	asXML.Prolog = []*tree.Node{asXML.NewNode(tree.ProcInst, "xml", `version="1.0"`)}
 	asHTML := &tree.Document{Doctype: `html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "x.dtd"`}
 	asHTML.Prolog = []*tree.Node{asHTML.NewNode(tree.Comment, "", `?xml version="1.0"?`)}
-	a := surroundingsOf(asXML.Doctype, asXML.Prolog, asXML.Epilog)
-	b := surroundingsOf(asHTML.Doctype, asHTML.Prolog, asHTML.Epilog)
+	a := surroundingsOf(asXML.Doctype, asXML.DoctypeAfter, asXML.Prolog, asXML.Epilog)
+	b := surroundingsOf(asHTML.Doctype, asHTML.DoctypeAfter, asHTML.Prolog, asHTML.Epilog)
 	if o := outsideChange(a, b); o != nil {
 		t.Errorf("XHTML read as XML, then as HTML: a change outside the root: %+v", o)
 	}
@@ -200,5 +201,74 @@ func TestOutsideXHTMLReadEitherWay(t *testing.T) {
 	d, err = DecodeJSON(strings.NewReader(`{"ops":[],"outside":{"old":{"doctype":"html"},"new":{"doctype":" html "}}}`))
 	if err != nil || d.Outside != nil {
 		t.Errorf("JSON outside with nothing changed: %v, %+v", err, d)
+	}
+}
+
+// TestOutsideDoctypePlace: a DOCTYPE that moves past a comment before the
+// root is a change outside the root, which both codecs carry, Apply and
+// its inverse make, and Compose keeps.
+func TestOutsideDoctypePlace(t *testing.T) {
+	a := surrounded("r", []string{"a"}, nil)
+	a.DoctypeAfter = 1 // <?xml?><!--a--><!DOCTYPE r>
+	b := surrounded("r", []string{"a", "b"}, nil)
+	b.DoctypeAfter = 0 // <?xml?><!DOCTYPE r><!--a--><!--b-->
+	moved := surrounded("r", []string{"a"}, nil)
+	if !OutsideChanged(a, moved) {
+		t.Fatal("OutsideChanged: a DOCTYPE moved past a comment is no change")
+	}
+	d := mustBuild(t, a, b)
+	if d.Outside == nil || d.Outside.Old.DoctypeAfter != 1 || d.Outside.New.DoctypeAfter != 0 {
+		t.Fatalf("Build: %+v", d.Outside)
+	}
+	for _, tc := range []struct {
+		name   string
+		encode func(*Delta) ([]byte, error)
+		decode func([]byte) (*Delta, error)
+	}{
+		{"xml", func(d *Delta) ([]byte, error) {
+			var buf bytes.Buffer
+			err := EncodeXML(&buf, d)
+			return buf.Bytes(), err
+		}, func(b []byte) (*Delta, error) {
+			ds, err := DecodeXML(bytes.NewReader(b))
+			if err != nil || len(ds) != 1 {
+				return nil, fmt.Errorf("%d deltas: %w", len(ds), err)
+			}
+			return ds[0], nil
+		}},
+		{"json", func(d *Delta) ([]byte, error) {
+			var buf bytes.Buffer
+			err := EncodeJSON(&buf, d)
+			return buf.Bytes(), err
+		}, func(b []byte) (*Delta, error) { return DecodeJSON(bytes.NewReader(b)) }},
+	} {
+		enc, err := tc.encode(d)
+		if err != nil {
+			t.Fatalf("%s: encode: %v", tc.name, err)
+		}
+		back, err := tc.decode(enc)
+		if err != nil {
+			t.Fatalf("%s: decode: %v\n%s", tc.name, err, enc)
+		}
+		if !sameOutside(back.Outside, d.Outside) || back.Outside.Old.DoctypeAfter != 1 {
+			t.Errorf("%s: round trip: %+v\n%s", tc.name, back.Outside, enc)
+		}
+	}
+	got, err := Apply(a, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.DoctypeAfter != 0 || len(got.Prolog) != 3 {
+		t.Fatalf("Apply: DoctypeAfter %d, prolog %d nodes", got.DoctypeAfter, len(got.Prolog))
+	}
+	back, err := Apply(got, Invert(d))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.DoctypeAfter != 1 || len(back.Prolog) != 2 {
+		t.Fatalf("Apply of the inverse: DoctypeAfter %d, prolog %d nodes", back.DoctypeAfter, len(back.Prolog))
+	}
+	if _, err := Apply(moved, d); !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "DOCTYPE") {
+		t.Errorf("Apply to a document with the DOCTYPE elsewhere: %v", err)
 	}
 }

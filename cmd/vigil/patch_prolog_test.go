@@ -23,6 +23,14 @@ func TestPatchKeepsDoctypePlace(t *testing.T) {
 			`<!-- v1 --><!DOCTYPE r><r>x</r>`,
 			`<!-- v2 --><!DOCTYPE r><r>y</r>`,
 			`<!-- v2 --><!DOCTYPE r><r>y</r>`, false},
+		{"only the doctype moves past a comment",
+			`<!-- a --><!DOCTYPE r><r>x</r>`,
+			`<!DOCTYPE r><!-- a --><r>x</r>`,
+			`<!DOCTYPE r><!-- a --><r>x</r>`, false},
+		{"doctype moves and a comment is added",
+			`<!-- a --><!DOCTYPE r><r>x</r>`,
+			`<!DOCTYPE r><!-- a --><!-- b --><r>y</r>`,
+			`<!DOCTYPE r><!-- a --><!-- b --><r>y</r>`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()

@@ -390,11 +390,18 @@ func checkStoredDelta(older []byte, a *vigil.Version, newer []byte, b *vigil.Ver
 }
 
 // documentDiff describes the first difference in content between two
-// documents, their DOCTYPEs and what stands before and after the root
-// included, or returns "".
+// documents, their DOCTYPEs (and where they stand) and what stands before
+// and after the root included, or returns "".
 func documentDiff(a, b *tree.Document) string {
 	if a.Doctype != b.Doctype {
 		return fmt.Sprintf("DOCTYPE %q != %q", a.Doctype, b.Doctype)
+	}
+	if a.Doctype != "" {
+		_, x, _ := a.SplitProlog()
+		_, y, _ := b.SplitProlog()
+		if len(x) != len(y) {
+			return fmt.Sprintf("DOCTYPE after %d prolog nodes != %d", len(x), len(y))
+		}
 	}
 	for _, part := range []struct {
 		name string

@@ -212,3 +212,27 @@ func TestLooksLikeMarkup(t *testing.T) {
 		}
 	}
 }
+
+// TestDocumentDiffDoctypePlace: a DOCTYPE moved past a comment before the
+// root is a difference, so that a delta that leaves it in the old place is
+// not taken for one that leads to the version.
+func TestDocumentDiffDoctypePlace(t *testing.T) {
+	read := func(s string) *tree.Document {
+		d, err := markup.ParseXML(strings.NewReader(s), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	for _, tc := range []struct{ a, b string }{
+		{`<!-- a --><!DOCTYPE r><r>x</r>`, `<!DOCTYPE r><!-- a --><r>x</r>`},
+		{`<?xml version="1.0"?><?p x?><!DOCTYPE r><!-- a --><r/>`, `<?xml version="1.0"?><?p x?><!-- a --><!DOCTYPE r><r/>`},
+	} {
+		if diff := documentDiff(read(tc.a), read(tc.b)); !strings.Contains(diff, "DOCTYPE") {
+			t.Errorf("documentDiff(%s, %s) = %q, want the DOCTYPE's place", tc.a, tc.b, diff)
+		}
+	}
+	if diff := documentDiff(read(`<!-- a --><!DOCTYPE r><r/>`), read(`<!-- a --><!DOCTYPE r><r/>`)); diff != "" {
+		t.Errorf("documentDiff of one document read twice: %q", diff)
+	}
+}

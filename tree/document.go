@@ -103,15 +103,11 @@ func (d *Document) ByXID() map[XID]*Node {
 // SplitProlog returns the XML declaration of d's prolog (nil when there is
 // none), and the rest of the prolog before and after the DOCTYPE's place.
 func (d *Document) SplitProlog() (decl *Node, before, after []*Node) {
-	return SplitProlog(d.Prolog, d.DoctypeAfter)
-}
-
-// SplitProlog is Document.SplitProlog of a prolog and a DoctypeAfter.
-func SplitProlog(prolog []*Node, doctypeAfter int) (decl *Node, before, after []*Node) {
+	prolog := d.Prolog
 	if len(prolog) > 0 && prolog[0].Kind == ProcInst && prolog[0].Name == "xml" {
 		decl, prolog = prolog[0], prolog[1:]
 	}
-	k := min(max(doctypeAfter, 0), len(prolog))
+	k := min(max(d.DoctypeAfter, 0), len(prolog))
 	return decl, prolog[:k], prolog[k:]
 }
 

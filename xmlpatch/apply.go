@@ -389,11 +389,29 @@ func (a *applier) addAround(op *Op, loc *located) (Condition, string) {
 		return "", ""
 	}
 	list, i := a.around(loc.node)
+	if before, _ := a.beforeDoctype(i); list == &a.doc.Prolog && before {
+		a.doc.DoctypeAfter += len(nodes) // the new nodes stand on loc.node's side of the DOCTYPE
+	}
 	if op.Pos == "after" {
 		i++
 	}
 	*list = slices.Insert(*list, i, nodes...)
 	return "", ""
+}
+
+// beforeDoctype reports whether the prolog node at index i counts toward
+// the document's DoctypeAfter: it stands before the DOCTYPE, and is not
+// the XML declaration that leads the prolog (nodes added after which
+// stand before the DOCTYPE too).
+func (a *applier) beforeDoctype(i int) (before, decl bool) {
+	p := a.doc.Prolog
+	if len(p) > 0 && p[0].Kind == tree.ProcInst && p[0].Name == "xml" {
+		if i == 0 {
+			return true, true
+		}
+		i--
+	}
+	return i < a.doc.DoctypeAfter, false
 }
 
 // around returns the list (prolog or epilog) of a comment or processing
@@ -503,6 +521,9 @@ func (a *applier) remove(op *Op, loc *located) (Condition, string) {
 			return problem(InvalidWhitespaceDirective, "no white space is kept beside the root element")
 		}
 		list, i := a.around(n)
+		if before, decl := a.beforeDoctype(i); list == &a.doc.Prolog && before && !decl {
+			a.doc.DoctypeAfter--
+		}
 		*list = slices.Delete(*list, i, i+1)
 		return "", ""
 	}

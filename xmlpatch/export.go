@@ -623,6 +623,14 @@ func (x *exporter) outside() error {
 	if strings.Join(strings.Fields(o.Old.Doctype), " ") != strings.Join(strings.Fields(o.New.Doctype), " ") {
 		return fmt.Errorf("xml patch: %w: the DOCTYPE changes (%q to %q)", ErrInexpressible, clip(o.Old.Doctype, 40), clip(o.New.Doctype, 40))
 	}
+	// An add beside the root puts comments after the DOCTYPE: one that
+	// moves, or nodes before it that change, cannot be said.
+	switch {
+	case o.Old.DoctypeAfter != o.New.DoctypeAfter:
+		return fmt.Errorf("xml patch: %w: the DOCTYPE moves (from after %d comments and processing instructions to after %d)", ErrInexpressible, o.Old.DoctypeAfter, o.New.DoctypeAfter)
+	case o.New.DoctypeAfter > 0 && !sameLeaves(o.Old.Prolog, o.New.Prolog):
+		return fmt.Errorf("xml patch: %w: the comments and processing instructions before the root change, and %d of them precede the DOCTYPE", ErrInexpressible, o.New.DoctypeAfter)
+	}
 	side := func(list *[]*tree.Node, want []*tree.Node, pos string) {
 		var have []*tree.Node
 		var keep []*tree.Node // the XML declaration

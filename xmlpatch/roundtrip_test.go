@@ -151,6 +151,11 @@ func inexpressible(old, new *tree.Document) string {
 	if strings.Join(strings.Fields(old.Doctype), " ") != strings.Join(strings.Fields(new.Doctype), " ") {
 		return "the DOCTYPE changes"
 	}
+	_, ob, _ := old.SplitProlog()
+	_, nb, _ := new.SplitProlog()
+	if old.Doctype != "" && (len(ob) != len(nb) || len(nb) > 0 && !sameLeaves(around(old.Prolog), around(new.Prolog))) {
+		return "the DOCTYPE moves, or what precedes it changes"
+	}
 	p := &Patch{Ops: []Op{{Kind: Add, Sel: "/", Content: []*tree.Node{new.Root}}}}
 	if err := Encode(io.Discard, p); err != nil {
 		return err.Error()

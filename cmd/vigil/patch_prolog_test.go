@@ -1,6 +1,9 @@
 package main
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestPatchKeepsDoctypePlace: diff then patch writes the comments and
 // processing instructions before the root on the same side of the DOCTYPE
@@ -52,5 +55,19 @@ func TestPatchKeepsDoctypePlace(t *testing.T) {
 				t.Errorf("patch old (diff old new):\n got %q\nwant %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestDiffSummaryDoctypeMoves: a summary of a DOCTYPE that only moves past
+// a comment says where it stands before and after, not that its text went
+// from itself to itself.
+func TestDiffSummaryDoctypeMoves(t *testing.T) {
+	dir := t.TempDir()
+	oldPath := writeFile(t, dir, "old.xml", `<!-- a --><!DOCTYPE r><r>x</r>`)
+	newPath := writeFile(t, dir, "new.xml", `<!DOCTYPE r><!-- a --><r>x</r>`)
+	code, summary, errOut := runCLI(t, "", "diff", "--format", "summary", oldPath, newPath)
+	if code != exitChanged || !strings.Contains(summary, "outside DOCTYPE place: after 1 comments and processing instructions -> after 0") ||
+		strings.Contains(summary, `"r" -> "r"`) {
+		t.Errorf("summary: exit %d:\n%s%s", code, summary, errOut)
 	}
 }

@@ -27,9 +27,12 @@ func writeSummary(w io.Writer, d *delta.Delta, old, new *tree.Flat) error {
 	fmt.Fprintf(bw, "%s -> %s: %s\n", d.From, d.To, statsText(d.Stats(), false))
 	if o := d.Outside; o != nil {
 		doctype, prolog, epilog := o.Changed()
-		if doctype {
+		if doctype && strings.Join(strings.Fields(o.Old.Doctype), " ") != strings.Join(strings.Fields(o.New.Doctype), " ") {
 			a, b := contrast(o.Old.Doctype, o.New.Doctype)
 			fmt.Fprintf(bw, "outside DOCTYPE: %q -> %q\n", a, b)
+		}
+		if o.Old.Doctype != "" && o.New.Doctype != "" && o.Old.DoctypeAfter != o.New.DoctypeAfter {
+			fmt.Fprintf(bw, "outside DOCTYPE place: after %d comments and processing instructions -> after %d\n", o.Old.DoctypeAfter, o.New.DoctypeAfter)
 		}
 		for _, part := range []struct {
 			changed  bool

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/spec"
 )
 
@@ -33,14 +32,7 @@ func TestEditMovesEndOfUsed(t *testing.T) {
 			ctx := context.Background()
 			st := open(t)
 			s, u := checkingServer(t, st)
-			var saved []*vigil.Sentinel
-			for _, src := range []string{base, kid} {
-				sen, err := s.saveSentinel(ctx, u, &sentinelInput{Source: src}, nil)
-				if err != nil {
-					t.Fatalf("create %s: %v", src, err)
-				}
-				saved = append(saved, sen)
-			}
+			saved := saveAll(t, s, u, base, kid)
 			c := newSignedIn(t, s, u)
 			path := "/sentinels/" + strconv.FormatInt(saved[0].ID, 10)
 

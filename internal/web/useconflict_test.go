@@ -47,16 +47,7 @@ func TestSentinelUseConflict(t *testing.T) {
 					ctx := context.Background()
 					st := open(t)
 					s, u := checkingServer(t, st)
-					var edited *vigil.Sentinel
-					for _, src := range []string{base, kid} {
-						sen, err := s.saveSentinel(ctx, u, &sentinelInput{Source: src}, nil)
-						if err != nil {
-							t.Fatalf("create %s: %v", src, err)
-						}
-						if edited == nil {
-							edited = sen
-						}
-					}
+					edited := saveAll(t, s, u, base, kid)[0]
 					c := newSignedIn(t, s, u)
 					path := "/sentinels/" + strconv.FormatInt(edited.ID, 10)
 					method, body, status := "POST", url.Values{"source": {tc.src}}.Encode(), 422
@@ -108,4 +99,19 @@ func checkingServer(t *testing.T, st vigil.Store) (*Server, *vigil.User) {
 	s := &Server{Store: st, Secret: []byte(strings.Repeat("k", 32))}
 	s.Checker = storeChecker(s)
 	return s, u
+}
+
+// saveAll saves each source as a new sentinel of u through the editor's
+// path (saveSentinel), in order, and returns the sentinels saved.
+func saveAll(t *testing.T, s *Server, u *vigil.User, sources ...string) []*vigil.Sentinel {
+	t.Helper()
+	var saved []*vigil.Sentinel
+	for _, src := range sources {
+		sen, err := s.saveSentinel(context.Background(), u, &sentinelInput{Source: src}, nil)
+		if err != nil {
+			t.Fatalf("create %s: %v", src, err)
+		}
+		saved = append(saved, sen)
+	}
+	return saved
 }

@@ -52,29 +52,34 @@ func (s *filesServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // filePages is a sentinel of any change on pages of a filesServer, with
-// the real fetcher and a SQLite store, its clock set by the test.
+// the real fetcher and a store of one backend (onEachStore), its clock
+// set by the test.
 type filePages struct {
 	t     *testing.T
 	srv   *filesServer
 	base  string
 	m     *Monitor
-	w     *watchedPage // its store and sentinel
+	db    backendStore
+	u     *vigil.User     // the sentinel's owner
+	s     *vigil.Sentinel // the sentinel
 	clock time.Time
 }
 
-func newFilePages(t *testing.T, using, clauses string) *filePages {
+func newFilePages(t *testing.T, open storeOpener, using, clauses string) *filePages {
 	t.Helper()
 	p := &filePages{t: t, srv: &filesServer{body: map[string][]byte{}, files: map[string]bool{}}, clock: time.Now().UTC().Truncate(time.Minute)}
 	hs := httptest.NewServer(p.srv)
 	t.Cleanup(hs.Close)
 	p.base = hs.URL
-	w := &watchedPage{t: t}
-	w.db, w.wh, w.u = testStore(t)
-	w.s = createSentinel(t, w.db, spec.NewChecker(p.clock), w.u, "pages",
+	p.db = open(t)
+	p.u = &vigil.User{Email: "owner@example.test", Name: "owner"}
+	if err := p.db.CreateUser(context.Background(), p.u); err != nil {
+		t.Fatal(err)
+	}
+	p.s = createSentinel(t, p.db, spec.NewChecker(p.clock), p.u, "pages",
 		"Create Sentinel pages Using "+strings.ReplaceAll(using, "URL", hs.URL)+" Monitor any change "+clauses+" Notify By email owner@example.test\n")
-	p.m = &Monitor{Store: w.db, Warehouse: w.wh, Fetcher: fetch.New(fetch.Options{AllowPrivateNetworks: true, TotalTimeout: 5 * time.Second}),
+	p.m = &Monitor{Store: p.db, Warehouse: newWarehouse(t, p.db), Fetcher: fetch.New(fetch.Options{AllowPrivateNetworks: true, TotalTimeout: 5 * time.Second}),
 		Policy: schedule.Policy{MinInterval: time.Minute}, Now: func() time.Time { return p.clock }}
-	p.w = w
 	return p
 }
 
@@ -82,19 +87,25 @@ func newFilePages(t *testing.T, using, clauses string) *filePages {
 func (p *filePages) check(d time.Duration) {
 	p.t.Helper()
 	p.clock = p.clock.Add(d)
-	makeDue(p.t, p.w.db, p.w.s, p.clock)
+	makeDue(p.t, p.db, p.s, p.clock)
 	runOnce(p.t, p.m, 1)
+}
+
+// messages returns the messages queued for the sentinel.
+func (p *filePages) messages() []*vigil.Message {
+	p.t.Helper()
+	return messagesOf(p.t, p.db, p.u, p.s)
 }
 
 // subjects returns the subjects of the messages of the sentinel, and the
 // summaries of its changes, each on its page ("/a: summary"), sorted.
 func (p *filePages) told() (subjects, changes []string) {
 	p.t.Helper()
-	for _, msg := range messagesOf(p.t, p.w.db, p.w.u, p.w.s) {
+	for _, msg := range p.messages() {
 		subjects = append(subjects, strings.TrimPrefix(msg.Subject, "[Vigil] pages: "))
 	}
-	for _, c := range changesOf(p.t, p.w.db, p.w.s) {
-		r, err := p.w.db.FindResourceByID(context.Background(), c.ResourceID)
+	for _, c := range changesOf(p.t, p.db, p.s) {
+		r, err := p.db.FindResourceByID(context.Background(), c.ResourceID)
 		if err != nil {
 			p.t.Fatal(err)
 		}
@@ -112,40 +123,42 @@ const fileSummary = "the page turned into a file Vigil does not read (applicatio
 // a page. Before, the file's change was told at once, alone, as if A
 // alone were enough.
 func TestUsingAndFile(t *testing.T) {
-	p := newFilePages(t, "URL/a AND URL/b", "Fetch 1 hour")
-	file := bytes.Repeat([]byte{0, 1, 2, 3}, 1024)
-	p.srv.set("/a", []byte(pageWith("a0")), false)
-	p.srv.set("/b", []byte(pageWith("b0")), false)
-	p.check(0)
-	p.srv.set("/a", file, true)
-	p.check(time.Hour)
-	if subjects, changes := p.told(); len(subjects) != 0 || len(changes) != 0 {
-		t.Fatalf("A turned into a file, B unchanged: told %q, changes %q; want nothing (A's change waits for B's)", subjects, changes)
-	}
-	p.srv.set("/b", []byte(pageWith("b1")), false)
-	p.check(time.Hour)
-	subjects, changes := p.told()
-	if want := []string{"/a: " + fileSummary, "/b: any change: 1 text changed"}; !slices.Equal(changes, want) {
-		t.Errorf("B changed too: changes %q, want %q", changes, want)
-	}
-	if len(subjects) != 1 || !strings.Contains(subjects[0], fileSummary) || !strings.Contains(subjects[0], "1 text changed") {
-		t.Errorf("B changed too: messages %q, want one telling both", subjects)
-	}
-	if msgs := messagesOf(t, p.w.db, p.w.u, p.w.s); len(msgs) == 1 && !strings.Contains(msgs[0].Text, "application/octet-stream is not a text document (4096 bytes, ") {
-		t.Errorf("the message does not say why the file is not read:\n%s", msgs[0].Text)
-	}
+	onEachStore(t, func(t *testing.T, open storeOpener) {
+		p := newFilePages(t, open, "URL/a AND URL/b", "Fetch 1 hour")
+		file := bytes.Repeat([]byte{0, 1, 2, 3}, 1024)
+		p.srv.set("/a", []byte(pageWith("a0")), false)
+		p.srv.set("/b", []byte(pageWith("b0")), false)
+		p.check(0)
+		p.srv.set("/a", file, true)
+		p.check(time.Hour)
+		if subjects, changes := p.told(); len(subjects) != 0 || len(changes) != 0 {
+			t.Fatalf("A turned into a file, B unchanged: told %q, changes %q; want nothing (A's change waits for B's)", subjects, changes)
+		}
+		p.srv.set("/b", []byte(pageWith("b1")), false)
+		p.check(time.Hour)
+		subjects, changes := p.told()
+		if want := []string{"/a: " + fileSummary, "/b: any change: 1 text changed"}; !slices.Equal(changes, want) {
+			t.Errorf("B changed too: changes %q, want %q", changes, want)
+		}
+		if len(subjects) != 1 || !strings.Contains(subjects[0], fileSummary) || !strings.Contains(subjects[0], "1 text changed") {
+			t.Errorf("B changed too: messages %q, want one telling both", subjects)
+		}
+		if msgs := p.messages(); len(msgs) == 1 && !strings.Contains(msgs[0].Text, "application/octet-stream is not a text document (4096 bytes, ") {
+			t.Errorf("the message does not say why the file is not read:\n%s", msgs[0].Text)
+		}
 
-	p.srv.set("/a", []byte(pageWith("a0")), false)
-	p.check(time.Hour)
-	if subjects, _ := p.told(); len(subjects) != 1 {
-		t.Fatalf("A turned back into a page, B unchanged: messages %q, want the first only", subjects)
-	}
-	p.srv.set("/b", []byte(pageWith("b2")), false)
-	p.check(time.Hour)
-	subjects, _ = p.told()
-	if len(subjects) != 2 || !strings.Contains(subjects[1], "the file turned back into a page") || !strings.Contains(subjects[1], "1 text changed") {
-		t.Errorf("B changed again: messages %q, want a second telling A back and B's change", subjects)
-	}
+		p.srv.set("/a", []byte(pageWith("a0")), false)
+		p.check(time.Hour)
+		if subjects, _ := p.told(); len(subjects) != 1 {
+			t.Fatalf("A turned back into a page, B unchanged: messages %q, want the first only", subjects)
+		}
+		p.srv.set("/b", []byte(pageWith("b2")), false)
+		p.check(time.Hour)
+		subjects, _ = p.told()
+		if len(subjects) != 2 || !strings.Contains(subjects[1], "the file turned back into a page") || !strings.Contains(subjects[1], "1 text changed") {
+			t.Errorf("B changed again: messages %q, want a second telling A back and B's change", subjects)
+		}
+	})
 }
 
 // TestConfirmFile: a sentinel whose changes are confirmed ("Confirm
@@ -154,32 +167,34 @@ func TestUsingAndFile(t *testing.T) {
 // confirmation, and not at all if it answers the page it was. Before,
 // the file's change was told at once, unconfirmed.
 func TestConfirmFile(t *testing.T) {
-	file := bytes.Repeat([]byte{0, 1, 2, 3}, 1024)
-	for _, back := range []bool{false, true} {
-		name := map[bool]string{false: "still a file", true: "a page again"}[back]
-		t.Run(name, func(t *testing.T) {
-			p := newFilePages(t, "URL/a", "Fetch 1 hour Confirm after 10 minute")
-			p.srv.set("/a", []byte(pageWith("a0")), false)
-			p.check(0)
-			p.srv.set("/a", file, true)
-			p.check(time.Hour)
-			if subjects, changes := p.told(); len(subjects) != 0 || len(changes) != 0 {
-				t.Fatalf("turned into a file: told %q, changes %q before its confirmation; want nothing", subjects, changes)
-			}
-			if back {
+	onEachStore(t, func(t *testing.T, open storeOpener) {
+		file := bytes.Repeat([]byte{0, 1, 2, 3}, 1024)
+		for _, back := range []bool{false, true} {
+			name := map[bool]string{false: "still a file", true: "a page again"}[back]
+			t.Run(name, func(t *testing.T) {
+				p := newFilePages(t, open, "URL/a", "Fetch 1 hour Confirm after 10 minute")
 				p.srv.set("/a", []byte(pageWith("a0")), false)
-			}
-			p.check(10 * time.Minute)
-			subjects, changes := p.told()
-			want := []string{"/a: " + fileSummary}
-			if back {
-				want = nil
-			}
-			if !slices.Equal(changes, want) || len(subjects) != len(want) {
-				t.Errorf("at the confirmation (%s): told %q, changes %q; want changes %q, as many messages", name, subjects, changes, want)
-			}
-		})
-	}
+				p.check(0)
+				p.srv.set("/a", file, true)
+				p.check(time.Hour)
+				if subjects, changes := p.told(); len(subjects) != 0 || len(changes) != 0 {
+					t.Fatalf("turned into a file: told %q, changes %q before its confirmation; want nothing", subjects, changes)
+				}
+				if back {
+					p.srv.set("/a", []byte(pageWith("a0")), false)
+				}
+				p.check(10 * time.Minute)
+				subjects, changes := p.told()
+				want := []string{"/a: " + fileSummary}
+				if back {
+					want = nil
+				}
+				if !slices.Equal(changes, want) || len(subjects) != len(want) {
+					t.Errorf("at the confirmation (%s): told %q, changes %q; want changes %q, as many messages", name, subjects, changes, want)
+				}
+			})
+		}
+	})
 }
 
 // failingVersionRead is a store whose FindVersionByID fails once for
@@ -213,37 +228,39 @@ func (f *failingVersionRead) FindVersionByID(ctx context.Context, id int64) (*vi
 // to count as changed: A's text and B's changes were told without the
 // file's, whose waiting change was then dropped, never told.
 func TestUsingAndFileReadFails(t *testing.T) {
-	p := newFilePages(t, "URL/a AND URL/b", "Fetch 1 hour")
-	store := &failingVersionRead{Store: p.w.db}
-	p.m.Store = store
-	p.srv.set("/a", []byte(pageWith("a0")), false)
-	p.srv.set("/b", []byte(pageWith("b0")), false)
-	p.check(0)
-	p.srv.set("/a", []byte(pageWith("a1")), false)
-	p.check(time.Hour)
-	p.srv.set("/a", bytes.Repeat([]byte{0, 1, 2, 3}, 1024), true)
-	p.check(time.Hour)
-	_, file, err := p.w.db.LatestVersionByURL(context.Background(), p.base+"/a")
-	if err != nil || !file.Binary() {
-		t.Fatalf("A's newest version %+v, %v; want its file", file, err)
-	}
-	store.mu.Lock()
-	store.id, store.armed = file.ID, true
-	store.mu.Unlock()
-	p.srv.set("/b", []byte(pageWith("b1")), false)
-	p.check(time.Hour)
-	if !store.failed {
-		t.Fatal("the file's version was not read at the check where B changed")
-	}
-	p.check(time.Hour)
-	subjects, changes := p.told()
-	want := []string{"/a: any change: 1 text changed", "/a: " + fileSummary, "/b: any change: 1 text changed"}
-	if !slices.Equal(changes, want) {
-		t.Errorf("after a failed read, then a check: changes %q, want %q", changes, want)
-	}
-	if len(subjects) != 1 || !strings.Contains(subjects[0], fileSummary) {
-		t.Errorf("after a failed read, then a check: messages %q, want one telling the file's change with the others", subjects)
-	}
+	onEachStore(t, func(t *testing.T, open storeOpener) {
+		p := newFilePages(t, open, "URL/a AND URL/b", "Fetch 1 hour")
+		store := &failingVersionRead{Store: p.db}
+		p.m.Store = store
+		p.srv.set("/a", []byte(pageWith("a0")), false)
+		p.srv.set("/b", []byte(pageWith("b0")), false)
+		p.check(0)
+		p.srv.set("/a", []byte(pageWith("a1")), false)
+		p.check(time.Hour)
+		p.srv.set("/a", bytes.Repeat([]byte{0, 1, 2, 3}, 1024), true)
+		p.check(time.Hour)
+		_, file, err := p.db.LatestVersionByURL(context.Background(), p.base+"/a")
+		if err != nil || !file.Binary() {
+			t.Fatalf("A's newest version %+v, %v; want its file", file, err)
+		}
+		store.mu.Lock()
+		store.id, store.armed = file.ID, true
+		store.mu.Unlock()
+		p.srv.set("/b", []byte(pageWith("b1")), false)
+		p.check(time.Hour)
+		if !store.failed {
+			t.Fatal("the file's version was not read at the check where B changed")
+		}
+		p.check(time.Hour)
+		subjects, changes := p.told()
+		want := []string{"/a: any change: 1 text changed", "/a: " + fileSummary, "/b: any change: 1 text changed"}
+		if !slices.Equal(changes, want) {
+			t.Errorf("after a failed read, then a check: changes %q, want %q", changes, want)
+		}
+		if len(subjects) != 1 || !strings.Contains(subjects[0], fileSummary) {
+			t.Errorf("after a failed read, then a check: messages %q, want one telling the file's change with the others", subjects)
+		}
+	})
 }
 
 // fileLines returns what a message says of a page's change into a file
@@ -268,36 +285,38 @@ func fileLines(msg *vigil.Message, summary string) (text, markup string) {
 // the file is not read. Before, the message alone was another, "Sentinel
 // pages: URL: summary.".
 func TestFileChangeWording(t *testing.T) {
-	file := bytes.Repeat([]byte{0, 1, 2, 3}, 1024)
-	told := func(using string, others bool) *vigil.Message {
-		t.Helper()
-		p := newFilePages(t, using, "Fetch 1 hour")
-		p.srv.set("/a", []byte(pageWith("a0")), false)
-		p.srv.set("/b", []byte(pageWith("b0")), false)
-		p.check(0)
-		p.srv.set("/a", file, true)
-		if others {
-			p.srv.set("/b", []byte(pageWith("b1")), false)
+	onEachStore(t, func(t *testing.T, open storeOpener) {
+		file := bytes.Repeat([]byte{0, 1, 2, 3}, 1024)
+		told := func(using string, others bool) *vigil.Message {
+			t.Helper()
+			p := newFilePages(t, open, using, "Fetch 1 hour")
+			p.srv.set("/a", []byte(pageWith("a0")), false)
+			p.srv.set("/b", []byte(pageWith("b0")), false)
+			p.check(0)
+			p.srv.set("/a", file, true)
+			if others {
+				p.srv.set("/b", []byte(pageWith("b1")), false)
+			}
+			p.check(time.Hour)
+			msgs := p.messages()
+			if len(msgs) != 1 {
+				t.Fatalf("Using %s: %d messages, want 1", using, len(msgs))
+			}
+			// The two sentinels' servers differ by their port.
+			msgs[0].Text, msgs[0].HTML = strings.ReplaceAll(msgs[0].Text, p.base, "URL"), strings.ReplaceAll(msgs[0].HTML, p.base, "URL")
+			return msgs[0]
 		}
-		p.check(time.Hour)
-		msgs := messagesOf(t, p.w.db, p.w.u, p.w.s)
-		if len(msgs) != 1 {
-			t.Fatalf("Using %s: %d messages, want 1", using, len(msgs))
+		alone, together := told("URL/a", false), told("URL/a AND URL/b", true)
+		aloneText, aloneHTML := fileLines(alone, fileSummary)
+		togetherText, togetherHTML := fileLines(together, fileSummary)
+		if togetherText == "" || togetherHTML == "" {
+			t.Fatalf("told with B's change, the message does not say A's:\n%s\n%s", together.Text, together.HTML)
 		}
-		// The two sentinels' servers differ by their port.
-		msgs[0].Text, msgs[0].HTML = strings.ReplaceAll(msgs[0].Text, p.base, "URL"), strings.ReplaceAll(msgs[0].HTML, p.base, "URL")
-		return msgs[0]
-	}
-	alone, together := told("URL/a", false), told("URL/a AND URL/b", true)
-	aloneText, aloneHTML := fileLines(alone, fileSummary)
-	togetherText, togetherHTML := fileLines(together, fileSummary)
-	if togetherText == "" || togetherHTML == "" {
-		t.Fatalf("told with B's change, the message does not say A's:\n%s\n%s", together.Text, together.HTML)
-	}
-	if !strings.Contains(togetherText, "application/octet-stream is not a text document (4096 bytes, ") {
-		t.Errorf("told with B's change, the message does not say why the file is not read: %q", togetherText)
-	}
-	if aloneText != togetherText || aloneHTML != togetherHTML {
-		t.Errorf("told alone, the file's change reads\n%s\n%s\nwant, as told with B's change,\n%s\n%s", alone.Text, alone.HTML, togetherText, togetherHTML)
-	}
+		if !strings.Contains(togetherText, "application/octet-stream is not a text document (4096 bytes, ") {
+			t.Errorf("told with B's change, the message does not say why the file is not read: %q", togetherText)
+		}
+		if aloneText != togetherText || aloneHTML != togetherHTML {
+			t.Errorf("told alone, the file's change reads\n%s\n%s\nwant, as told with B's change,\n%s\n%s", alone.Text, alone.HTML, togetherText, togetherHTML)
+		}
+	})
 }

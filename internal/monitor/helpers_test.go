@@ -40,7 +40,7 @@ func testStore(t *testing.T) (*sqlite.DB, *warehouse.Warehouse, *vigil.User) {
 
 // createSentinel checks the source of one sentinel and stores it for
 // owner, due now.
-func createSentinel(t *testing.T, db *sqlite.DB, checker *spec.Checker, owner *vigil.User, name, src string) *vigil.Sentinel {
+func createSentinel(t *testing.T, db vigil.Store, checker *spec.Checker, owner *vigil.User, name, src string) *vigil.Sentinel {
 	t.Helper()
 	ps, err := spec.ParseSentinel("", []byte(src))
 	if err != nil {
@@ -62,7 +62,7 @@ func createSentinel(t *testing.T, db *sqlite.DB, checker *spec.Checker, owner *v
 }
 
 // makeDue sets sentinel s due at (just before) at.
-func makeDue(t *testing.T, db *sqlite.DB, s *vigil.Sentinel, at time.Time) {
+func makeDue(t *testing.T, db vigil.Store, s *vigil.Sentinel, at time.Time) {
 	t.Helper()
 	ctx := context.Background()
 	cur, err := db.FindSentinelByID(ctx, s.ID)
@@ -84,7 +84,7 @@ func runOnce(t *testing.T, m *Monitor, want int) {
 }
 
 // changesOf returns the changes recorded for sentinel s.
-func changesOf(t *testing.T, db *sqlite.DB, s *vigil.Sentinel) []*vigil.Change {
+func changesOf(t *testing.T, db vigil.Store, s *vigil.Sentinel) []*vigil.Change {
 	t.Helper()
 	cs, _, err := db.FindChanges(context.Background(), vigil.ChangeFilter{SentinelID: s.ID})
 	if err != nil {
@@ -94,7 +94,7 @@ func changesOf(t *testing.T, db *sqlite.DB, s *vigil.Sentinel) []*vigil.Change {
 }
 
 // messagesOf returns the messages queued for user u about sentinel s.
-func messagesOf(t *testing.T, db *sqlite.DB, u *vigil.User, s *vigil.Sentinel) []*vigil.Message {
+func messagesOf(t *testing.T, db vigil.Store, u *vigil.User, s *vigil.Sentinel) []*vigil.Message {
 	t.Helper()
 	ns, _, err := db.FindNotifications(context.Background(), vigil.NotificationFilter{UserID: u.ID})
 	if err != nil {

@@ -29,6 +29,7 @@ func Run(t *testing.T, open Opener) {
 		"ResourceDelete":             testResourceDelete,
 		"VersionAppend":              testVersionAppend,
 		"VersionAppendTwice":         testVersionAppendTwice,
+		"BinaryVersions":             testBinaryVersions,
 		"AppendBackToPatched":        testAppendBackToPatchedContent,
 		"Transaction":                testTransaction,
 		"TransactionReadFails":       testTransactionReadFails,

@@ -320,3 +320,71 @@ func TestFileChangeWording(t *testing.T) {
 		}
 	})
 }
+
+// TestFileBackConfirmed: a page that turned into a file, for a sentinel
+// whose changes are confirmed ("Confirm after"), turns back into another
+// page than it was before the file. At the confirmation, the sentinel is
+// told that the file turned back into a page and what changed in the
+// page's text since before the file, both at once: alone in two messages,
+// as a sentinel that confirms nothing is told them at once, and with
+// "Using A AND B", B's change waiting, in one message with B's. Before,
+// the text's change was confirmed only after the file's, one
+// confirmation later: the message of "Using A AND B" told only that the
+// file turned back into a page, and A's text change waited for B's next.
+func TestFileBackConfirmed(t *testing.T) {
+	const back = "the file turned back into a page"
+	for _, tc := range []struct {
+		name, using string
+		want        []string // the subjects of the messages told at the confirmation
+	}{
+		{"alone", "URL/a", []string{back, "any change: 1 text changed"}},
+		{"and", "URL/a AND URL/b", []string{back + "; any change: 1 text changed; any change: 1 text changed"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			onEachStore(t, func(t *testing.T, open storeOpener) {
+				p := newFilePages(t, open, tc.using, "Fetch 1 hour Confirm after 10 minute")
+				p.srv.set("/a", []byte(pageWith("a0")), false)
+				p.srv.set("/b", []byte(pageWith("b0")), false)
+				p.check(0)
+				_, a0, err := p.db.LatestVersionByURL(context.Background(), p.base+"/a")
+				if err != nil {
+					t.Fatal(err)
+				}
+				p.srv.set("/a", bytes.Repeat([]byte{0, 1, 2, 3}, 1024), true)
+				p.srv.set("/b", []byte(pageWith("b1")), false)
+				p.check(time.Hour)
+				p.check(10 * time.Minute) // A's file confirmed; B's change confirmed after it
+				p.check(10 * time.Minute)
+				p.srv.set("/b", []byte(pageWith("b2")), false)
+				p.check(time.Hour)
+				p.check(10 * time.Minute) // B's change confirmed, waiting for A's
+				if _, file, err := p.db.LatestVersionByURL(context.Background(), p.base+"/a"); err != nil || !file.Binary() {
+					t.Fatalf("A's newest version %+v, %v; want its file", file, err)
+				}
+				before, _ := p.told()
+				p.srv.set("/a", []byte(pageWith("a1")), false)
+				p.check(time.Hour)
+				if subjects, _ := p.told(); len(subjects) != len(before) {
+					t.Fatalf("A turned back into another page: told %q before the confirmation", subjects[len(before):])
+				}
+				p.check(10 * time.Minute)
+				subjects, _ := p.told()
+				if got := subjects[len(before):]; !slices.Equal(got, tc.want) {
+					t.Errorf("at the confirmation of A's turning back: told %q, want %q", got, tc.want)
+				}
+				var text *vigil.Change
+				for _, c := range changesOf(t, p.db, p.s) {
+					if c.Summary == "any change: 1 text changed" && strings.Contains(string(c.Records), "a1") {
+						text = c
+					}
+				}
+				if text == nil {
+					t.Fatal("A's text change is not stored")
+				}
+				if text.FromVersion != a0.ID {
+					t.Errorf("A's text change from version %d, want %d, the page before the file", text.FromVersion, a0.ID)
+				}
+			})
+		})
+	}
+}

@@ -27,7 +27,10 @@ import (
 // theirs in one message (fileSeen, foundFile, settle). The file's version is no base of
 // comparison (pageState.File): the page that comes back is compared with
 // the page before the file, for every Monitor clause, so that what did
-// not change across the file is not reported.
+// not change across the file is not reported. When it comes back as
+// another page, the change of its text is told with its turning back:
+// at the same check, or, confirmed, at the same confirmation
+// (pendingConfirm.Text), and with "Using A AND B" in the same message.
 
 // digestBinary is the page sentinel's vigil.FetchRequest.DigestBinary.
 func digestBinary(mediaType string, body []byte) string {
@@ -84,8 +87,9 @@ func (m *Monitor) binarySeen(ctx context.Context, j *job, ps *pageState, pg *pag
 // page again, pg.cur, where it answered the file ps.File, and, for a
 // sentinel that monitors any change, finds that the file turned back into
 // a page (fileSeen). Whether the page changed since before the file is
-// for the comparison of its texts that follows, as for any other version:
-// a sentinel of another Monitor clause, told nothing when the page turned
+// for the comparison of its texts that follows, as for any other version
+// (its change confirmed with the turning back: pendingConfirm.Text): a
+// sentinel of another Monitor clause, told nothing when the page turned
 // into a file, is told nothing of the file either.
 func (m *Monitor) fileTurnedBack(ctx context.Context, j *job, ps *pageState, pg *page, now time.Time) {
 	file := ps.File

@@ -556,11 +556,16 @@ func (m *Monitor) checkPage(ctx context.Context, url string, render bool, jobs [
 			continue
 		}
 		m.pageWorks(ctx, j, ps, url, now)
+		// textDue says that the change of the page's text found when it
+		// turned back from a file is due for its confirmation, with the
+		// file's (pendingConfirm.Text): confirmed by this fetch.
+		textDue := false
 		if ps.File != 0 {
 			m.fileTurnedBack(ctx, j, ps, pg, now)
 		} else if c := j.st.Confirm; c != nil && c.URL == url && c.File {
 			// A change from or to a file waits for its confirmation:
 			// the page answers a page now (fileSeen).
+			textDue = c.Text && !now.Before(c.At)
 			m.fileSeen(ctx, j, ps, pg, pg.cur.ID, pg.cur.ID, now)
 		}
 		if pg.cur.ID != ps.last() {
@@ -596,7 +601,15 @@ func (m *Monitor) checkPage(ctx context.Context, url string, render bool, jobs [
 			continue
 		}
 		ok, res, pe := m.evaluate(ctx, pairOf(ref), j)
-		if ok && j.plan.confirm > 0 {
+		if ok && j.plan.confirm > 0 && !textDue {
+			if c := j.st.Confirm; c != nil && c.URL == url && c.File && c.Cand == pg.cur.ID {
+				// The page turned back from a file into this version,
+				// whose text changed since before the file: confirmed
+				// with the turning back (textDue), and told with it, as
+				// both are unconfirmed.
+				c.Text = true
+				continue
+			}
 			if c := j.st.Confirm; c != nil && (c.URL != url || c.File) {
 				// Another page's change is being confirmed (one at a
 				// time): this page keeps its reference and is looked at

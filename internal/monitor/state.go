@@ -90,13 +90,18 @@ type pendingChange struct {
 
 // pendingConfirm is a change found on page URL from version Ref to Cand,
 // to be confirmed by the page's fetch at At. File says it is a change
-// from or to a file (fileSeen), not one of the page's text.
+// from or to a file (fileSeen), not one of the page's text. Text, for a
+// file's change that is the page turning back into a page, says that the
+// page's text changed too since before the file when it turned back into
+// Cand: that change is confirmed with the file's, at At, not after it
+// (checkPage), so that both are told together as they are unconfirmed.
 type pendingConfirm struct {
 	URL  string    `json:"url"`
 	Ref  int64     `json:"ref"`
 	Cand int64     `json:"cand"`
 	At   time.Time `json:"at"`
 	File bool      `json:"file,omitempty"`
+	Text bool      `json:"text,omitempty"`
 }
 
 // Lifespan returns the lifespan status recorded in a sentinel's stored

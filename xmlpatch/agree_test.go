@@ -46,6 +46,9 @@ func agree(t *testing.T, old *tree.Document, d *delta.Delta) error {
 		if !sameLeaves(around(got.Prolog), around(want.Prolog)) || !sameLeaves(got.Epilog, want.Epilog) {
 			t.Fatalf("%s: what stands around the root differs from delta.Apply's\n%s", c.name, x)
 		}
+		if !sameParts(got, want) {
+			t.Fatalf("%s: the DOCTYPE stands elsewhere among the comments before the root than delta.Apply puts it\n%s", c.name, x)
+		}
 		if got.Doctype != want.Doctype {
 			t.Fatalf("%s: DOCTYPE %q, delta.Apply's %q", c.name, got.Doctype, want.Doctype)
 		}

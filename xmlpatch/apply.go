@@ -380,47 +380,8 @@ func (a *applier) addAround(op *Op, loc *located) (Condition, string) {
 			return problem(InvalidRootElementOperation, "only comments and processing instructions can stand beside the root element")
 		}
 	}
-	if loc.node == a.doc.Root {
-		if op.Pos == "after" {
-			a.doc.Epilog = slices.Insert(a.doc.Epilog, 0, nodes...)
-		} else {
-			a.doc.Prolog = append(a.doc.Prolog, nodes...)
-		}
-		return "", ""
-	}
-	list, i := a.around(loc.node)
-	if before, _ := a.beforeDoctype(i); list == &a.doc.Prolog && before {
-		a.doc.DoctypeAfter += len(nodes) // the new nodes stand on loc.node's side of the DOCTYPE
-	}
-	if op.Pos == "after" {
-		i++
-	}
-	*list = slices.Insert(*list, i, nodes...)
+	insertAround(a.doc, loc.node, op.Pos == "after", nodes)
 	return "", ""
-}
-
-// beforeDoctype reports whether the prolog node at index i counts toward
-// the document's DoctypeAfter: it stands before the DOCTYPE, and is not
-// the XML declaration that leads the prolog (nodes added after which
-// stand before the DOCTYPE too).
-func (a *applier) beforeDoctype(i int) (before, decl bool) {
-	p := a.doc.Prolog
-	if len(p) > 0 && p[0].Kind == tree.ProcInst && p[0].Name == "xml" {
-		if i == 0 {
-			return true, true
-		}
-		i--
-	}
-	return i < a.doc.DoctypeAfter, false
-}
-
-// around returns the list (prolog or epilog) of a comment or processing
-// instruction at the document level, and its index there.
-func (a *applier) around(n *tree.Node) (*[]*tree.Node, int) {
-	if i := slices.Index(a.doc.Prolog, n); i >= 0 {
-		return &a.doc.Prolog, i
-	}
-	return &a.doc.Epilog, slices.Index(a.doc.Epilog, n)
 }
 
 func (a *applier) replace(op *Op, loc *located, ps *scope) (Condition, string) {
@@ -520,11 +481,7 @@ func (a *applier) remove(op *Op, loc *located) (Condition, string) {
 		if op.WS != "" {
 			return problem(InvalidWhitespaceDirective, "no white space is kept beside the root element")
 		}
-		list, i := a.around(n)
-		if before, decl := a.beforeDoctype(i); list == &a.doc.Prolog && before && !decl {
-			a.doc.DoctypeAfter--
-		}
-		*list = slices.Delete(*list, i, i+1)
+		removeAround(a.doc, n)
 		return "", ""
 	}
 	kids := loc.parent.Children

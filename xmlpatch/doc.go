@@ -132,9 +132,24 @@
 //     the patch declares the prefix so.
 //   - What stands outside the root element: the XPath data model has no
 //     DOCTYPE, so a patch cannot change it; Export refuses a delta whose
-//     DOCTYPE changes (ErrInexpressible). Comments and processing
-//     instructions before and after the root are removed and added whole
-//     where they change. White space outside the root is not kept.
+//     DOCTYPE changes (ErrInexpressible). A selector addresses the
+//     comments and processing instructions around it, and Apply adds
+//     beside one as a DOM does: next to it, on its side of the DOCTYPE
+//     (after a comment that precedes the DOCTYPE is before it; before the
+//     root is after it); a remove or a replace leaves the others where
+//     they stand. Export changes the part before the DOCTYPE, the part
+//     between it and the root, and the epilog each on its own: the nodes
+//     between the first and the last that stay are replaced in place
+//     when as many of the same kinds take their places (a comment
+//     rewritten), else the new ones are added beside a neighbour that
+//     stays, or before the first of the old ones, or beside the root,
+//     and the old ones removed. So a DOCTYPE that moves is the comments
+//     it moves past removed on one side and added on the other. The one
+//     place no selector addresses is before a DOCTYPE that nothing but
+//     the XML declaration precedes (XPath selects no DOCTYPE and no
+//     declaration to add beside): Export refuses an add there as
+//     inexpressible, naming the operation and what it adds. White space
+//     outside the root is not kept.
 //   - Renames: RFC 5261 has no rename. Export replaces the renamed element
 //     with itself as it ends up, and so an element whose namespace
 //     declarations change (they change the names inside it), or whose

@@ -108,7 +108,9 @@ func (e *SyntaxError) Error() string {
 func (e *SyntaxError) Unwrap() error { return e.Cond }
 
 // ErrInexpressible is returned by Export for a change that an RFC 5261
-// patch cannot state: a changed DOCTYPE, or content that XML cannot hold
+// patch cannot state: a changed DOCTYPE, a comment or processing
+// instruction added before a DOCTYPE that nothing precedes (no selector
+// addresses that place), or content that XML cannot hold
 // (a name that is not an XML name, a comment holding "--", a character
 // XML forbids), which an HTML parser keeps, or a carriage return in a
 // comment or processing instruction.

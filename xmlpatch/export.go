@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/vigil-web/vigil/delta"
 	"github.com/vigil-web/vigil/tree"
@@ -38,13 +37,17 @@ import (
 //     rename, or a change of a namespace declaration, a <replace> of the
 //     whole element as it ends up;
 //  4. what stands around the root element (comments and processing
-//     instructions before and after it), removed and added whole where
-//     it changed.
+//     instructions before the DOCTYPE, between it and the root, and after
+//     the root), each part on its own: replaced in place where as many
+//     nodes of the same kinds change, else the new ones added beside a
+//     neighbour that stays and the old ones removed.
 //
 // The result is checked against delta.Apply(old, d) before it is
 // returned; a broken invariant of Export's own, a bug, is an "internal
 // error", not a panic. Export fails, wrapping ErrInexpressible, on a change RFC 5261
-// cannot state: a changed DOCTYPE, or content XML cannot hold.
+// cannot state: a changed DOCTYPE, a comment or processing instruction
+// added before a DOCTYPE that nothing precedes, or content XML cannot
+// hold.
 func Export(old *tree.Document, d *delta.Delta) (_ *Patch, err error) {
 	defer recoverInternal(&err)
 	if old.Root == nil {
@@ -611,71 +614,6 @@ func applyPending(n *tree.Node, p *pending, w *work) {
 	if p.rename != nil {
 		n.Name = p.rename.NewValue
 	}
-}
-
-// outside removes and adds the comments and processing instructions
-// around the root where they changed.
-func (x *exporter) outside() error {
-	o := x.d.Outside
-	if o == nil {
-		return nil
-	}
-	if strings.Join(strings.Fields(o.Old.Doctype), " ") != strings.Join(strings.Fields(o.New.Doctype), " ") {
-		return fmt.Errorf("xml patch: %w: the DOCTYPE changes (%q to %q)", ErrInexpressible, clip(o.Old.Doctype, 40), clip(o.New.Doctype, 40))
-	}
-	// An add beside the root puts comments after the DOCTYPE: one that
-	// moves, or nodes before it that change, cannot be said.
-	switch {
-	case o.Old.DoctypeAfter != o.New.DoctypeAfter:
-		return fmt.Errorf("xml patch: %w: the DOCTYPE moves (from after %d comments and processing instructions to after %d)", ErrInexpressible, o.Old.DoctypeAfter, o.New.DoctypeAfter)
-	case o.New.DoctypeAfter > 0 && !sameLeaves(o.Old.Prolog, o.New.Prolog):
-		return fmt.Errorf("xml patch: %w: the comments and processing instructions before the root change, and %d of them precede the DOCTYPE", ErrInexpressible, o.New.DoctypeAfter)
-	}
-	side := func(list *[]*tree.Node, want []*tree.Node, pos string) {
-		var have []*tree.Node
-		var keep []*tree.Node // the XML declaration
-		for _, n := range *list {
-			if isXMLDeclaration(n) {
-				keep = append(keep, n)
-			} else {
-				have = append(have, n)
-			}
-		}
-		if sameLeaves(have, want) {
-			return
-		}
-		for i := len(have) - 1; i >= 0; i-- {
-			b := x.binder()
-			x.emit(Op{Kind: Remove, Sel: x.selectorOf(have[i], b)}, b)
-			*list = slices.DeleteFunc(*list, func(n *tree.Node) bool { return n == have[i] })
-		}
-		if len(want) == 0 {
-			return
-		}
-		var content []*tree.Node
-		for _, n := range want {
-			content = append(content, &tree.Node{Kind: n.Kind, Name: n.Name, Value: n.Value})
-		}
-		b := x.binder()
-		x.emit(Op{Kind: Add, Sel: "/" + elementStep(x.work.Root, nil, (*scope)(nil).push(x.work.Root.Attrs), b, nil), Pos: pos, Content: content}, b)
-		for _, n := range want {
-			keep = append(keep, x.work.CloneNode(n))
-		}
-		if pos == "after" {
-			*list = append(keep, *list...)
-		} else {
-			*list = append(*list, keep...)
-		}
-	}
-	side(&x.work.Prolog, o.New.Prolog, "before")
-	side(&x.work.Epilog, o.New.Epilog, "after")
-	return nil
-}
-
-func sameLeaves(a, b []*tree.Node) bool {
-	return slices.EqualFunc(a, b, func(x, y *tree.Node) bool {
-		return x.Kind == y.Kind && x.Name == y.Name && x.Value == y.Value
-	})
 }
 
 // patch assembles the operations: a namespace binding every operation

@@ -131,7 +131,23 @@ func tryRoundTrip(t testing.TB, old, new *tree.Document, opt *treediff.Options) 
 	if !sameLeaves(around(doc.Prolog), around(new.Prolog)) || !sameLeaves(doc.Epilog, new.Epilog) {
 		t.Fatalf("what stands around the root differs\n%s", x)
 	}
+	if !sameParts(doc, new) {
+		t.Fatalf("the DOCTYPE stands elsewhere among the comments before the root\n%s", x)
+	}
 	return x, nil
+}
+
+// sameParts reports whether the same comments and processing
+// instructions stand before the DOCTYPE, between it and the root, and
+// after the root, in two documents.
+func sameParts(a, b *tree.Document) bool {
+	pa, pb := parts(a), parts(b)
+	for i := range pa {
+		if !sameLeaves(pa[i], pb[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 func around(list []*tree.Node) []*tree.Node {

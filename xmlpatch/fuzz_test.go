@@ -24,12 +24,14 @@ var fuzzPatches = []string{
 	`<diff><add sel="*/*[2][.='x'][@a=&quot;1&quot;]" pos="before">t</add></diff>`,
 	`<diff><replace sel="doc/*[1]/namespace::pref">urn:q</replace><remove sel="/doc/namespace::pref"/></diff>`,
 	`<diff><remove sel="*[.='xy']/*[b='x'][.='x']/text()"/><add sel="doc[note='y']" type="@z">1</add></diff>`,
+	`<diff><add sel="/comment()[1]" pos="after"><?p v?></add><replace sel="/comment()[2]"><!--c--></replace><add sel="/comment()[2]" pos="before"><!--d--></add><remove sel="/comment()[1]"/></diff>`,
 }
 
 var fuzzDocs = []string{
 	"<doc>\n  <note>This is a sample document</note>\n</doc>",
 	`<!--c--><doc a="1" xmlns:pref="urn:p"><foo id="ert4773">x</foo><?t d?><note xml:id="n">y</note></doc>`,
 	`<doc xmlns="urn:d"><a>x</a><b a="1">x</b></doc>`,
+	`<?xml version="1.0"?><!--a--><!DOCTYPE doc><!--b--><doc><note>y</note></doc><!--e-->`,
 }
 
 // FuzzDecode checks that Decode never panics, and that what it reads is
@@ -119,6 +121,9 @@ func FuzzExport(f *testing.F) {
 	}
 	f.Add(`<p>a<b/>c</p>`, `<p>a<i/>c</p>`)
 	f.Add("<r>\n <a x='1'>t</a>\n <b/>\n</r>", "<r>\n <b/>\n <a x='2'>t</a>\n</r>")
+	for _, c := range prologCases {
+		f.Add(c.old, c.new)
+	}
 	f.Fuzz(func(t *testing.T, a, b string) {
 		opt := &markup.Options{Whitespace: markup.Keep}
 		old, err := markup.ParseXMLBytes([]byte(a), opt)
@@ -161,6 +166,20 @@ func FuzzExportDelta(f *testing.F) {
 		`<unit_delta><t><d par="2" pos="1" xm="(1)">x</d><i par="4" pos="3" xm="(5)">t</i><i par="4" pos="1" xm="(6)"><!--c--></i></t></unit_delta>`,
 	} {
 		f.Add(doc, d)
+	}
+	// What stands around the root: the DOCTYPE moved before the comment
+	// that precedes it; comments rewritten and added on both sides of it;
+	// and, where nothing precedes it, moved past a comment
+	// (inexpressible).
+	for _, c := range []struct{ doc, delta string }{
+		{`<!--a--><!DOCTYPE doc><!--b--><doc><a>x</a><b/></doc>`,
+			`<unit_delta><t><outside><old doctype="doc" doctype-after="1"><prolog><!--a--></prolog><prolog><!--b--></prolog></old><new doctype="doc"><prolog><!--a--></prolog><prolog><!--b--></prolog></new></outside></t></unit_delta>`},
+		{`<!--a--><!DOCTYPE doc><!--b--><doc><a>x</a><b/></doc>`,
+			`<unit_delta><t><outside><old doctype="doc" doctype-after="1"><prolog><!--a--></prolog><prolog><!--b--></prolog></old><new doctype="doc" doctype-after="2"><prolog><!--c--></prolog><prolog><!--b--></prolog><prolog><?p v?></prolog></new></outside></t></unit_delta>`},
+		{`<!DOCTYPE doc><!--b--><doc><a>x</a><b/></doc>`,
+			`<unit_delta><t><outside><old doctype="doc"><prolog><!--b--></prolog></old><new doctype="doc" doctype-after="1"><prolog><!--b--></prolog></new></outside></t></unit_delta>`},
+	} {
+		f.Add(c.doc, c.delta)
 	}
 	f.Fuzz(func(t *testing.T, doc, deltaXML string) {
 		old, err := markup.ParseXMLBytes([]byte(doc), &markup.Options{Whitespace: markup.Keep})

@@ -151,10 +151,8 @@ func inexpressible(old, new *tree.Document) string {
 	if strings.Join(strings.Fields(old.Doctype), " ") != strings.Join(strings.Fields(new.Doctype), " ") {
 		return "the DOCTYPE changes"
 	}
-	_, ob, _ := old.SplitProlog()
-	_, nb, _ := new.SplitProlog()
-	if old.Doctype != "" && (len(ob) != len(nb) || len(nb) > 0 && !sameLeaves(around(old.Prolog), around(new.Prolog))) {
-		return "the DOCTYPE moves, or what precedes it changes"
+	if before := parts(new)[beforeTheDoctype]; len(parts(old)[beforeTheDoctype]) == 0 && len(before) > 0 {
+		return "a comment or processing instruction comes before the DOCTYPE, which nothing preceded"
 	}
 	p := &Patch{Ops: []Op{{Kind: Add, Sel: "/", Content: []*tree.Node{new.Root}}}}
 	if err := Encode(io.Discard, p); err != nil {

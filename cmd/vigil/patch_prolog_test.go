@@ -8,7 +8,8 @@ import (
 // TestPatchKeepsDoctypePlace: diff then patch writes the comments and
 // processing instructions before the root on the same side of the DOCTYPE
 // as the new version had them, the XML declaration first, byte for byte as
-// the new version is written.
+// the new version is written; an RFC 5261 patch (diff --format xmlpatch)
+// of an XML document does too.
 func TestPatchKeepsDoctypePlace(t *testing.T) {
 	for _, tc := range []struct {
 		name, old, new, want string
@@ -35,26 +36,31 @@ func TestPatchKeepsDoctypePlace(t *testing.T) {
 			`<!DOCTYPE r><!-- a --><!-- b --><r>y</r>`,
 			`<!DOCTYPE r><!-- a --><!-- b --><r>y</r>`, false},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			ext := ".xml"
-			if tc.html {
-				ext = ".html"
+		for _, format := range []string{"xydelta", "xmlpatch"} {
+			if tc.html && format == "xmlpatch" {
+				continue
 			}
-			oldPath, newPath := writeFile(t, dir, "old"+ext, tc.old), writeFile(t, dir, "new"+ext, tc.new)
-			code, delta, errOut := runCLI(t, "", "diff", oldPath, newPath)
-			if code != exitChanged {
-				t.Fatalf("diff: exit %d, stderr %q", code, errOut)
-			}
-			d := writeFile(t, dir, "d.xml", delta)
-			code, got, errOut := runCLI(t, "", "patch", oldPath, d)
-			if code != exitOK {
-				t.Fatalf("patch: exit %d, stderr %q", code, errOut)
-			}
-			if got != tc.want && got != tc.want+"\n" {
-				t.Errorf("patch old (diff old new):\n got %q\nwant %q", got, tc.want)
-			}
-		})
+			t.Run(tc.name+"/"+format, func(t *testing.T) {
+				dir := t.TempDir()
+				ext := ".xml"
+				if tc.html {
+					ext = ".html"
+				}
+				oldPath, newPath := writeFile(t, dir, "old"+ext, tc.old), writeFile(t, dir, "new"+ext, tc.new)
+				code, delta, errOut := runCLI(t, "", "diff", "--format", format, oldPath, newPath)
+				if code != exitChanged {
+					t.Fatalf("diff: exit %d, stderr %q", code, errOut)
+				}
+				d := writeFile(t, dir, "d.xml", delta)
+				code, got, errOut := runCLI(t, "", "patch", oldPath, d)
+				if code != exitOK {
+					t.Fatalf("patch: exit %d, stderr %q", code, errOut)
+				}
+				if got != tc.want && got != tc.want+"\n" {
+					t.Errorf("patch old (diff old new):\n got %q\nwant %q\n%s", got, tc.want, delta)
+				}
+			})
+		}
 	}
 }
 

@@ -9,36 +9,54 @@ import (
 )
 
 // at sets the address c's document was read from, against which its links
-// and image sources resolve (through its <base href>, in HTML), and
-// returns c.
+// and image sources resolve (through its <base href>, in HTML: PageBase),
+// and returns c.
 func (c *content) at(page string) *content {
+	doc := c.doc
+	if !c.html {
+		doc = nil
+	}
+	if base := PageBase(page, doc); base != nil {
+		c.base = base
+	}
+	return c
+}
+
+// PageBase returns the URL the relative URLs of doc, a page read from the
+// address page, resolve against: the href of its first base element with
+// one (in its head, before its body, as browsers take it), resolved
+// against page, else page; nil if page is not an absolute URL. A nil doc
+// (a document that is not a page) has no base element. Every place that
+// shows a user a URL of a page (the change records, the dashboard's
+// views of a diff, the notifications) resolves it against this base with
+// ResolveURL.
+func PageBase(page string, doc *tree.Document) *url.URL {
 	if page == "" {
-		return c
+		return nil
 	}
 	base, err := url.Parse(page)
 	if err != nil || !base.IsAbs() {
-		return c
+		return nil
 	}
-	if c.html && c.doc.Root != nil {
-		// The first base element with an href, as browsers take it.
-		found := false
-		tree.Walk(c.doc.Root, func(n *tree.Node) bool {
-			if found {
-				return false
-			}
-			if elementIs(n, "base") {
-				if href, ok := attrFold(n, "href"); ok {
-					if b, err := base.Parse(strings.TrimSpace(href)); err == nil {
-						base = b
-					}
-					found = true
+	if doc == nil || doc.Root == nil {
+		return base
+	}
+	found := false
+	tree.Walk(doc.Root, func(n *tree.Node) bool {
+		if found {
+			return false
+		}
+		if elementIs(n, "base") {
+			if href, ok := attrFold(n, "href"); ok {
+				if b, err := base.Parse(strings.TrimSpace(href)); err == nil {
+					base = b
 				}
+				found = true
 			}
-			return !elementIs(n, "body")
-		})
-	}
-	c.base = base
-	return c
+		}
+		return !elementIs(n, "body")
+	})
+	return base
 }
 
 // resolve returns ref as it resolves against c's address, or as written
@@ -51,11 +69,13 @@ func (c *content) at(page string) *content {
 // link; and an empty path is the root's (https://a.example is
 // https://a.example/).
 func (c *content) resolve(ref string) string {
-	return resolveAgainst(c.base, ref)
+	return ResolveURL(c.base, ref)
 }
 
-// resolveAgainst is content.resolve against base (nil: none).
-func resolveAgainst(base *url.URL, ref string) string {
+// ResolveURL is content.resolve against base (nil: none; PageBase gives a
+// page's): ref as it resolves, an http(s) host by its key, as written
+// when there is no base or ref does not parse.
+func ResolveURL(base *url.URL, ref string) string {
 	if base == nil || ref == "" {
 		return ref
 	}

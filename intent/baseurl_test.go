@@ -1,6 +1,9 @@
 package intent
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestLinksResolved: links and image sources are compared as they resolve
 // against the page's address and its <base href>: a link written relative
@@ -69,5 +72,59 @@ func TestLinksResolved(t *testing.T) {
 	r := evalClause(t, doc("", `<a href="/a.html">A</a>`), doc("", `<a href="https://shop.example/a.html">A</a>`), "all links")
 	if !r.Matched {
 		t.Error("without an address, a relative and an absolute link were taken as one")
+	}
+}
+
+// TestAnyChangeShowsURLsResolved: a change record of any change names a
+// changed image source or link target by the URL it resolves to (against
+// the page's address and its <base href>), as the records of images and
+// links do, and as Texts shows it to a reader (the notifications): it
+// named it as the page wrote it, "img/a.png", which leads nowhere from a
+// message. Other attributes are shown as written, and so is a URL
+// without the page's address; a data: URL is cut as any long text is.
+func TestAnyChangeShowsURLsResolved(t *testing.T) {
+	const page = "https://shop.example/cameras/index.html"
+	doc := func(head, body string) string {
+		return "<html><head>" + head + "</head><body><p>Cameras</p>" + body + "</body></html>"
+	}
+	long := strings.Repeat("QUJD", 5000)
+	for _, tc := range []struct {
+		name, page, old, new string
+		wantOld, wantNew     string
+	}{
+		{"image source", page, doc("", `<img src="img/a.png" alt="A">`), doc("", `<img src="img/b.png" alt="A">`),
+			"https://shop.example/cameras/img/a.png", "https://shop.example/cameras/img/b.png"},
+		{"base href", page, doc(`<base href="HTTPS://CDN.Example">`, `<img src="a.png" alt="A">`), doc(`<base href="HTTPS://CDN.Example">`, `<img src="b.png" alt="A">`),
+			"https://cdn.example/a.png", "https://cdn.example/b.png"},
+		{"link target", page, doc("", `<a href="/a.html">A</a>`), doc("", `<a href="/b.html">A</a>`),
+			"https://shop.example/a.html", "https://shop.example/b.html"},
+		{"another attribute", page, doc("", `<img src="a.png" alt="img/a">`), doc("", `<img src="a.png" alt="img/b">`),
+			"img/a", "img/b"},
+		{"without the page's address", "", doc("", `<img src="img/a.png" alt="A">`), doc("", `<img src="img/b.png" alt="A">`),
+			"img/a.png", "img/b.png"},
+		{"data: URL", page, doc("", `<img src="data:image/png;base64,`+long+`" alt="A">`), doc("", `<img src="data:image/png;base64,`+long+`Rw==" alt="A">`),
+			"…QUJDQUJDQUJDQUJDQUJDQUJDQUJDQUJDQUJDQUJD", "…QUJDQUJDQUJDQUJDQUJDQUJDQUJDQUJDQUJDQUJDRw=="},
+	} {
+		p := NewPair(parseDoc(t, tc.old), parseDoc(t, tc.new), nil, nil)
+		p.OldURL, p.NewURL = tc.page, tc.page
+		r, err := p.Evaluate(monitor(t, "any change"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs := r.AllChanges()
+		if len(cs) != 1 {
+			t.Errorf("%s: %d changes, want 1: %+v", tc.name, len(cs), cs)
+			continue
+		}
+		old, new := cs[0].Texts()
+		if tc.name == "data: URL" {
+			if len(cs[0].Old) > maxRecordText+10 || old != tc.wantOld || new != tc.wantNew {
+				t.Errorf("%s: a record of %d bytes, shown %q → %q, want %q → %q", tc.name, len(cs[0].Old), old, new, tc.wantOld, tc.wantNew)
+			}
+			continue
+		}
+		if cs[0].Old != tc.wantOld || cs[0].New != tc.wantNew || old != tc.wantOld || new != tc.wantNew {
+			t.Errorf("%s: recorded %q → %q, shown %q → %q, want %q → %q", tc.name, cs[0].Old, cs[0].New, old, new, tc.wantOld, tc.wantNew)
+		}
 	}
 }

@@ -341,6 +341,10 @@
 //     its scheme's default port written out (the host is given by its key,
 //     spec.HostKey: lower case, without them). The seed compares them as
 //     written.
+//     A record of any change names a changed href, src or cite of a
+//     page (URLAttr) by the URL it resolves to (PageBase, ResolveURL, the
+//     one resolution every view of Vigil shows a user), not as written;
+//     any change still compares them as written.
 //   - A page read as its source text (see above) has links: the URLs
 //     written in its text, JSON's escaped https:\/\/ and GitHub's www.
 //     ones among them, and the relative ones its tags write. The seed's

@@ -352,7 +352,16 @@ func (p *Pair) anyChange(cp *contentPair) []Change {
 	recs := cxdiff(cp.old.root, cxLeaves(cp.old), cp.new.root, cxLeaves(cp.new), cxAny, opt)
 	out := make([]Change, 0, len(recs))
 	for _, r := range recs {
-		out = append(out, p.leafChange(KindNode, r))
+		c := p.leafChange(KindNode, r)
+		// A link's target or an image's source is shown as it
+		// resolves, as the records of links and images name them.
+		if r.old != nil {
+			c.Old = cp.old.shown(r.old.leaf, c.Old)
+		}
+		if r.new != nil {
+			c.New = cp.new.shown(r.new.leaf, c.New)
+		}
+		out = append(out, c)
 	}
 	return out
 }

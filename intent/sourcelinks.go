@@ -42,7 +42,7 @@ type SourceLink struct {
 // by its key (spec.HostKey), as a links sentinel compares links; as
 // written when there is no base or it does not resolve.
 func (l *SourceLink) URL() string {
-	return resolveAgainst(l.Base, l.Ref)
+	return ResolveURL(l.Base, l.Ref)
 }
 
 // SourceLinks returns the links written in the text of root, a document

@@ -45,11 +45,12 @@ type Annotated struct {
 	OldMarks, NewMarks map[*tree.Node]Mark
 	// OldText is the old value of each updated text node of New.
 	OldText map[*tree.Node]string
-	// AttrValue, when set, is how WriteChanges shows the old and new
-	// values of a changed attribute: given the element's name, the
-	// attribute's and one of its values, the text to show. Nil shows the
-	// value as written. A viewer that names a page's images by absolute
-	// URL sets it to resolve an img's relative src as it does.
+	// AttrValue, when set, is how WriteChanges and WriteText show the
+	// old and new values of a changed attribute: given the element's
+	// name, the attribute's and one of its values, the text to show. Nil
+	// shows the value as written. A viewer that names a page's images and
+	// links by absolute URL sets it to resolve a relative src or href as
+	// it does. Either way a long value is cut (see WriteText).
 	AttrValue func(element, attr, value string) string
 
 	oldByXID, newByXID map[tree.XID]*tree.Node

@@ -2,6 +2,7 @@ package render_test
 
 import (
 	"bytes"
+	"html"
 	"strings"
 	"testing"
 
@@ -162,5 +163,63 @@ func TestChangesAttrValue(t *testing.T) {
 		if !strings.Contains(b.String(), "Changed attribute src of") || !strings.Contains(b.String(), tc.want) {
 			t.Errorf("%s: the changes do not say %s:\n%s", tc.name, tc.want, b.String())
 		}
+	}
+}
+
+// TestTextAttrValue: WriteText, the text format, shows a changed
+// attribute's values as Annotated.AttrValue gives them (a page's image by
+// its absolute URL), as WriteChanges does, and as written without it.
+func TestTextAttrValue(t *testing.T) {
+	old, d := pair(t, `<html><body><p><img src="img/a.png" alt="Logo"></p></body></html>`,
+		`<html><body><p><img src="img/b.png" alt="Logo"></p></body></html>`)
+	for _, tc := range []struct {
+		name  string
+		value func(element, attr, value string) string
+		want  string
+	}{
+		{"as written", nil, `@ /html[1]/body[1]/p[1]/img[1]/@src: "img/a.png" → "img/b.png"` + "\n"},
+		{"resolved", func(element, attr, value string) string {
+			if element == "img" && attr == "src" {
+				return "http://a.example/" + value
+			}
+			return value
+		}, `@ /html[1]/body[1]/p[1]/img[1]/@src: "http://a.example/img/a.png" → "http://a.example/img/b.png"` + "\n"},
+	} {
+		a, err := render.Annotate(old, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.AttrValue = tc.value
+		var b bytes.Buffer
+		if err := a.WriteText(&b); err != nil {
+			t.Fatal(err)
+		}
+		if b.String() != tc.want {
+			t.Errorf("%s: the text is\n%s\nwant\n%s", tc.name, b.String(), tc.want)
+		}
+	}
+}
+
+// TestChangesClipDataURL: only the changes heads a changed inline
+// image's data: URL cut around where it changed, as the text format
+// shows it, not kilobytes of base64 twice.
+func TestChangesClipDataURL(t *testing.T) {
+	long := strings.Repeat("QUJD", 5000)
+	old, d := pair(t, `<html><body><p><img src="data:image/png;base64,`+long+`" alt="Logo"></p></body></html>`,
+		`<html><body><p><img src="data:image/png;base64,`+long+`Rw==" alt="Logo"></p></body></html>`)
+	a, err := render.Annotate(old, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := a.WriteChanges(&b); err != nil {
+		t.Fatal(err)
+	}
+	want := `"…QUJDQUJDQUJDQUJDQUJDQUJDQUJDQUJDQUJDQUJD" → "…QUJDQUJDQUJDQUJDQUJDQUJDQUJDQUJDQUJDQUJDRw=="`
+	if got := html.UnescapeString(b.String()); !strings.Contains(got, want) || len(got) > 2000 {
+		if len(got) > 2000 {
+			got = got[:2000] + "…"
+		}
+		t.Errorf("the changes do not say %s:\n%s", want, got)
 	}
 }

@@ -370,10 +370,7 @@ func (a *Annotated) WriteChanges(w io.Writer) error {
 		case c.Mark == AttrChanged && c.Attr == "":
 			title = fmt.Sprintf("Renamed %s (was <%s>)", c.Path, c.OldValue)
 		case c.Mark == AttrChanged:
-			oldValue, newValue := c.OldValue, c.NewValue
-			if a.AttrValue != nil {
-				oldValue, newValue = a.AttrValue(c.Node.Name, c.Attr, oldValue), a.AttrValue(c.Node.Name, c.Attr, newValue)
-			}
+			oldValue, newValue := a.attrValues(c)
 			title = fmt.Sprintf("Changed attribute %s of %s: %q → %q", c.Attr, c.Path, oldValue, newValue)
 		}
 		h.AppendChild(out.NewText(title))
@@ -402,7 +399,10 @@ func (a *Annotated) WriteChanges(w io.Writer) error {
 
 // Text writes the changes as plain text, one a line: "+ " inserted, "- "
 // deleted, "~ " updated (old → new), "> " moved, "@ " attribute changes,
-// each followed by the path and the text of the part.
+// each followed by the path and the text of the part. A changed
+// attribute's values are shown as Annotated.AttrValue gives them, each
+// cut to a line's 200 characters around where they differ when longer (an
+// inline image's data: URL), as only the changes heads them.
 func Text(w io.Writer, old *tree.Document, d *delta.Delta) error {
 	a, err := Annotate(old, d)
 	if err != nil {
@@ -434,7 +434,8 @@ func (a *Annotated) WriteText(w io.Writer) error {
 			if c.Attr == "" {
 				fmt.Fprintf(&buf, "@ %s: renamed %s → %s\n", c.Path, c.OldValue, c.NewValue)
 			} else {
-				fmt.Fprintf(&buf, "@ %s/@%s: %q → %q\n", c.Path, c.Attr, c.OldValue, c.NewValue)
+				oldValue, newValue := a.attrValues(c)
+				fmt.Fprintf(&buf, "@ %s/@%s: %q → %q\n", c.Path, c.Attr, oldValue, newValue)
 			}
 		}
 	}
@@ -444,6 +445,48 @@ func (a *Annotated) WriteText(w io.Writer) error {
 
 // lineRunes is how many characters of a text the Text view shows.
 const lineRunes = 200
+
+// attrValues returns the old and new values of c, a changed attribute,
+// as the views show them: as AttrValue gives them (a page's URL
+// absolute), each cut to lineRunes characters from a little before
+// where the two differ when either is longer (an inline image's data:
+// URL is kilobytes), with ellipses where they are cut.
+func (a *Annotated) attrValues(c Change) (string, string) {
+	oldValue, newValue := c.OldValue, c.NewValue
+	if a.AttrValue != nil {
+		oldValue, newValue = a.AttrValue(c.Node.Name, c.Attr, oldValue), a.AttrValue(c.Node.Name, c.Attr, newValue)
+	}
+	return clipAround(oldValue, newValue, lineRunes)
+}
+
+// clipAround returns a and b whole if neither is longer than n
+// characters; else each from about 40 bytes before their first difference
+// (at a character), cut to n characters, with an ellipsis where it is cut.
+func clipAround(a, b string, n int) (string, string) {
+	if utf8.RuneCountInString(a) <= n && utf8.RuneCountInString(b) <= n {
+		return a, b
+	}
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	from := max(0, i-40)
+	for from > 0 && (from >= len(a) || !utf8.RuneStart(a[from])) {
+		from--
+	}
+	cut := func(s string) string {
+		s = s[min(from, len(s)):]
+		out := s
+		if r := []rune(s); len(r) > n {
+			out = string(r[:n]) + "…"
+		}
+		if from > 0 {
+			out = "…" + out
+		}
+		return out
+	}
+	return cut(a), cut(b)
+}
 
 // oneLine collapses white space and cuts long texts.
 func oneLine(s string) string {

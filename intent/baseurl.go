@@ -25,7 +25,7 @@ func (c *content) at(page string) *content {
 // PageBase returns the URL the relative URLs of doc, a page read from the
 // address page, resolve against: the href of its first base element with
 // one (in its head, before its body, as browsers take it), resolved
-// against page, else page; nil if page is not an absolute URL. A nil doc
+// against page, unless that is a data: or javascript: URL, else page; nil if page is not an absolute URL. A nil doc
 // (a document that is not a page) has no base element. Every place that
 // shows a user a URL of a page (the change records, the dashboard's
 // views of a diff, the notifications) resolves it against this base with
@@ -48,7 +48,9 @@ func PageBase(page string, doc *tree.Document) *url.URL {
 		}
 		if elementIs(n, "base") {
 			if href, ok := attrFold(n, "href"); ok {
-				if b, err := base.Parse(strings.TrimSpace(href)); err == nil {
+				// A data: or javascript: base is passed over, as
+				// browsers pass it over.
+				if b, err := base.Parse(strings.TrimSpace(href)); err == nil && b.Scheme != "data" && b.Scheme != "javascript" {
 					base = b
 				}
 				found = true

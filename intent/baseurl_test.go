@@ -128,3 +128,30 @@ func TestAnyChangeShowsURLsResolved(t *testing.T) {
 		}
 	}
 }
+
+// TestPageBase: a page's relative URLs resolve against its first base
+// element's href, resolved against the page's address, else against the
+// address; a base href of a data: or javascript: URL is passed over, as
+// browsers pass it over (the dashboard's frame fell back to the page's
+// address, the records resolved against "javascript:").
+func TestPageBase(t *testing.T) {
+	const page = "https://shop.example/cameras/index.html"
+	for _, tc := range []struct{ name, page, head, want string }{
+		{"the page", page, "", page},
+		{"a base href", page, `<base href="/assets/">`, "https://shop.example/assets/"},
+		{"the first base with an href", page, `<base target="_top"><base href="https://cdn.example/">`, "https://cdn.example/"},
+		{"javascript", page, `<base href="javascript:alert(1)">`, page},
+		{"data", page, `<base href="DATA:text/html,x">`, page},
+		{"no address", "", `<base href="https://cdn.example/">`, ""},
+		{"a relative address", "cameras/index.html", "", ""},
+	} {
+		doc := parseDoc(t, "<html><head>"+tc.head+"</head><body><p>Cameras</p></body></html>")
+		got := ""
+		if u := PageBase(tc.page, doc); u != nil {
+			got = u.String()
+		}
+		if got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

@@ -124,6 +124,9 @@ func (s *Server) records(ctx context.Context, p *diffPair) ([]intent.Change, err
 		return nil, err
 	}
 	pair := intent.NewPair(p.Old, newDoc, p.Delta, nil)
+	// A changed link or image is named by its absolute URL, as the
+	// monitor's records and the dashboard's views name it.
+	pair.OldURL, pair.NewURL = p.Resource.URL, p.Resource.URL
 	res, err := pair.Primitive(&spec.ChangeType{Kind: spec.AnyChange})
 	if err != nil {
 		return nil, err
@@ -150,8 +153,15 @@ func (s *Server) renderView(ctx context.Context, w http.ResponseWriter, p *diffP
 		}
 	case "text":
 		ctype = "text/plain; charset=utf-8"
-		if err := render.Text(&buf, p.Old, p.Delta); err != nil {
+		a, err := render.Annotate(p.Old, p.Delta)
+		if err != nil {
 			return vigil.Errorf(vigil.EINVALID, "the delta does not fit version %d", p.From.ID)
+		}
+		// A changed src or href by its absolute URL, as the views of
+		// the page name it.
+		a.AttrValue = (&frameRebase{base: pageBase(p.Resource.URL, a.New)}).attrValue
+		if err := a.WriteText(&buf); err != nil {
+			return err
 		}
 	case "records":
 		recs, err := s.records(ctx, p)

@@ -12,12 +12,14 @@ import (
 )
 
 // TestDiffChangesImageURL: an image whose relative src changed is named
-// by one absolute URL in every view of the diff. The full view's frame
-// named it so ("[Image “Logo” http://a.example/shop/img/b.png (was …
-// img/a.png)]"), but "only the changes" named it by what the page wrote,
-// `"img/a.png" → "img/b.png"`, which leads nowhere from Vigil. The src
-// resolves against the page's URL, or its <base href> when it has one,
-// as the frame resolves it.
+// by one absolute URL in every view of the diff a user reads. The full
+// view's frame named it so ("[Image “Logo” http://a.example/shop/img/b.png
+// (was … img/a.png)]"), but "only the changes" named it by what the page
+// wrote, `"img/a.png" → "img/b.png"`, which leads nowhere from Vigil, and
+// so did the text format and the change records (the dashboard's and the
+// API's). The src resolves against the page's URL, or its <base href>
+// when it has one, in one way for all (a host in capitals in lower case,
+// as the records always wrote it).
 func TestDiffChangesImageURL(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
@@ -27,45 +29,75 @@ func TestDiffChangesImageURL(t *testing.T) {
 	}{
 		{"relative to the page", "http://a.example/shop/p", "", "http://a.example/shop/img/a.png", "http://a.example/shop/img/b.png"},
 		{"relative to a base href", "http://b.example/shop/p", `<base href="http://cdn.example/assets/">`, "http://cdn.example/assets/img/a.png", "http://cdn.example/assets/img/b.png"},
+		{"relative to a base href in capitals", "http://c.example/shop/p", `<base href="HTTP://CDN.Example">`, "http://cdn.example/img/a.png", "http://cdn.example/img/b.png"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s, u := newTestServer(t)
-			w := useWarehouse(t, s)
-			createChecked(t, s, u, "Create Sentinel shop Using "+tc.url+" Fetch 1 hour")
-			ctx := context.Background()
-			at := time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)
-			var ids []string
-			var resource int64
-			for i, src := range []string{"img/a.png", "img/b.png"} {
-				body := `<html><head>` + tc.head + `<title>Shop</title></head><body><h1>Shop</h1><p><img src="` + src + `" alt="Logo"></p></body></html>`
-				f := &warehouse.Fetch{URL: tc.url, FetchedAt: at.Add(time.Duration(i) * time.Hour), Status: 200, ContentType: "text/html", Body: []byte(body)}
-				v, err := w.Put(ctx, f)
-				if err != nil {
-					t.Fatal(err)
-				}
-				ids, resource = append(ids, strconv.FormatInt(v.ID, 10)), v.ResourceID
-			}
-			c := newSignedIn(t, s, u)
-			frame := func(view string) string {
+			c, resource, ids := imageVersions(t, tc.url, tc.head, "img/a.png", "img/b.png")
+			get := func(path string) string {
 				t.Helper()
-				path := "/resources/" + strconv.FormatInt(resource, 10) + "/diff/frame?from=" + ids[0] + "&to=" + ids[1] + "&view=" + view
 				status, body := c.do("GET", path, "")
 				if status != 200 {
 					t.Fatalf("GET %s: %d %s", path, status, body)
 				}
-				return html.UnescapeString(body)
+				return body
 			}
-			inline := frame("inline")
+			diff := "/resources/" + strconv.FormatInt(resource, 10) + "/diff"
+			query := "?from=" + ids[0] + "&to=" + ids[1]
+			relative := func(place, text string) {
+				t.Helper()
+				if strings.Contains(text, `"img/a.png"`) || strings.Contains(text, `"img/b.png"`) {
+					t.Errorf("%s names the image by its relative src:\n%s", place, text)
+				}
+			}
+			inline := html.UnescapeString(get(diff + "/frame" + query + "&view=inline"))
 			if want := `[Image “Logo” ` + tc.new + ` (was “Logo” ` + tc.old + `)]`; !strings.Contains(inline, want) {
 				t.Errorf("the full view does not name the image %s:\n%s", want, inline)
 			}
-			changes := frame("changes")
+			changes := html.UnescapeString(get(diff + "/frame" + query + "&view=changes"))
 			if want := `"` + tc.old + `" → "` + tc.new + `"`; !strings.Contains(changes, want) {
 				t.Errorf("only the changes does not name the image %s:\n%s", want, changes)
 			}
-			if strings.Contains(changes, `"img/a.png"`) || strings.Contains(changes, `"img/b.png"`) {
-				t.Errorf("only the changes names the image by its relative src:\n%s", changes)
+			relative("only the changes", changes)
+			text := get("/api/v1" + diff + query + "&format=text")
+			if want := `/@src: "` + tc.old + `" → "` + tc.new + `"`; !strings.Contains(text, want) {
+				t.Errorf("the text format does not name the image %s:\n%s", want, text)
+			}
+			relative("the text format", text)
+			records := get("/api/v1" + diff + query + "&format=records")
+			if want := `"old": "` + tc.old + `",` + "\n" + `    "new": "` + tc.new + `"`; !strings.Contains(records, want) {
+				t.Errorf("the records do not name the image %s:\n%s", want, records)
+			}
+			relative("the records", records)
+			page := html.UnescapeString(get(diff + query + "&view=records"))
+			if !strings.Contains(page, tc.new) || !strings.Contains(page, tc.old) {
+				t.Errorf("the dashboard's change records do not name the image %s (was %s):\n%s", tc.new, tc.old, page)
+			}
+			if strings.Contains(page, `>img/b.png<`) || strings.Contains(page, `"img/b.png"`) || strings.Contains(page, ` img/b.png`) {
+				t.Errorf("the dashboard's change records name the image by its relative src:\n%s", page)
 			}
 		})
 	}
+}
+
+// imageVersions watches url and stores two versions of the page it
+// serves, with head in its head and an image of each src in turn; it
+// returns a client signed in as the sentinel's owner, the resource's id
+// and the versions' ids.
+func imageVersions(t *testing.T, url, head string, srcs ...string) (c *signedIn, resource int64, ids []string) {
+	t.Helper()
+	s, u := newTestServer(t)
+	w := useWarehouse(t, s)
+	createChecked(t, s, u, "Create Sentinel shop Using "+url+" Fetch 1 hour")
+	ctx := context.Background()
+	at := time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)
+	for i, src := range srcs {
+		body := `<html><head>` + head + `<title>Shop</title></head><body><h1>Shop</h1><p><img src="` + src + `" alt="Logo"></p></body></html>`
+		f := &warehouse.Fetch{URL: url, FetchedAt: at.Add(time.Duration(i) * time.Hour), Status: 200, ContentType: "text/html", Body: []byte(body)}
+		v, err := w.Put(ctx, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids, resource = append(ids, strconv.FormatInt(v.ID, 10)), v.ResourceID
+	}
+	return newSignedIn(t, s, u), resource, ids
 }

@@ -8,6 +8,7 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
+	"github.com/vigil-web/vigil/intent"
 	"github.com/vigil-web/vigil/render"
 	"github.com/vigil-web/vigil/tree"
 )
@@ -39,34 +40,14 @@ type frameRebase struct {
 	was map[string]oldImage
 }
 
-// pageBase returns the URL the page's relative URLs resolve against: its
-// <base href> if it has one, resolved against pageURL, else pageURL; nil
-// if neither is an http or https URL.
+// pageBase returns the URL the page's relative URLs resolve against, as
+// every view of Vigil resolves them (intent.PageBase): its <base href> if
+// it has one, resolved against pageURL, else pageURL; nil if that is not
+// an http or https URL.
 func pageBase(pageURL string, doc *tree.Document) *url.URL {
-	base, err := url.Parse(pageURL)
-	if err != nil || base.Scheme != "http" && base.Scheme != "https" {
+	base := intent.PageBase(pageURL, doc)
+	if base == nil || base.Scheme != "http" && base.Scheme != "https" {
 		return nil
-	}
-	if doc == nil || doc.Root == nil {
-		return base
-	}
-	var href string
-	tree.Walk(doc.Root, func(n *tree.Node) bool {
-		if href != "" || n.Kind != tree.Element {
-			return false
-		}
-		name := strings.ToLower(n.Name)
-		if name == "base" {
-			href = strings.TrimSpace(treeAttr(n, "href"))
-			return false
-		}
-		return name == "html" || name == "head"
-	})
-	if href == "" {
-		return base
-	}
-	if u, err := base.Parse(href); err == nil && (u.Scheme == "http" || u.Scheme == "https") {
-		return u
 	}
 	return base
 }
@@ -146,35 +127,32 @@ func (f *frameRebase) rewrite(n *html.Node) {
 	}
 }
 
-// absolute returns ref resolved against the page's base, if it is then
-// an http, https or mailto URL; "" otherwise.
+// absolute returns ref resolved against the page's base, as every view
+// of Vigil resolves it (intent.ResolveURL), if it is then an http, https
+// or mailto URL; "" otherwise.
 func (f *frameRebase) absolute(ref string) string {
-	ref = strings.TrimSpace(ref)
-	u, err := url.Parse(ref)
+	if f.base == nil {
+		return ""
+	}
+	abs := intent.ResolveURL(f.base, strings.TrimSpace(ref))
+	u, err := url.Parse(abs)
 	if err != nil {
 		return ""
 	}
-	if !u.IsAbs() {
-		if f.base == nil {
-			return ""
-		}
-		u = f.base.ResolveReference(u)
-	}
 	switch strings.ToLower(u.Scheme) {
 	case "http", "https", "mailto":
-		return u.String()
+		return abs
 	}
 	return ""
 }
 
-// attrValue is how the view of only the changes shows a value of a
-// changed attribute (render.Annotated.AttrValue): an img's src, and a
-// URL attribute the frame rebases (urlAttrs), by the absolute URL the
+// attrValue is how the view of only the changes and the text format show
+// a value of a changed attribute (render.Annotated.AttrValue): a URL
+// (intent.URLAttr: an img's src, a link's href) by the absolute URL the
 // frame names it by; any other value, and a URL that leads nowhere
 // outside Vigil, as written.
 func (f *frameRebase) attrValue(element, attr, value string) string {
-	attr = strings.ToLower(attr)
-	if strings.EqualFold(element, "img") && attr == "src" || urlAttrs[attr] {
+	if intent.URLAttr(element, attr) {
 		if abs := f.absolute(value); abs != "" {
 			return abs
 		}

@@ -52,6 +52,10 @@ type Annotated struct {
 	// links by absolute URL sets it to resolve a relative src or href as
 	// it does. Either way a long value is cut (see WriteText).
 	AttrValue func(element, attr, value string) string
+	// OldAttrValue, when set, is AttrValue for the old value of a changed
+	// attribute, which the old version may resolve otherwise (its <base
+	// href> another); nil shows it as AttrValue does.
+	OldAttrValue func(element, attr, value string) string
 
 	oldByXID, newByXID map[tree.XID]*tree.Node
 }

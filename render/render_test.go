@@ -223,3 +223,31 @@ func TestChangesClipDataURL(t *testing.T) {
 		t.Errorf("the changes do not say %s:\n%s", want, got)
 	}
 }
+
+// TestOldAttrValue: a changed attribute's old value is shown as
+// Annotated.OldAttrValue gives it (a page whose <base href> changed
+// resolves its old src against the old base), the new one as AttrValue
+// gives it, in the text format and in only the changes.
+func TestOldAttrValue(t *testing.T) {
+	old, d := pair(t, `<html><body><p><img src="img/a.png" alt="Logo"></p></body></html>`,
+		`<html><body><p><img src="img/b.png" alt="Logo"></p></body></html>`)
+	a, err := render.Annotate(old, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.AttrValue = func(element, attr, value string) string { return "http://new.example/" + value }
+	a.OldAttrValue = func(element, attr, value string) string { return "http://old.example/" + value }
+	want := `"http://old.example/img/a.png" → "http://new.example/img/b.png"`
+	var text, changes bytes.Buffer
+	if err := a.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.WriteChanges(&changes); err != nil {
+		t.Fatal(err)
+	}
+	for _, got := range []string{text.String(), html.UnescapeString(changes.String())} {
+		if !strings.Contains(got, want) {
+			t.Errorf("not %s:\n%s", want, got)
+		}
+	}
+}

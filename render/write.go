@@ -447,14 +447,21 @@ func (a *Annotated) WriteText(w io.Writer) error {
 const lineRunes = 200
 
 // attrValues returns the old and new values of c, a changed attribute,
-// as the views show them: as AttrValue gives them (a page's URL
-// absolute), each cut to lineRunes characters from a little before
+// as the views show them: as AttrValue (OldAttrValue for the old one, if
+// set) gives them (a page's URL absolute), each cut to lineRunes characters from a little before
 // where the two differ when either is longer (an inline image's data:
 // URL is kilobytes), with ellipses where they are cut.
 func (a *Annotated) attrValues(c Change) (string, string) {
 	oldValue, newValue := c.OldValue, c.NewValue
+	oldShown := a.AttrValue
+	if a.OldAttrValue != nil {
+		oldShown = a.OldAttrValue
+	}
+	if oldShown != nil {
+		oldValue = oldShown(c.Node.Name, c.Attr, oldValue)
+	}
 	if a.AttrValue != nil {
-		oldValue, newValue = a.AttrValue(c.Node.Name, c.Attr, oldValue), a.AttrValue(c.Node.Name, c.Attr, newValue)
+		newValue = a.AttrValue(c.Node.Name, c.Attr, newValue)
 	}
 	return clipAround(oldValue, newValue, lineRunes)
 }

@@ -159,7 +159,8 @@ func (s *Server) renderView(ctx context.Context, w http.ResponseWriter, p *diffP
 		}
 		// A changed src or href by its absolute URL, as the views of
 		// the page name it.
-		a.AttrValue = (&frameRebase{base: pageBase(p.Resource.URL, a.New)}).attrValue
+		f := &frameRebase{base: pageBase(p.Resource.URL, a.New), oldBase: pageBase(p.Resource.URL, a.Old)}
+		a.AttrValue, a.OldAttrValue = f.attrValue, f.oldAttrValue
 		if err := a.WriteText(&buf); err != nil {
 			return err
 		}
@@ -182,7 +183,7 @@ func (s *Server) renderView(ctx context.Context, w http.ResponseWriter, p *diffP
 		// was, the others show the old version beside or in the change,
 		// which names a changed src or href by the same absolute URL
 		// (attrValue).
-		f := &frameRebase{base: pageBase(p.Resource.URL, a.New)}
+		f := &frameRebase{base: pageBase(p.Resource.URL, a.New), oldBase: pageBase(p.Resource.URL, a.Old)}
 		var raw bytes.Buffer
 		switch format {
 		case "html-inline":
@@ -191,7 +192,7 @@ func (s *Server) renderView(ctx context.Context, w http.ResponseWriter, p *diffP
 		case "html-side-by-side":
 			err = a.WriteSideBySide(&raw)
 		default:
-			a.AttrValue = f.attrValue
+			a.AttrValue, a.OldAttrValue = f.attrValue, f.oldAttrValue
 			err = a.WriteChanges(&raw)
 		}
 		if err != nil {

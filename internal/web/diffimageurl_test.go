@@ -85,13 +85,23 @@ func TestDiffChangesImageURL(t *testing.T) {
 // and the versions' ids.
 func imageVersions(t *testing.T, url, head string, srcs ...string) (c *signedIn, resource int64, ids []string) {
 	t.Helper()
+	heads := make([]string, len(srcs))
+	for i := range heads {
+		heads[i] = head
+	}
+	return imageVersionsHeads(t, url, heads, srcs)
+}
+
+// imageVersionsHeads is imageVersions with a head for each version.
+func imageVersionsHeads(t *testing.T, url string, heads, srcs []string) (c *signedIn, resource int64, ids []string) {
+	t.Helper()
 	s, u := newTestServer(t)
 	w := useWarehouse(t, s)
 	createChecked(t, s, u, "Create Sentinel shop Using "+url+" Fetch 1 hour")
 	ctx := context.Background()
 	at := time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)
 	for i, src := range srcs {
-		body := `<html><head>` + head + `<title>Shop</title></head><body><h1>Shop</h1><p><img src="` + src + `" alt="Logo"></p></body></html>`
+		body := `<html><head>` + heads[i] + `<title>Shop</title></head><body><h1>Shop</h1><p><img src="` + src + `" alt="Logo"></p></body></html>`
 		f := &warehouse.Fetch{URL: url, FetchedAt: at.Add(time.Duration(i) * time.Hour), Status: 200, ContentType: "text/html", Body: []byte(body)}
 		v, err := w.Put(ctx, f)
 		if err != nil {
@@ -100,4 +110,36 @@ func imageVersions(t *testing.T, url, head string, srcs ...string) (c *signedIn,
 		ids, resource = append(ids, strconv.FormatInt(v.ID, 10)), v.ResourceID
 	}
 	return newSignedIn(t, s, u), resource, ids
+}
+
+// TestDiffImageURLBaseChanged: where the page's <base href> changed with
+// its image, the old src is named as it resolved in the old version and
+// the new as it resolves in the new one, in the text format and only the
+// changes as in the change records and the full view's "(was …)"; the
+// old src was resolved against the new version's base, an image the old
+// page never showed.
+func TestDiffImageURLBaseChanged(t *testing.T) {
+	heads := []string{`<base href="http://old.example/assets/">`, `<base href="http://new.example/assets/">`}
+	c, resource, ids := imageVersionsHeads(t, "http://a.example/shop/p", heads, []string{"img/a.png", "img/b.png"})
+	const old, new = "http://old.example/assets/img/a.png", "http://new.example/assets/img/b.png"
+	get := func(path string) string {
+		t.Helper()
+		status, body := c.do("GET", path, "")
+		if status != 200 {
+			t.Fatalf("GET %s: %d %s", path, status, body)
+		}
+		return html.UnescapeString(body)
+	}
+	diff := "/resources/" + strconv.FormatInt(resource, 10) + "/diff"
+	query := "?from=" + ids[0] + "&to=" + ids[1]
+	for _, v := range []struct{ place, path, want string }{
+		{"the full view", diff + "/frame" + query + "&view=inline", `[Image “Logo” ` + new + ` (was “Logo” ` + old + `)]`},
+		{"only the changes", diff + "/frame" + query + "&view=changes", `"` + old + `" → "` + new + `"`},
+		{"the text format", "/api/v1" + diff + query + "&format=text", `/@src: "` + old + `" → "` + new + `"`},
+		{"the records", "/api/v1" + diff + query + "&format=records", `"old": "` + old + `",` + "\n" + `    "new": "` + new + `"`},
+	} {
+		if got := get(v.path); !strings.Contains(got, v.want) {
+			t.Errorf("%s does not say %s:\n%s", v.place, v.want, got)
+		}
+	}
 }

@@ -35,6 +35,9 @@ type oldImage struct{ src, alt string }
 // frameRebase is how rebaseFrame rewrites one view.
 type frameRebase struct {
 	base *url.URL // the page's URL (or its <base href>); nil: none usable
+	// oldBase is base in the old version, against which what a changed
+	// attribute was resolves (was, oldAttrValue); nil: base.
+	oldBase *url.URL
 	// was holds, by their src in the new version, the images whose src or
 	// alt changed, as they were: the inline view shows only the new ones.
 	was map[string]oldImage
@@ -131,10 +134,23 @@ func (f *frameRebase) rewrite(n *html.Node) {
 // of Vigil resolves it (intent.ResolveURL), if it is then an http, https
 // or mailto URL; "" otherwise.
 func (f *frameRebase) absolute(ref string) string {
-	if f.base == nil {
+	return absoluteAgainst(f.base, ref)
+}
+
+// absoluteOld is absolute for a value of the old version.
+func (f *frameRebase) absoluteOld(ref string) string {
+	if f.oldBase == nil {
+		return f.absolute(ref)
+	}
+	return absoluteAgainst(f.oldBase, ref)
+}
+
+// absoluteAgainst is absolute against base (nil: none).
+func absoluteAgainst(base *url.URL, ref string) string {
+	if base == nil {
 		return ""
 	}
-	abs := intent.ResolveURL(f.base, strings.TrimSpace(ref))
+	abs := intent.ResolveURL(base, strings.TrimSpace(ref))
 	u, err := url.Parse(abs)
 	if err != nil {
 		return ""
@@ -152,8 +168,20 @@ func (f *frameRebase) absolute(ref string) string {
 // frame names it by; any other value, and a URL that leads nowhere
 // outside Vigil, as written.
 func (f *frameRebase) attrValue(element, attr, value string) string {
+	return shownAttr(f.absolute, element, attr, value)
+}
+
+// oldAttrValue is attrValue for an old value
+// (render.Annotated.OldAttrValue), resolved against the old version's
+// base.
+func (f *frameRebase) oldAttrValue(element, attr, value string) string {
+	return shownAttr(f.absoluteOld, element, attr, value)
+}
+
+// shownAttr is attrValue with absolute the resolution.
+func shownAttr(absolute func(string) string, element, attr, value string) string {
 	if intent.URLAttr(element, attr) {
-		if abs := f.absolute(value); abs != "" {
+		if abs := absolute(value); abs != "" {
 			return abs
 		}
 	}
@@ -168,7 +196,7 @@ func (f *frameRebase) replaceImage(img *html.Node) {
 	label := "Image " + describeImage(alt, f.absolute(src))
 	if mark == render.AttrChanged.String() {
 		if old, ok := f.was[src]; ok {
-			label += " (was " + describeImage(strings.TrimSpace(old.alt), f.absolute(old.src)) + ")"
+			label += " (was " + describeImage(strings.TrimSpace(old.alt), f.absoluteOld(old.src)) + ")"
 		}
 	}
 	span := &html.Node{Type: html.ElementNode, Data: "span", DataAtom: atom.Span, Attr: []html.Attribute{{Key: "data-vigil-image"}}}

@@ -67,6 +67,13 @@ type filePages struct {
 
 func newFilePages(t *testing.T, open storeOpener, using, clauses string) *filePages {
 	t.Helper()
+	return newFilePagesMonitoring(t, open, using, "any change", clauses)
+}
+
+// newFilePagesMonitoring is newFilePages with a sentinel that monitors
+// expr.
+func newFilePagesMonitoring(t *testing.T, open storeOpener, using, expr, clauses string) *filePages {
+	t.Helper()
 	p := &filePages{t: t, srv: &filesServer{body: map[string][]byte{}, files: map[string]bool{}}, clock: time.Now().UTC().Truncate(time.Minute)}
 	hs := httptest.NewServer(p.srv)
 	t.Cleanup(hs.Close)
@@ -77,7 +84,7 @@ func newFilePages(t *testing.T, open storeOpener, using, clauses string) *filePa
 		t.Fatal(err)
 	}
 	p.s = createSentinel(t, p.db, spec.NewChecker(p.clock), p.u, "pages",
-		"Create Sentinel pages Using "+strings.ReplaceAll(using, "URL", hs.URL)+" Monitor any change "+clauses+" Notify By email owner@example.test\n")
+		"Create Sentinel pages Using "+strings.ReplaceAll(using, "URL", hs.URL)+" Monitor "+expr+" "+clauses+" Notify By email owner@example.test\n")
 	p.m = &Monitor{Store: p.db, Warehouse: newWarehouse(t, p.db), Fetcher: fetch.New(fetch.Options{AllowPrivateNetworks: true, TotalTimeout: 5 * time.Second}),
 		Policy: schedule.Policy{MinInterval: time.Minute}, Now: func() time.Time { return p.clock }}
 	return p

@@ -276,7 +276,7 @@ func TestUsingAndFileReadFails(t *testing.T) {
 // that does not say it so.
 func fileLines(msg *vigil.Message, summary string) (text, markup string) {
 	t := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(summary) + `(?: on \S+)? \(\S+\)\n(.*)\n`).FindStringSubmatch(msg.Text)
-	h := regexp.MustCompile(`<h3>` + regexp.QuoteMeta(html.EscapeString(summary)) + `(?: on [^<]*)? <small>[^<]*</small></h3>\n<ul>\n</ul>\n(<p>[^<]*</p>)\n`).FindStringSubmatch(msg.HTML)
+	h := regexp.MustCompile(`<h3>` + regexp.QuoteMeta(html.EscapeString(summary)) + `(?: on [^<]*)? <small>[^<]*</small></h3>\n(<p>[^<]*</p>)\n`).FindStringSubmatch(msg.HTML)
 	if t != nil {
 		text = summary + "\n" + t[1]
 	}
@@ -390,6 +390,46 @@ func TestFileBackConfirmed(t *testing.T) {
 				}
 				if text.FromVersion != a0.ID {
 					t.Errorf("A's text change from version %d, want %d, the page before the file", text.FromVersion, a0.ID)
+				}
+			})
+		})
+	}
+}
+
+// TestFileChangeNoEmptyList: a message telling a page's change from or to
+// a file, which lists no records, has no empty list in its HTML (nor, in
+// its text, an empty line where the records would be), alone ("Using A")
+// as with the other pages' changes ("Using A AND B"). Before, each such
+// change was followed by "<ul>\n</ul>".
+func TestFileChangeNoEmptyList(t *testing.T) {
+	emptyText := regexp.MustCompile(`\n[ \t]*\n[ \t]*\n|\n[ \t]+\n`)
+	for _, using := range []string{"URL/a", "URL/a AND URL/b"} {
+		t.Run(using, func(t *testing.T) {
+			onEachStore(t, func(t *testing.T, open storeOpener) {
+				p := newFilePages(t, open, using, "Fetch 1 hour")
+				p.srv.set("/a", []byte(pageWith("a0")), false)
+				p.srv.set("/b", []byte(pageWith("b0")), false)
+				p.check(0)
+				p.srv.set("/a", bytes.Repeat([]byte{0, 1, 2, 3}, 1024), true)
+				p.srv.set("/b", []byte(pageWith("b1")), false)
+				p.check(time.Hour)
+				p.srv.set("/a", []byte(pageWith("a0")), false)
+				p.srv.set("/b", []byte(pageWith("b2")), false)
+				p.check(time.Hour)
+				msgs := p.messages()
+				if len(msgs) != 2 {
+					t.Fatalf("%d messages, want 2: into the file and back", len(msgs))
+				}
+				for _, msg := range msgs {
+					if regexp.MustCompile(`<ul>\s*</ul>`).MatchString(msg.HTML) {
+						t.Errorf("message %q: an empty list in its HTML:\n%s", msg.Subject, msg.HTML)
+					}
+					if emptyText.MatchString(msg.Text) {
+						t.Errorf("message %q: an empty line in its text:\n%q", msg.Subject, msg.Text)
+					}
+					if !strings.Contains(msg.HTML, "<li>") != (using == "URL/a") {
+						t.Errorf("message %q: HTML lists %v records, want B's only:\n%s", msg.Subject, strings.Contains(msg.HTML, "<li>"), msg.HTML)
+					}
 				}
 			})
 		})

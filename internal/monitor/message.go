@@ -261,8 +261,11 @@ func (m *Monitor) render(ctx context.Context, j *job, items []*vigil.MessageItem
 			on = " on " + pages[i] // which page, when several changed together
 		}
 		fmt.Fprintf(&t, "\n%s%s (%s)\n", it.Change.Summary, on, it.Change.DetectedAt.UTC().Format(time.RFC3339))
-		fmt.Fprintf(&h, "<h3>%s%s <small>%s</small></h3>\n<ul>\n", html.EscapeString(it.Change.Summary), html.EscapeString(on), it.Change.DetectedAt.UTC().Format(time.RFC3339))
+		fmt.Fprintf(&h, "<h3>%s%s <small>%s</small></h3>\n", html.EscapeString(it.Change.Summary), html.EscapeString(on), it.Change.DetectedAt.UTC().Format(time.RFC3339))
 		list := lists[i]
+		if len(list) > 0 { // a file's change lists no records: no empty list
+			h.WriteString("<ul>\n")
+		}
 		for k, c := range list {
 			if k == maxListed {
 				fmt.Fprintf(&t, "  ... and %d more\n", len(list)-maxListed)
@@ -272,7 +275,9 @@ func (m *Monitor) render(ctx context.Context, j *job, items []*vigil.MessageItem
 			fmt.Fprintf(&t, "  %s\n", c.Line())
 			fmt.Fprintf(&h, "<li>%s</li>\n", c.LineHTML())
 		}
-		h.WriteString("</ul>\n")
+		if len(list) > 0 {
+			h.WriteString("</ul>\n")
+		}
 		if i < len(details) && details[i] != "" { // a file's: why it is not read
 			fmt.Fprintf(&t, "%s\n", details[i])
 			fmt.Fprintf(&h, "<p>%s</p>\n", html.EscapeString(details[i]))

@@ -345,7 +345,7 @@ func TestFileBackConfirmed(t *testing.T) {
 		want        []string // the subjects of the messages told at the confirmation
 	}{
 		{"alone", "URL/a", []string{back, "any change: 1 text changed"}},
-		{"and", "URL/a AND URL/b", []string{back + "; any change: 1 text changed; any change: 1 text changed"}},
+		{"and", "URL/a AND URL/b", []string{"HOST/a: " + back + "; HOST/a: any change: 1 text changed; HOST/b: any change: 1 text changed"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			onEachStore(t, func(t *testing.T, open storeOpener) {
@@ -376,8 +376,12 @@ func TestFileBackConfirmed(t *testing.T) {
 				}
 				p.check(10 * time.Minute)
 				subjects, _ := p.told()
-				if got := subjects[len(before):]; !slices.Equal(got, tc.want) {
-					t.Errorf("at the confirmation of A's turning back: told %q, want %q", got, tc.want)
+				want := slices.Clone(tc.want)
+				for i := range want {
+					want[i] = strings.ReplaceAll(want[i], "HOST", strings.TrimPrefix(p.base, "http://"))
+				}
+				if got := subjects[len(before):]; !slices.Equal(got, want) {
+					t.Errorf("at the confirmation of A's turning back: told %q, want %q", got, want)
 				}
 				var text *vigil.Change
 				for _, c := range changesOf(t, p.db, p.s) {
@@ -430,6 +434,50 @@ func TestFileChangeNoEmptyList(t *testing.T) {
 					if !strings.Contains(msg.HTML, "<li>") != (using == "URL/a") {
 						t.Errorf("message %q: HTML lists %v records, want B's only:\n%s", msg.Subject, strings.Contains(msg.HTML, "<li>"), msg.HTML)
 					}
+				}
+			})
+		})
+	}
+}
+
+// TestUsingAndSubjectNamesPages: the subject of a message telling the
+// changes of several pages together ("Using A AND B") names the page of
+// each (its host and path), so that two alike ("any change: 1 text
+// changed") can be told apart from the subject alone; a sentinel's
+// message on one page names none, as before. Before, the subject was
+// "any change: 1 text changed; any change: 1 text changed".
+func TestUsingAndSubjectNamesPages(t *testing.T) {
+	file := bytes.Repeat([]byte{0, 1, 2, 3}, 1024)
+	for _, tc := range []struct {
+		name, using string
+		aFile       bool   // A turns into a file, not into another page
+		want        string // the subject after "[Vigil] pages: ", HOST the server's
+	}{
+		{"and", "URL/a AND URL/b", false, "HOST/a: any change: 1 text changed; HOST/b: any change: 1 text changed"},
+		{"and, a file", "URL/a AND URL/b", true, "HOST/a: " + fileSummary + "; HOST/b: any change: 1 text changed"},
+		{"one page", "URL/a", false, "any change: 1 text changed"},
+		{"one page, a file", "URL/a", true, fileSummary},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			onEachStore(t, func(t *testing.T, open storeOpener) {
+				p := newFilePages(t, open, tc.using, "Fetch 1 hour")
+				p.srv.set("/a", []byte(pageWith("a0")), false)
+				p.srv.set("/b", []byte(pageWith("b0")), false)
+				p.check(0)
+				if tc.aFile {
+					p.srv.set("/a", file, true)
+				} else {
+					p.srv.set("/a", []byte(pageWith("a1")), false)
+				}
+				p.srv.set("/b", []byte(pageWith("b1")), false)
+				p.check(time.Hour)
+				msgs := p.messages()
+				if len(msgs) != 1 {
+					t.Fatalf("%d messages, want 1", len(msgs))
+				}
+				want := "[Vigil] pages: " + strings.ReplaceAll(tc.want, "HOST", strings.TrimPrefix(p.base, "http://"))
+				if msgs[0].Subject != want {
+					t.Errorf("subject %q, want %q", msgs[0].Subject, want)
 				}
 			})
 		})

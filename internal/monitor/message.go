@@ -80,8 +80,15 @@ func (m *Monitor) reportTogether(ctx context.Context, j *job, found []foundChang
 	if len(found) == 0 || j.plan.mode != spec.Immediate && j.plan.mode != spec.BestEffort {
 		return
 	}
+	entries := summaries
+	if names := pageNames(pages); names != nil { // several pages: which page each entry is of
+		entries = make([]string, len(summaries))
+		for i, s := range summaries {
+			entries[i] = names[i] + ": " + s
+		}
+	}
 	msg := &vigil.Message{SentinelID: j.s.ID, SentinelName: j.s.Name, URL: found[0].pg.url,
-		Subject: "[Vigil] " + j.s.Name + ": " + strings.Join(summaries, "; "), Changes: items}
+		Subject: "[Vigil] " + j.s.Name + ": " + strings.Join(entries, "; "), Changes: items}
 	msg.Text, msg.HTML, msg.FeedLink = m.render(ctx, j, items, lists, pages, details)
 	due := now
 	if j.plan.mode == spec.BestEffort {

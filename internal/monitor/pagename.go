@@ -1,0 +1,99 @@
+package monitor
+
+import (
+	"net/url"
+	"slices"
+	"strings"
+)
+
+// A message that tells the changes of several pages together ("Using A
+// AND B") names, in its subject, the page of each change, so that two
+// alike ("any change: 1 text changed") are told apart from the subject
+// alone; its body names each page by its whole URL. A subject's line is
+// short: a page is named by its host and path, the path clipped in its
+// middle, and by more of its URL only where that is needed to tell two
+// pages apart. A message on one page names none: its sentinel's name
+// says it.
+
+// maxPageName bounds a page's name in a subject (pageNames), unless
+// clipped names would name two pages alike.
+const maxPageName = 40
+
+// pageNames returns the names of the pages of a message's changes, urls
+// (one for each change, in their order), in the same order: nil when
+// they are all one page. Every page is named in the same way, the
+// shortest of: its host and path (clipped to maxPageName: pageName),
+// with its query, its host, path and query unclipped, that names no two
+// pages alike; else its whole URL, without its password.
+func pageNames(urls []string) []string {
+	var pages []string
+	for _, u := range urls {
+		if !slices.Contains(pages, u) {
+			pages = append(pages, u)
+		}
+	}
+	if len(pages) < 2 {
+		return nil
+	}
+	for _, way := range []struct{ query, clip bool }{{false, true}, {true, true}, {true, false}} {
+		names := make(map[string]string, len(pages))
+		seen := make(map[string]bool, len(pages))
+		for _, u := range pages {
+			n := pageName(u, way.query, way.clip)
+			if seen[n] {
+				break
+			}
+			seen[n], names[u] = true, n
+		}
+		if len(names) == len(pages) {
+			out := make([]string, len(urls))
+			for i, u := range urls {
+				out[i] = names[u]
+			}
+			return out
+		}
+	}
+	// Pages alike but for their scheme, user or fragment: their whole
+	// URLs, without a password.
+	out := make([]string, len(urls))
+	for i, raw := range urls {
+		out[i] = raw
+		if u, err := url.Parse(raw); err == nil {
+			out[i] = u.Redacted()
+		}
+	}
+	return out
+}
+
+// pageName names the page at raw by its host and path, without its final
+// "/", with its query if query; clipped to maxPageName if clip: its host,
+// "/…/" and the end of its path from a "/", or "/…" and the last of it if
+// its last segment alone is too long. It is raw itself if raw is no
+// absolute URL.
+func pageName(raw string, query, clip bool) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return raw
+	}
+	rest := strings.TrimSuffix(u.EscapedPath(), "/")
+	if query && u.RawQuery != "" {
+		rest += "?" + u.RawQuery
+	}
+	host := u.Host
+	if !clip || len([]rune(host+rest)) <= maxPageName {
+		return host + rest
+	}
+	budget := maxPageName - len([]rune(host)) - len([]rune("/…/"))
+	tail := ""
+	for i := range rest {
+		if rest[i] == '/' && len([]rune(rest[i+1:])) <= budget {
+			tail = rest[i+1:]
+			break
+		}
+	}
+	if tail != "" {
+		return host + "/…/" + tail
+	}
+	r := []rune(rest)
+	return host + "/…" + string(r[max(0, len(r)-budget-1):])
+}

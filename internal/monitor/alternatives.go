@@ -39,9 +39,16 @@ func (m *Monitor) found(ctx context.Context, j *job, pg *page, ref int64, pe *pa
 // file (pageState.PendingFile: binarypage.go) waits and is judged so too
 // (fileTurn: a page that turned back into the page it was, or a file into
 // the same file, has none), and is told in the same message as the other
-// pages' changes, before its text's if both changed. A waiting change that
-// cannot be judged (a store read fails) keeps its alternative waiting, to
-// be judged again at the next check.
+// pages' changes, before its text's if both changed. Each page is told as
+// it is at the message, by its net change since the last message: a
+// page that is a file now (pageState.File) is told as a file (it turned
+// into one, or its file changed), not by the change of a text it had in
+// between and no longer has; that change waits until the page is a page
+// again, and is then told from the text told before (the reference it
+// was found from). A page back to the file it was told as has no change,
+// as a page back to its text has none. A waiting change that cannot be
+// judged (a store read fails) keeps its alternative waiting, to be judged
+// again at the next check.
 func (m *Monitor) settle(ctx context.Context, j *job, now time.Time, grant *memoryGrant) {
 	if j.plan.requires == nil {
 		for _, ps := range j.st.Pages {
@@ -52,7 +59,7 @@ func (m *Monitor) settle(ctx context.Context, j *job, now time.Time, grant *memo
 	for _, alt := range j.plan.requires {
 		ready := true
 		for _, url := range alt {
-			if ps := j.st.Pages[url]; ps == nil || ps.Pending == nil && ps.PendingFile == nil {
+			if ps := j.st.Pages[url]; ps == nil || ps.PendingFile == nil && !ps.textWaits() {
 				ready = false
 				break
 			}
@@ -82,7 +89,7 @@ func (m *Monitor) settle(ctx context.Context, j *job, now time.Time, grant *memo
 					all = append(all, fileFound(url, p.Resource, p.Ref, p.Cur, ft))
 				}
 			}
-			if p := ps.Pending; p != nil {
+			if p := ps.Pending; p != nil && ps.textWaits() {
 				pe := &pairEval{m: m, url: url, ref: p.Ref, cur: p.Cur, grant: grant}
 				ok, res, err := m.evaluateErr(ctx, pe, j)
 				switch {
@@ -110,7 +117,19 @@ func (m *Monitor) settle(ctx context.Context, j *job, now time.Time, grant *memo
 		}
 		m.reportTogether(ctx, j, all, now) // one message for the alternative
 		for _, url := range alt {
-			j.st.Pages[url].Pending, j.st.Pages[url].PendingFile = nil, nil
+			ps := j.st.Pages[url]
+			if ps.textWaits() {
+				ps.Pending = nil
+			}
+			ps.PendingFile = nil // a file's text change waits for its page
 		}
 	}
+}
+
+// textWaits reports whether the page has a change of its text waiting
+// (Pending) that is the page's as it is: the page is a page, not a file
+// (File). The change of a text the page had before it turned into a file
+// is not told while it is one (settle).
+func (ps *pageState) textWaits() bool {
+	return ps.Pending != nil && ps.File == 0
 }

@@ -230,10 +230,12 @@ func (f *failingVersionRead) FindVersionByID(ctx context.Context, id int64) (*vi
 // TestUsingAndFileReadFails: with "Using A AND B", A whose text changed,
 // then turned into a file, both waiting for B: a store read that fails
 // while the file's change is judged, at the check where B changes, keeps
-// the whole alternative waiting, and the next check tells all three
-// changes in one message. Before, A's text change alone was enough for A
-// to count as changed: A's text and B's changes were told without the
-// file's, whose waiting change was then dropped, never told.
+// the whole alternative waiting, and the next check tells the file's
+// change with B's in one message (A's text change, of a text A no longer
+// has, waits for A to be a page again: TestUsingAndFileNow). Before, A's
+// text change alone was enough for A to count as changed: A's text and
+// B's changes were told without the file's, whose waiting change was then
+// dropped, never told.
 func TestUsingAndFileReadFails(t *testing.T) {
 	onEachStore(t, func(t *testing.T, open storeOpener) {
 		p := newFilePages(t, open, "URL/a AND URL/b", "Fetch 1 hour")
@@ -260,7 +262,7 @@ func TestUsingAndFileReadFails(t *testing.T) {
 		}
 		p.check(time.Hour)
 		subjects, changes := p.told()
-		want := []string{"/a: any change: 1 text changed", "/a: " + fileSummary, "/b: any change: 1 text changed"}
+		want := []string{"/a: " + fileSummary, "/b: any change: 1 text changed"}
 		if !slices.Equal(changes, want) {
 			t.Errorf("after a failed read, then a check: changes %q, want %q", changes, want)
 		}
@@ -478,6 +480,103 @@ func TestUsingAndSubjectNamesPages(t *testing.T) {
 				want := "[Vigil] pages: " + strings.ReplaceAll(tc.want, "HOST", strings.TrimPrefix(p.base, "http://"))
 				if msgs[0].Subject != want {
 					t.Errorf("subject %q, want %q", msgs[0].Subject, want)
+				}
+			})
+		})
+	}
+}
+
+// TestUsingAndFileNow: with "Using A AND B", the message tells A as it is
+// when the message is sent: the net change of A from what the previous
+// message told of it. A that is a file now is told as one (turned into a
+// file, or its file changed), not by the change of a text it had for a
+// while in between and no longer has; that text's change waits until A
+// is a page again and is then told from the text told before. A that
+// went back to the file it was told as (file, another page, the same
+// file) has no change, as a page that went back to its text has none:
+// B's change waits. A sentinel on A alone is told each step. Before, the
+// message told "A: 1 text changed" (a0 -> a1) while A was the file again,
+// and nothing said so.
+func TestUsingAndFileNow(t *testing.T) {
+	const (
+		file4 = "the page turned into a file Vigil does not read (application/octet-stream, 4096 bytes)"
+		file8 = "the file changed (application/octet-stream, 8192 bytes)"
+		back  = "the file turned back into a page"
+		text  = "any change: 1 text changed"
+	)
+	type step struct {
+		a    string // A's page text, or "file4", "file8": a file of 4096, 8192 bytes
+		b    string // B's page text
+		told string // the subject of the message told at the step's check, "" for none
+	}
+	for _, tc := range []struct {
+		name  string
+		steps []step
+	}{
+		{"the same file again", []step{
+			{"file4", "b1", "HOST/a: " + file4 + "; HOST/b: " + text},
+			{"a1", "b1", ""},
+			{"file4", "b1", ""},
+			{"file4", "b2", ""}, // A as told: B waits
+			{"a2", "b2", "HOST/a: " + back + "; HOST/a: " + text + "; HOST/b: " + text},
+		}},
+		{"another file", []step{
+			{"file4", "b1", "HOST/a: " + file4 + "; HOST/b: " + text},
+			{"a1", "b1", ""},
+			{"file8", "b1", ""},
+			{"file8", "b2", "HOST/a: " + file8 + "; HOST/b: " + text},
+			{"a1", "b3", "HOST/a: " + back + "; HOST/a: " + text + "; HOST/b: " + text},
+		}},
+		{"a page, then a file", []step{
+			{"a1", "b0", ""},
+			{"file4", "b0", ""},
+			{"file4", "b1", "HOST/a: " + file4 + "; HOST/b: " + text},
+			{"a1", "b2", "HOST/a: " + back + "; HOST/a: " + text + "; HOST/b: " + text},
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			onEachStore(t, func(t *testing.T, open storeOpener) {
+				p := newFilePages(t, open, "URL/a AND URL/b", "Fetch 1 hour")
+				host := strings.TrimPrefix(p.base, "http://")
+				p.srv.set("/a", []byte(pageWith("a0")), false)
+				p.srv.set("/b", []byte(pageWith("b0")), false)
+				p.check(0)
+				_, a0, err := p.db.LatestVersionByURL(context.Background(), p.base+"/a")
+				if err != nil {
+					t.Fatal(err)
+				}
+				told := 0
+				for i, s := range tc.steps {
+					switch s.a {
+					case "file4":
+						p.srv.set("/a", bytes.Repeat([]byte{0, 1, 2, 3}, 1024), true)
+					case "file8":
+						p.srv.set("/a", bytes.Repeat([]byte{4, 5, 6, 7}, 2048), true)
+					default:
+						p.srv.set("/a", []byte(pageWith(s.a)), false)
+					}
+					p.srv.set("/b", []byte(pageWith(s.b)), false)
+					p.check(time.Hour)
+					subjects, _ := p.told()
+					var want []string
+					if s.told != "" {
+						want = []string{strings.ReplaceAll(s.told, "HOST", host)}
+					}
+					if got := subjects[told:]; !slices.Equal(got, want) {
+						t.Fatalf("step %d (A %s, B %s): told %q, want %q", i+1, s.a, s.b, got, want)
+					}
+					told = len(subjects)
+				}
+				// A's text change, told last, is from the text told before
+				// the file.
+				var last *vigil.Change
+				for _, c := range changesOf(t, p.db, p.s) {
+					if c.Summary == text && c.ResourceID == a0.ResourceID && (last == nil || c.ID > last.ID) {
+						last = c
+					}
+				}
+				if last == nil || last.FromVersion != a0.ID {
+					t.Errorf("A's last text change %+v; want one from version %d, A's text before the file", last, a0.ID)
 				}
 			})
 		})

@@ -31,6 +31,10 @@ import (
 // another page, the change of its text is told with its turning back:
 // at the same check, or, confirmed, at the same confirmation
 // (pendingConfirm.Text), and with "Using A AND B" in the same message.
+// That message tells each page as it is when it is sent, by its net change
+// since the last message (settle): a page that is a file then is told as
+// a file, the change of a text it had in between waiting until it is a
+// page again; a page back to the file it was told as has no change.
 
 // digestBinary is the page sentinel's vigil.FetchRequest.DigestBinary.
 func digestBinary(mediaType string, body []byte) string {

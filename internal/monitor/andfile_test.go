@@ -74,6 +74,13 @@ func newFilePages(t *testing.T, open storeOpener, using, clauses string) *filePa
 // expr.
 func newFilePagesMonitoring(t *testing.T, open storeOpener, using, expr, clauses string) *filePages {
 	t.Helper()
+	return newFilePagesSource(t, open, using, "Monitor "+expr+" "+clauses+" Notify By email owner@example.test")
+}
+
+// newFilePagesSource is newFilePages with a sentinel whose source, after
+// its Using clause, is rest (a Notify clause to the owner's address).
+func newFilePagesSource(t *testing.T, open storeOpener, using, rest string) *filePages {
+	t.Helper()
 	p := &filePages{t: t, srv: &filesServer{body: map[string][]byte{}, files: map[string]bool{}}, clock: time.Now().UTC().Truncate(time.Minute)}
 	hs := httptest.NewServer(p.srv)
 	t.Cleanup(hs.Close)
@@ -84,7 +91,7 @@ func newFilePagesMonitoring(t *testing.T, open storeOpener, using, expr, clauses
 		t.Fatal(err)
 	}
 	p.s = createSentinel(t, p.db, spec.NewChecker(p.clock), p.u, "pages",
-		"Create Sentinel pages Using "+strings.ReplaceAll(using, "URL", hs.URL)+" Monitor "+expr+" "+clauses+" Notify By email owner@example.test\n")
+		"Create Sentinel pages Using "+strings.ReplaceAll(using, "URL", hs.URL)+" "+rest+"\n")
 	p.m = &Monitor{Store: p.db, Warehouse: newWarehouse(t, p.db), Fetcher: fetch.New(fetch.Options{AllowPrivateNetworks: true, TotalTimeout: 5 * time.Second}),
 		Policy: schedule.Policy{MinInterval: time.Minute}, Now: func() time.Time { return p.clock }}
 	return p
@@ -581,4 +588,35 @@ func TestUsingAndFileNow(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestUsingAndDigestNamesPages: a digest of a sentinel on several pages
+// names the page of each change it lists, as the message telling them at
+// once does ("any change: 1 text changed on URL"), and the pages that
+// changed. Before, a digest named none: two changes alike could not be
+// told apart.
+func TestUsingAndDigestNamesPages(t *testing.T) {
+	onEachStore(t, func(t *testing.T, open storeOpener) {
+		p := newFilePagesSource(t, open, "URL/a AND URL/b", "Monitor any change Fetch 1 hour Notify By email owner@example.test Every 1 day")
+		p.srv.set("/a", []byte(pageWith("a0")), false)
+		p.srv.set("/b", []byte(pageWith("b0")), false)
+		p.check(0)
+		p.srv.set("/a", []byte(pageWith("a1")), false)
+		p.srv.set("/b", []byte(pageWith("b1")), false)
+		p.check(2 * time.Hour)
+		p.check(23 * time.Hour) // the period ends
+		msgs := p.messages()
+		if len(msgs) != 1 || !msgs[0].Digest {
+			t.Fatalf("messages %+v, want one digest", msgs)
+		}
+		for _, page := range []string{"/a", "/b"} {
+			on := "any change: 1 text changed on " + p.base + page
+			if !strings.Contains(msgs[0].Text, "\n"+on+" (") {
+				t.Errorf("the digest's text does not name %s:\n%s", page, msgs[0].Text)
+			}
+			if !strings.Contains(msgs[0].HTML, "<h3>"+html.EscapeString(on)+" <small>") {
+				t.Errorf("the digest's HTML does not name %s:\n%s", page, msgs[0].HTML)
+			}
+		}
+	})
 }

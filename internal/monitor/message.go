@@ -215,9 +215,35 @@ func (m *Monitor) sendDigest(ctx context.Context, j *job, now time.Time) bool {
 	msg := &vigil.Message{SentinelID: j.s.ID, SentinelName: j.s.Name, URL: j.plan.urls[0], Digest: true, Since: since, Until: now,
 		Subject: fmt.Sprintf("[Vigil] %s: %d %s since %s", j.s.Name, len(all), changes, since.UTC().Format("2006-01-02 15:04 MST")),
 		Changes: items}
-	msg.Text, msg.HTML, msg.FeedLink = m.render(ctx, j, items, lists, nil, nil)
+	msg.Text, msg.HTML, msg.FeedLink = m.render(ctx, j, items, lists, m.changePages(ctx, j, all), nil)
 	m.enqueue(j, msg, -1, now)
 	return true
+}
+
+// changePages returns the URL of the page of each of the changes of a
+// digest of job j's sentinel, so that it names them as a message telling
+// them at once does; nil for a site's sentinel (its message names the
+// site) or if a page's resource cannot be read (the digest then names the
+// sentinel's pages, not each change's).
+func (m *Monitor) changePages(ctx context.Context, j *job, changes []*vigil.Change) []string {
+	if j.plan.site != nil {
+		return nil
+	}
+	urls := make(map[int64]string)
+	pages := make([]string, len(changes))
+	for i, c := range changes {
+		u, ok := urls[c.ResourceID]
+		if !ok {
+			r, err := m.Store.FindResourceByID(ctx, c.ResourceID)
+			if err != nil {
+				m.Logger.Error("digest: find a change's page", LogSentinel, j.s.ID, LogError, err)
+				return nil
+			}
+			u, urls[c.ResourceID] = r.URL, r.URL
+		}
+		pages[i] = u
+	}
+	return pages
 }
 
 // summarize returns the one-line summary of a change: the expression that

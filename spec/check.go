@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"strings"
 	"time"
 )
 
@@ -155,7 +154,7 @@ func (c *Checker) Add(s *Stored) {
 	if c.known == nil {
 		c.known = map[string]*Stored{}
 	}
-	c.known[strings.ToLower(s.Sentinel.Name.Name)] = s
+	c.known[nameKey(s.Sentinel.Name.Name)] = s
 }
 
 // Failed tells the checker that the sentinel named name was found in
@@ -167,11 +166,11 @@ func (c *Checker) Failed(name string) {
 	if c.bad == nil {
 		c.bad = map[string]bool{}
 	}
-	c.bad[strings.ToLower(name)] = true
+	c.bad[nameKey(name)] = true
 }
 
 func (c *Checker) lookup(name string) *Stored {
-	if s, ok := c.known[strings.ToLower(name)]; ok {
+	if s, ok := c.known[nameKey(name)]; ok {
 		return s
 	}
 	if c.Lookup != nil {
@@ -247,10 +246,10 @@ func (c *Checker) CheckReplace(old string, s *Sentinel) (*Checked, error) {
 	saved, savedLookup := c.known, c.Lookup
 	c.replacing = c.lookup(old)
 	defer func() { c.known, c.Lookup, c.replacing = saved, savedLookup, nil }()
-	if _, ok := c.known[strings.ToLower(old)]; ok {
+	if _, ok := c.known[nameKey(old)]; ok {
 		c.known = make(map[string]*Stored, len(saved))
 		for k, v := range saved {
-			if k != strings.ToLower(old) {
+			if k != nameKey(old) {
 				c.known[k] = v
 			}
 		}
@@ -268,15 +267,6 @@ func (c *Checker) CheckReplace(old string, s *Sentinel) (*Checked, error) {
 	}
 	return c.Check(s)
 }
-
-// nameKey is the key of a sentinel's name in the known map: its lower
-// case. Two names are one sentinel's when their keys are equal, which
-// strings.EqualFold is not: it also takes 'ſ' for 's'.
-func nameKey(name string) string { return strings.ToLower(name) }
-
-// sameName says whether a and b name one sentinel: their keys (nameKey)
-// are equal, as vigil.SameSentinelName says.
-func sameName(a, b string) bool { return nameKey(a) == nameKey(b) }
 
 // checking is the state of one Check.
 type checking struct {
@@ -607,7 +597,7 @@ func (k *checking) ref(id *Ident, where string) *Stored {
 	}
 	ref := k.c.lookup(id.Name)
 	if ref == nil {
-		if k.c.bad[strings.ToLower(id.Name)] {
+		if k.c.bad[nameKey(id.Name)] {
 			k.errorf(id, id.Name, "sentinel %s has errors", short(id.Name))
 		} else {
 			k.errorf(id, id.Name, "unknown sentinel %s", short(id.Name))

@@ -213,7 +213,7 @@ func (d *decoder) ident(v any, path string) *Ident {
 	if !ok {
 		return nil
 	}
-	id := &Ident{Name: s}
+	id := &Ident{Name: CanonicalName(s)}
 	d.at(id, path)
 	return id
 }

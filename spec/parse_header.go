@@ -39,7 +39,7 @@ func (p *parser) sentinelKeyword(s *Sentinel) {
 	if p.tok != IDENT {
 		p.failExpected(SENTINEL.String())
 	}
-	word := &Ident{NamePos: p.pos, Name: p.lit}
+	word := &Ident{NamePos: p.pos, Name: CanonicalName(p.lit)}
 	p.errorAt(p.pos, p.lit, SENTINEL.String(), "expected Sentinel, found "+p.describe())
 	p.next()
 	switch {
@@ -48,7 +48,7 @@ func (p *parser) sentinelKeyword(s *Sentinel) {
 	case p.tok == IDENT && misspeltSentinel(word.Name):
 		// Not two words of a title ("Create my shop Using"): the first
 		// must be Sentinel misspelt for the second to be a name.
-		name := &Ident{NamePos: p.pos, Name: p.lit}
+		name := &Ident{NamePos: p.pos, Name: CanonicalName(p.lit)}
 		p.next()
 		if p.tok != USING {
 			panic(bailout{}) // the error is recorded at the first word
@@ -71,7 +71,7 @@ func (p *parser) quotedName() *Ident {
 	if tok, ok := scanOne(name); !ok || tok != IDENT {
 		return nil
 	}
-	id := &Ident{NamePos: p.pos, Name: name}
+	id := &Ident{NamePos: p.pos, Name: CanonicalName(name)}
 	p.errorAt(p.pos, p.lit, "sentinel name", quotedNameError(p.describe(), name))
 	p.next()
 	return id

@@ -55,7 +55,7 @@ func (p *parser) parseTargetTerm() Target {
 			case IDENT:
 				p.failExpected("the site's URL")
 			}
-			return &SentinelTarget{Name: &Ident{NamePos: pos, Name: lit}}
+			return &SentinelTarget{Name: &Ident{NamePos: pos, Name: CanonicalName(lit)}}
 		}
 		return &SentinelTarget{Name: p.parseName("sentinel name")}
 	case WORD, STRING:

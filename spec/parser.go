@@ -443,7 +443,7 @@ func (p *parser) parseName(what string) *Ident {
 		}
 		p.failExpected(what)
 	}
-	id := &Ident{NamePos: p.pos, Name: p.lit}
+	id := &Ident{NamePos: p.pos, Name: CanonicalName(p.lit)}
 	p.next()
 	return id
 }

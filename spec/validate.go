@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // MaxNameLen is the longest sentinel name, in bytes (the limit of the
@@ -124,8 +126,16 @@ func (v *validator) sentinel(s *Sentinel) {
 
 // IsValidName reports whether name can name a sentinel: a letter or "_",
 // then letters, digits, "_" and "-", at most MaxNameLen bytes, and not a
-// reserved word.
+// reserved word; written in NFC or not (CanonicalName), counted in NFC.
 func IsValidName(name string) bool {
+	if !norm.NFC.IsNormalString(name) {
+		name = norm.NFC.String(name)
+	}
+	return isValidNFCName(name)
+}
+
+// isValidNFCName is IsValidName of a name in NFC.
+func isValidNFCName(name string) bool {
 	if name == "" || len(name) > MaxNameLen || Lookup(name) != IDENT {
 		return false
 	}
@@ -274,7 +284,7 @@ func targetKey(t Target) string {
 		return "url " + t.URL
 	case *SentinelTarget:
 		if t.Name != nil {
-			return "sentinel " + strings.ToLower(t.Name.Name)
+			return "sentinel " + nameKey(t.Name.Name)
 		}
 	case *SiteTarget:
 		if u, err := NormalizeURL(t.URL); err == nil {

@@ -407,7 +407,9 @@ func ownerIDOf(ctx context.Context, st vigil.Store, owner string) (int64, error)
 // message saying none is, and whose of that name there are. A name that
 // several of the owner's sentinels have (a store written before the store
 // refused a second, vigil.SentinelNameUsed) names none: the message lists
-// their ids, by which each can be named.
+// their ids, by which each can be named. A name typed decomposed (NFD,
+// as macOS keyboards write é) names the sentinel whose name it is
+// composed, as the language keeps names (spec.CanonicalName).
 func findSentinel(ctx context.Context, st vigil.Store, all []*vigil.Sentinel, ownerID int64, owner, arg string) (*vigil.Sentinel, string) {
 	id, err := strconv.ParseInt(arg, 10, 64)
 	if err == nil {
@@ -418,6 +420,7 @@ func findSentinel(ctx context.Context, st vigil.Store, all []*vigil.Sentinel, ow
 		}
 		return nil, fmt.Sprintf("no sentinel %d", id)
 	}
+	arg = spec.CanonicalName(arg)
 	var named []*vigil.Sentinel
 	for _, s := range all {
 		if s.OwnerID == ownerID && vigil.SameSentinelName(s.Name, arg) {

@@ -65,6 +65,8 @@ func diagnostics(err error, src string) []Diagnostic {
 			d := Diagnostic{Line: e.Pos.Line, Column: e.Pos.Column, Offset: at, End: at, Message: e.Msg}
 			if strings.HasPrefix(src[at:], e.Found) {
 				d.End += len(e.Found)
+			} else if n := writtenLen(src[at:], e.Found); n > 0 {
+				d.End += n
 			}
 			if d.End == d.Offset {
 				// The one character there, whole; none at the end.
@@ -81,6 +83,22 @@ func diagnostics(err error, src string) []Diagnostic {
 		out = append(out, Diagnostic{Message: err.Error()})
 	}
 	return out
+}
+
+// writtenLen returns the length of the prefix of src that is found, a
+// sentinel name reported as the language keeps it (spec.CanonicalName),
+// written decomposed in src ("cafe" and U+0301 for café); 0 if none is.
+// A decomposed letter is at most a few marks longer than the composed one.
+func writtenLen(src, found string) int {
+	if found == "" {
+		return 0
+	}
+	for end := len(found) + 1; end <= len(src) && end <= 4*len(found); end++ {
+		if utf8.ValidString(src[:end]) && spec.CanonicalName(src[:end]) == found {
+			return end
+		}
+	}
+	return 0
 }
 
 // checkInput parses and checks a sentinel for u. replacing is the stored

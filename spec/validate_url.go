@@ -17,7 +17,9 @@ import (
 // have one normal form ("HTTP://A.example:80" is "http://a.example/"). It
 // rejects other schemes (also those written without "//", as in
 // "mailto:a@b.example", "data:" or "tel:", which are not read as a host
-// and a password), URLs without a host, ports outside 1 to 65535,
+// and a password), a host followed by a colon and a word that is not a
+// port ("intranet:abc", told as the scheme left out, not as a scheme
+// intranet), URLs without a host, ports outside 1 to 65535,
 // and "http:/a.example" or "https//a.example", whose mistyped scheme
 // would otherwise be read as a host named http; a host no fetch can
 // reach by its name (CheckHostName: an empty label, as in "a..example", a
@@ -56,6 +58,11 @@ func normalizeURL(raw string, strict bool) (string, error) {
 		}
 	}
 	if !strings.Contains(s, "://") {
+		if port, ok := notAPort(s); ok {
+			// "intranet:abc" is a host without its scheme and a
+			// mistyped port, more likely than an unknown scheme.
+			return "", fmt.Errorf("invalid URL %s: no http:// or https:// before the host, and %s is not a port", quote(shown), short(port))
+		}
 		if scheme, ok := opaqueScheme(s); ok {
 			// "mailto:a@b.example" is not a host mailto with a
 			// user a: say its scheme, not its credentials.
@@ -107,6 +114,33 @@ func normalizeURL(raw string, strict bool) (string, error) {
 	return u.String(), nil
 }
 
+// notAPort returns what follows the colon of s, a URL without "://", up to
+// its path, query or fragment, when s is a host ("intranet", "a.example")
+// and, after a colon, a word that is not a port ("intranet:abc/x" gives
+// abc): neither digits, nor empty, nor holding a colon or user information
+// ("@"); and the host neither http nor https (a mistyped scheme) nor one
+// of opaqueSchemes ("mailto:a@b.example"), nor followed by a path alone
+// ("urn:/x").
+func notAPort(s string) (string, bool) {
+	colon := strings.IndexByte(s, ':')
+	if colon <= 0 || strings.ContainsAny(s[:colon], "/?#@[] \t") {
+		return "", false
+	}
+	host := strings.ToLower(s[:colon])
+	if host == "http" || host == "https" || opaqueSchemes[host] {
+		return "", false
+	}
+	rest := s[colon+1:]
+	port := rest
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		port = rest[:i]
+	}
+	if port == "" || strings.Contains(rest, "@") || strings.Contains(port, ":") || strings.Trim(port, "0123456789") == "" {
+		return "", false
+	}
+	return port, true
+}
+
 // opaqueSchemes are schemes written without "//" ("mailto:a@b.example"):
 // what follows their colon is never a port, nor a password.
 var opaqueSchemes = map[string]bool{
@@ -114,6 +148,7 @@ var opaqueSchemes = map[string]bool{
 	"tel": true, "sms": true, "fax": true, "callto": true, "sip": true,
 	"sips": true, "xmpp": true, "urn": true, "about": true, "blob": true,
 	"news": true, "magnet": true, "geo": true, "file": true, "ftp": true,
+	"skype": true, "spotify": true, "bitcoin": true, "webcal": true,
 }
 
 // opaqueScheme returns the scheme, lower-cased, of s, a URL without "://",

@@ -159,6 +159,16 @@
 // moving n compares (Vi, Vi+n-1) for every i (the seed's "V1 is the
 // reference for V4" with n = 4).
 //
+// A date in From or To (with its clock, or at midnight) is a local time in
+// Checker.Location (UTC unless set; vigil sentinel check --tz), and a
+// day, week or month added to a time point keeps its clock. On a
+// daylight-saving day, as cron does: a local time the clocks skip (02:30 in
+// Europe/Paris on the last Sunday of March, when 02:00 becomes 03:00) is
+// the first instant after the gap, 03:00, neither skipped nor an hour
+// late; one they show twice (02:30 on the last Sunday of October, when
+// 03:00 becomes 02:00) is the first of the two, and the sentinel starts
+// (or ends) there, once.
+//
 // # Checking
 //
 // A Checker holds the sentinels of one owner. For a new sentinel it

@@ -102,9 +102,12 @@ func (d Duration) fitsStd() bool {
 	return ok
 }
 
-// AddTo returns t + d: calendar arithmetic (time.AddDate) for days, weeks and
-// months, exact arithmetic for the other units. Huge counts saturate at
-// roughly ±292 years instead of wrapping around.
+// AddTo returns t + d: calendar arithmetic (as time.AddDate) for days,
+// weeks and months, which keep t's clock in t's location, exact arithmetic
+// for the other units. A clock the day reached skips, on the day
+// daylight-saving time begins, is the first instant after the gap, and a
+// clock it shows twice is the first of the two (localTime). Huge counts
+// saturate at roughly ±292 years instead of wrapping around.
 func (d Duration) AddTo(t time.Time) time.Time {
 	const maxCalendar = 1 << 20 // days; about 2870 years
 	switch d.Unit {
@@ -117,10 +120,14 @@ func (d Duration) AddTo(t time.Time) time.Time {
 		if n > maxCalendar || n < -maxCalendar {
 			n = max(min(n, maxCalendar), -maxCalendar)
 		}
+		y, mo, day := t.Date()
+		h, mi, sec := t.Clock()
 		if d.Unit == Month {
-			return t.AddDate(0, int(n), 0)
+			mo += time.Month(n)
+		} else {
+			day += int(n * mult)
 		}
-		return t.AddDate(0, 0, int(n*mult))
+		return localTime(y, mo, day, h, mi, sec, t.Nanosecond(), t.Location())
 	}
 	std, ok := d.Std()
 	if !ok {

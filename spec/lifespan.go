@@ -242,7 +242,7 @@ func (k *checking) inactive(ref *Stored) string {
 }
 
 func (k *checking) date(d *Date) time.Time {
-	return time.Date(d.Year, time.Month(d.Month), d.Day, d.Hour, d.Minute, 0, 0, k.c.loc())
+	return localTime(d.Year, time.Month(d.Month), d.Day, d.Hour, d.Minute, 0, 0, k.c.loc())
 }
 
 // estimate returns when the start or end event of a stored sentinel that

@@ -1,0 +1,57 @@
+package schedule
+
+import (
+	"slices"
+	"testing"
+	"time"
+	_ "time/tzdata" // Europe/Paris where the system has no zoneinfo
+
+	"github.com/vigil-web/vigil/spec"
+)
+
+// TestLifespanDST: a sentinel whose From is a local time the clocks skip
+// (02:30 in Paris on 29 March 2026, when 02:00 becomes 03:00) starts at
+// the first instant after the gap, 03:00 CEST (01:00 UTC), not at 03:30;
+// one whose From the clocks show twice (02:30 on 25 October 2026) starts
+// once, at the first, 02:30 CEST (00:30 UTC), and the second 02:30 raises
+// nothing.
+func TestLifespanDST(t *testing.T) {
+	paris, err := time.LoadLocation("Europe/Paris")
+	if err != nil {
+		t.Fatal(err)
+	}
+	utc := func(mo time.Month, d, h, min int) time.Time { return time.Date(2026, mo, d, h, min, 0, 0, time.UTC) }
+	for _, tc := range []struct {
+		from   string
+		starts time.Time // the first instant it is started at
+	}{
+		{"From 03/29/2026 02:30", utc(3, 29, 1, 0)},
+		{"From 03/28/2026 02:30 + 1 day", utc(3, 29, 1, 0)},
+		{"From 10/25/2026 02:30", utc(10, 25, 0, 30)},
+	} {
+		created := time.Date(2026, 1, 1, 0, 0, 0, 0, paris)
+		c := spec.NewChecker(created)
+		c.Location = paris
+		s, err := spec.ParseSentinel("", []byte("Create Sentinel a Using http://a.example/ "+tc.from+" To 12/01/2026"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ch, err := c.Check(s)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.from, err)
+		}
+		l := LifespanOf(ch, created)
+		tr := l.Evaluate(tc.starts.Add(-time.Second), Status{}, nil)
+		if tr.Status.Phase() != Pending || !tr.Wake.Equal(tc.starts) {
+			t.Errorf("%s: a second before %s: %s, wake %s; want pending until then", tc.from, tc.starts, tr.Status.Phase(), tr.Wake.UTC())
+		}
+		tr = l.Evaluate(tc.starts, Status{}, nil)
+		if !slices.Equal(tr.Raised, []spec.EventKind{spec.Start}) || !tr.Status.Started.Equal(tc.starts) {
+			t.Errorf("%s: at %s: raised %v, started %s; want started then", tc.from, tc.starts, tr.Raised, tr.Status.Started.UTC())
+		}
+		// An hour later the clock may show the From again: no second start.
+		if again := l.Evaluate(tc.starts.Add(time.Hour), tr.Status, nil); len(again.Raised) != 0 {
+			t.Errorf("%s: an hour after %s: raised %v again", tc.from, tc.starts, again.Raised)
+		}
+	}
+}

@@ -161,8 +161,15 @@
 //
 // A date in From or To (with its clock, or at midnight) is a local time in
 // Checker.Location (UTC unless set; vigil sentinel check --tz), and a
-// day, week or month added to a time point keeps its clock. On a
-// daylight-saving day, as cron does: a local time the clocks skip (02:30 in
+// day, week or month added to a time point keeps its clock in that zone,
+// whatever the base: a date, Now, or an event of another sentinel, whose
+// instant is read on the owner's clock wherever it was kept (the store
+// gives it in UTC). start(s) at 09:00 in Europe/Paris on Saturday 28
+// March 2026 + 1 day is 09:00 on Sunday, 23 hours later, as summer time
+// begins (it was 10:00, the day counted in UTC); seconds, minutes and
+// hours added are exact. The scheduler adds them so when the event
+// happens (schedule.Lifespan.Location; Duration.AddIn is the one rule).
+// On a daylight-saving day, as cron does: a local time the clocks skip (02:30 in
 // Europe/Paris on the last Sunday of March, when 02:00 becomes 03:00) is
 // the first instant after the gap, 03:00, neither skipped nor an hour
 // late; one they show twice (02:30 on the last Sunday of October, when

@@ -140,6 +140,18 @@ func (d Duration) AddTo(t time.Time) time.Time {
 	return t.Add(std)
 }
 
+// AddIn returns t + d on loc's clocks (UTC if loc is nil): AddTo of t
+// read in loc, whatever location t carries. It is how an offset is added
+// to a time point ("start(s) + 1 day", "Now + 1 month"): an instant read
+// back from a store (in UTC, or in the server's zone) gets the days of
+// the owner's time zone, as a date written by the user does.
+func (d Duration) AddIn(t time.Time, loc *time.Location) time.Time {
+	if loc == nil {
+		loc = time.UTC
+	}
+	return d.AddTo(t.In(loc))
+}
+
 // ParseDuration parses the canonical form "N unit" ("1 day", "30 seconds").
 func ParseDuration(s string) (Duration, error) {
 	f := strings.Fields(s)

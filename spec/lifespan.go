@@ -151,7 +151,7 @@ func (k *checking) point(ts *TimeSpec, isStart bool, blame Node, prefix string) 
 	}
 	for _, off := range ts.Offsets {
 		if off != nil {
-			t = off.AddTo(t)
+			t = off.AddIn(t, k.c.loc())
 		}
 	}
 	if !kept.IsZero() && t.Equal(kept) {
@@ -311,7 +311,7 @@ func (k *checking) estimate(ref *Stored, kind EventKind, stack []string) (time.T
 	}
 	for _, off := range ts.Offsets {
 		if off != nil {
-			t = off.AddTo(t)
+			t = off.AddIn(t, k.c.loc())
 		}
 	}
 	return t, ""

@@ -12,7 +12,8 @@
 // Phases, in the order the monitor applies them at each check:
 //
 //  1. Lifespan (lifespan.go): resolve From and To against the clock and the
-//     events of other sentinels (start(s), end(s), during(s), with offsets);
+//     events of other sentinels (start(s), end(s), during(s), with offsets
+//     of days, weeks and months on the owner's clock, Lifespan.Location);
 //     a sentinel is Pending, Active or Ended. Transitions are events that
 //     the rules of dependent sentinels react to (Rules.Fire).
 //  2. Outcome: the check found a change, no change, or failed.

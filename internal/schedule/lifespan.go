@@ -43,6 +43,11 @@ type Bound struct {
 type Lifespan struct {
 	From, To Bound
 	Created  time.Time // the sentinel's creation: the time of during(s)
+	// Location is the owner's time zone, Checker.Location of the check:
+	// days, weeks and months added to an event keep its clock
+	// (spec.Duration.AddIn). Nil is UTC, the zone vigil sentinel add and
+	// the web check sentinels in.
+	Location *time.Location
 	// ToSource is the To clause as the sentinel's source writes it ("" for
 	// none): an edit that changes it can give an ended sentinel more time
 	// (see Evaluate), where a new resolution of the same clause (To Now +
@@ -78,7 +83,9 @@ type Lookup func(name string) (Status, bool)
 
 // LifespanOf builds the lifespan of a checked sentinel: dates and Now are
 // taken resolved from the checker (Checked.Start and End), events are kept
-// as events, to be evaluated when they happen.
+// as events, to be evaluated when they happen. Its Location is nil (UTC):
+// the owner's time zone is not kept with the sentinel, and a caller that
+// checked it in another sets it.
 func LifespanOf(c *spec.Checked, created time.Time) Lifespan {
 	l := Lifespan{Created: created}
 	bound := func(ts *spec.TimeSpec, resolved time.Time) Bound {
@@ -133,7 +140,7 @@ func (l Lifespan) resolve(b Bound, lookup Lookup) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	for _, off := range b.Offsets {
-		t = off.AddTo(t)
+		t = off.AddIn(t, l.Location)
 	}
 	return t, true
 }

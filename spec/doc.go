@@ -169,12 +169,12 @@
 // begins (it was 10:00, the day counted in UTC); seconds, minutes and
 // hours added are exact. The scheduler adds them so when the event
 // happens (schedule.Lifespan.Location; Duration.AddIn is the one rule).
-// On a daylight-saving day, as cron does: a local time the clocks skip (02:30 in
-// Europe/Paris on the last Sunday of March, when 02:00 becomes 03:00) is
-// the first instant after the gap, 03:00, neither skipped nor an hour
-// late; one they show twice (02:30 on the last Sunday of October, when
-// 03:00 becomes 02:00) is the first of the two, and the sentinel starts
-// (or ends) there, once.
+// On a daylight-saving day, as cron does: a local time the clocks skip
+// (02:30 in Europe/Paris on the last Sunday of March, when 02:00 becomes
+// 03:00) is the first instant after the gap, 03:00, neither skipped nor
+// an hour late; one they show twice (02:30 on the last Sunday of October,
+// when 03:00 becomes 02:00) is the first of the two, and the sentinel
+// starts (or ends) there, once.
 //
 // # Checking
 //

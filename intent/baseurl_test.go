@@ -1,6 +1,7 @@
 package intent
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -152,6 +153,54 @@ func TestPageBase(t *testing.T) {
 		}
 		if got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestAnyChangeSameURL: any change passes over a link target, image
+// source or citation rewritten to the same URL, resolved against each
+// version's address and <base href>: a page that writes its images
+// absolute (src="a.png" become src="https://shop.example/cameras/a.png")
+// showed a reader the same image, yet was told as an update whose two
+// sides read the same URL ("https://shop.example/cameras/a.png ->
+// https://shop.example/cameras/a.png"), a notification of nothing. A URL
+// that resolves elsewhere is still a change, and so is any rewrite
+// without the page's address (nothing to resolve against).
+func TestAnyChangeSameURL(t *testing.T) {
+	const page = "https://shop.example/cameras/index.html"
+	doc := func(head, body string) string {
+		return "<html><head>" + head + "</head><body><p>Cameras</p>" + body + "</body></html>"
+	}
+	for _, tc := range []struct {
+		name, page, old, new string
+		want                 []string // the changes, old → new
+	}{
+		{"an image written absolute", page, doc("", `<img src="a.png" alt="A">`), doc("", `<img src="https://shop.example/cameras/a.png" alt="A">`), nil},
+		{"a link written relative", page, doc("", `<a href="HTTPS://Shop.Example:443/offers">Offers</a>`), doc("", `<a href="/offers">Offers</a>`), nil},
+		{"the base changed with it", page,
+			doc(`<base href="https://cdn.example/shop/">`, `<img src="img/a.png" alt="A">`),
+			doc(`<base href="https://cdn.example/">`, `<img src="shop/img/a.png" alt="A">`),
+			[]string{"https://cdn.example/shop/ → https://cdn.example/"}},
+		{"with a change of text", page, doc("", `<img src="a.png" alt="A"><p>Price 10</p>`), doc("", `<img src="/cameras/a.png" alt="A"><p>Price 12</p>`),
+			[]string{"Price 10 → Price 12"}},
+		{"another URL", page, doc("", `<img src="a.png" alt="A">`), doc("", `<img src="https://shop.example/a.png" alt="A">`),
+			[]string{"https://shop.example/cameras/a.png → https://shop.example/a.png"}},
+		{"without the page's address", "", doc("", `<img src="a.png" alt="A">`), doc("", `<img src="https://shop.example/cameras/a.png" alt="A">`),
+			[]string{"a.png → https://shop.example/cameras/a.png"}},
+	} {
+		p := NewPair(parseDoc(t, tc.old), parseDoc(t, tc.new), nil, nil)
+		p.OldURL, p.NewURL = tc.page, tc.page
+		r, err := p.Evaluate(monitor(t, "any change"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, c := range r.AllChanges() {
+			old, new := c.Texts()
+			got = append(got, old+" → "+new)
+		}
+		if !slices.Equal(got, tc.want) || r.Matched != (len(tc.want) > 0) {
+			t.Errorf("%s: matched %v, changes %q; want %q", tc.name, r.Matched, got, tc.want)
 		}
 	}
 }

@@ -344,7 +344,10 @@
 //     A record of any change names a changed href, src or cite of a
 //     page (URLAttr) by the URL it resolves to (PageBase, ResolveURL, the
 //     one resolution every view of Vigil shows a user), not as written;
-//     any change still compares them as written.
+//     any change still compares them as written, but passes over an
+//     update of one whose old value resolves in the old version to the
+//     URL its new value resolves to in the new one (a page that came to
+//     write its images absolute shows what it showed).
 //   - A page read as its source text (see above) has links: the URLs
 //     written in its text, JSON's escaped https:\/\/ and GitHub's www.
 //     ones among them, and the relative ones its tags write. The seed's

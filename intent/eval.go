@@ -361,6 +361,11 @@ func (p *Pair) anyChange(cp *contentPair) []Change {
 		if r.new != nil {
 			c.New = cp.new.shown(r.new.leaf, c.New)
 		}
+		if sameURL(cp, r, c) {
+			// Rewritten, not changed: the reader is shown the one
+			// URL it was.
+			continue
+		}
 		out = append(out, c)
 	}
 	return out

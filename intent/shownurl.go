@@ -20,11 +20,34 @@ func URLAttr(element, attr string) bool {
 // (URLAttr) resolved against the page's address (ResolveURL), any other
 // as it is.
 func (c *content) shown(l *leaf, value string) string {
-	if l == nil || l.kind != leafAttr || !c.html || c.base == nil {
-		return value
-	}
-	if !URLAttr(l.node.Name, l.node.Attrs[l.attr].Name) {
+	if !c.resolves(l) {
 		return value
 	}
 	return ResolveURL(c.base, value)
+}
+
+// sameURL reports whether r, a record of any change shown as c, is an
+// update of a URL attribute of a page (URLAttr) whose old value, resolved
+// against the old version's address and <base href>, is the URL its new
+// value resolves to against the new version's: a page that came to write
+// its images absolute, or its links relative, shows a reader what it
+// showed. Without a version's address nothing is resolved, and a rewrite
+// is a change.
+func sameURL(cp *contentPair, r cxRecord, c Change) bool {
+	if r.op != Update || r.old == nil || r.new == nil || c.Old != c.New {
+		return false
+	}
+	return cp.old.resolves(r.old.leaf) && cp.new.resolves(r.new.leaf) &&
+		strings.EqualFold(cp.old.attrName(r.old.leaf), cp.new.attrName(r.new.leaf))
+}
+
+// resolves reports whether c shows l, a leaf of it, resolved (shown):
+// an attribute of a page that holds a URL, when the page has an address.
+func (c *content) resolves(l *leaf) bool {
+	return l != nil && l.kind == leafAttr && c.html && c.base != nil && URLAttr(l.node.Name, c.attrName(l))
+}
+
+// attrName returns the name of l, an attribute leaf.
+func (c *content) attrName(l *leaf) string {
+	return l.node.Attrs[l.attr].Name
 }

@@ -75,3 +75,31 @@ func TestMessagesNameURLsAbsolute(t *testing.T) {
 		})
 	}
 }
+
+// TestNoMessageForURLRewritten: a page that comes to write its images
+// and links absolute (or relative), to the same URLs, changed nothing a
+// reader sees: a sentinel on any change records no change and sends no
+// message. It sent "https://cdn.example/shop/img/a.png ->
+// https://cdn.example/shop/img/a.png". A change after it is still told.
+func TestNoMessageForURLRewritten(t *testing.T) {
+	page := func(src, href, text string) string {
+		return `<html><head><base href="https://cdn.example/shop/"></head><body><p>` + text + `</p><img src="` + src + `" alt="Logo"><p><a href="` + href + `">Offers</a></p></body></html>`
+	}
+	db, wh, u := testStore(t)
+	s := createSentinel(t, db, spec.NewChecker(time.Now().UTC()), u, "shop", "Create Sentinel shop Using http://example.test/shop/index.html\nMonitor any change\nFetch 1 hour\nNotify By email owner@example.test")
+	f := &rotatingFetcher{body: page("img/a.png", "/offers/1", "Shop")}
+	m := &Monitor{Store: db, Warehouse: wh, Fetcher: f}
+	runOnce(t, m, 1)
+	f.body = page("https://cdn.example/shop/img/a.png", "https://CDN.example/offers/1", "Shop")
+	makeDue(t, db, s, time.Now().UTC())
+	runOnce(t, m, 1)
+	if msgs, cs := messagesOf(t, db, u, s), changesOf(t, db, s); len(msgs) != 0 || len(cs) != 0 {
+		t.Fatalf("URLs rewritten to themselves told as %d changes, %d messages: %+v", len(cs), len(msgs), msgs)
+	}
+	f.body = page("https://cdn.example/shop/img/a.png", "https://CDN.example/offers/1", "Shop closed")
+	makeDue(t, db, s, time.Now().UTC())
+	runOnce(t, m, 1)
+	if msgs := messagesOf(t, db, u, s); len(msgs) != 1 || !strings.Contains(msgs[0].Text, "Shop closed") || strings.Contains(msgs[0].Text, "img/a.png") {
+		t.Errorf("a change after the rewrite told in %d messages, want one of the text alone: %+v", len(msgs), msgs)
+	}
+}

@@ -50,7 +50,11 @@ type Annotated struct {
 	// name, the attribute's and one of its values, the text to show. Nil
 	// shows the value as written. A viewer that names a page's images and
 	// links by absolute URL sets it to resolve a relative src or href as
-	// it does. Either way a long value is cut (see WriteText).
+	// it does. Either way a long value is cut (see WriteText). Two values
+	// written otherwise that it shows alike (a src rewritten to the URL
+	// it resolved to) are shown as written, followed by "(both resolve
+	// to URL)": a change is never shown with two sides that read the
+	// same.
 	AttrValue func(element, attr, value string) string
 	// OldAttrValue, when set, is AttrValue for the old value of a changed
 	// attribute, which the old version may resolve otherwise (its <base

@@ -251,3 +251,32 @@ func TestOldAttrValue(t *testing.T) {
 		}
 	}
 }
+
+// TestChangesSameShownValue: only the changes never heads a changed
+// attribute with two sides that read the same: where AttrValue (and
+// OldAttrValue) name both values alike (a src rewritten to the URL it
+// resolved to), it shows them as written and the URL both resolve to.
+// It headed "https://a.example/img/a.png" → "https://a.example/img/a.png".
+func TestChangesSameShownValue(t *testing.T) {
+	old, d := pair(t, `<html><body><p><img src="img/a.png" alt="Logo"></p></body></html>`,
+		`<html><body><p><img src="https://a.example/img/a.png" alt="Logo"></p></body></html>`)
+	a, err := render.Annotate(old, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resolve := func(element, attr, value string) string {
+		if strings.HasPrefix(value, "https://") {
+			return value
+		}
+		return "https://a.example/" + value
+	}
+	a.AttrValue, a.OldAttrValue = resolve, resolve
+	var b bytes.Buffer
+	if err := a.WriteChanges(&b); err != nil {
+		t.Fatal(err)
+	}
+	want := `"img/a.png" → "https://a.example/img/a.png" (both resolve to https://a.example/img/a.png)`
+	if got := html.UnescapeString(b.String()); !strings.Contains(got, want) {
+		t.Errorf("the changes do not say %s:\n%s", want, got)
+	}
+}

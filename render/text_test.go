@@ -3,6 +3,7 @@ package render_test
 import (
 	"bytes"
 	"flag"
+	neturl "net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,7 +20,9 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 // the dashboard's "Download: text" serve it) of the pairs in
 // testdata/text: each file a txtar archive of the old version (-- old
 // --), the new one (-- new --), both parsed as markup.ParseBytes tells,
-// and the view (-- text --). Run with -update to rewrite the views.
+// optionally the page's address (-- url --), against which a changed href
+// or src is shown resolved (Annotated.AttrValue, as the dashboard shows
+// it), and the view (-- text --). Run with -update to rewrite the views.
 func TestTextGolden(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("testdata", "text", "*.txtar"))
 	if err != nil || len(files) == 0 {
@@ -45,12 +48,24 @@ func TestTextGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			a, err := render.Annotate(old, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			url := strings.TrimSpace(sections["url"])
+			if url != "" {
+				a.AttrValue = resolvedAgainst(t, url)
+			}
 			var got bytes.Buffer
-			if err := render.Text(&got, old, d); err != nil {
+			if err := a.WriteText(&got); err != nil {
 				t.Fatal(err)
 			}
 			if *update {
-				out := comment + "-- old --\n" + sections["old"] + "-- new --\n" + sections["new"] + "-- text --\n" + got.String()
+				out := comment + "-- old --\n" + sections["old"] + "-- new --\n" + sections["new"]
+				if url != "" {
+					out += "-- url --\n" + sections["url"]
+				}
+				out += "-- text --\n" + got.String()
 				if err := os.WriteFile(file, []byte(out), 0o644); err != nil {
 					t.Fatal(err)
 				}
@@ -60,6 +75,25 @@ func TestTextGolden(t *testing.T) {
 				t.Errorf("text view of %s:\ngot\n%s\nwant\n%s(run with -update after checking the change)", file, got.String(), sections["text"])
 			}
 		})
+	}
+}
+
+// resolvedAgainst returns an Annotated.AttrValue that shows an href or a
+// src resolved against the address page, as the dashboard shows them.
+func resolvedAgainst(t *testing.T, page string) func(element, attr, value string) string {
+	base, err := neturl.Parse(page)
+	if err != nil {
+		t.Fatalf("url: %v", err)
+	}
+	return func(element, attr, value string) string {
+		if attr != "href" && attr != "src" {
+			return value
+		}
+		u, err := base.Parse(strings.TrimSpace(value))
+		if err != nil {
+			return value
+		}
+		return u.String()
 	}
 }
 

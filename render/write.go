@@ -370,8 +370,8 @@ func (a *Annotated) WriteChanges(w io.Writer) error {
 		case c.Mark == AttrChanged && c.Attr == "":
 			title = fmt.Sprintf("Renamed %s (was <%s>)", c.Path, c.OldValue)
 		case c.Mark == AttrChanged:
-			oldValue, newValue := a.attrValues(c)
-			title = fmt.Sprintf("Changed attribute %s of %s: %q → %q", c.Attr, c.Path, oldValue, newValue)
+			oldValue, newValue, both := a.attrValues(c)
+			title = fmt.Sprintf("Changed attribute %s of %s: %q → %q%s", c.Attr, c.Path, oldValue, newValue, both)
 		}
 		h.AppendChild(out.NewText(title))
 		sec.AppendChild(h)
@@ -402,7 +402,9 @@ func (a *Annotated) WriteChanges(w io.Writer) error {
 // each followed by the path and the text of the part. A changed
 // attribute's values are shown as Annotated.AttrValue gives them, each
 // cut to a line's 200 characters around where they differ when longer (an
-// inline image's data: URL), as only the changes heads them.
+// inline image's data: URL), as only the changes heads them; two it
+// shows alike (a URL rewritten to itself) as written, with what both
+// resolve to.
 func Text(w io.Writer, old *tree.Document, d *delta.Delta) error {
 	a, err := Annotate(old, d)
 	if err != nil {
@@ -434,8 +436,8 @@ func (a *Annotated) WriteText(w io.Writer) error {
 			if c.Attr == "" {
 				fmt.Fprintf(&buf, "@ %s: renamed %s → %s\n", c.Path, c.OldValue, c.NewValue)
 			} else {
-				oldValue, newValue := a.attrValues(c)
-				fmt.Fprintf(&buf, "@ %s/@%s: %q → %q\n", c.Path, c.Attr, oldValue, newValue)
+				oldValue, newValue, both := a.attrValues(c)
+				fmt.Fprintf(&buf, "@ %s/@%s: %q → %q%s\n", c.Path, c.Attr, oldValue, newValue, both)
 			}
 		}
 	}
@@ -448,11 +450,15 @@ const lineRunes = 200
 
 // attrValues returns the old and new values of c, a changed attribute,
 // as the views show them: as AttrValue (OldAttrValue for the old one, if
-// set) gives them (a page's URL absolute), each cut to lineRunes characters from a little before
-// where the two differ when either is longer (an inline image's data:
-// URL is kilobytes), with ellipses where they are cut.
-func (a *Annotated) attrValues(c Change) (string, string) {
-	oldValue, newValue := c.OldValue, c.NewValue
+// set) gives them (a page's URL absolute), each cut to lineRunes
+// characters from a little before where the two differ when either is
+// longer (an inline image's data: URL is kilobytes), with ellipses where
+// they are cut. Where the two are given alike, though written otherwise
+// (a src rewritten to the URL it resolved to), they are returned as
+// written, never as a change whose two sides read the same, and both
+// says what they are given as: " (both resolve to URL)"; else both is "".
+func (a *Annotated) attrValues(c Change) (oldValue, newValue, both string) {
+	oldValue, newValue = c.OldValue, c.NewValue
 	oldShown := a.AttrValue
 	if a.OldAttrValue != nil {
 		oldShown = a.OldAttrValue
@@ -463,7 +469,16 @@ func (a *Annotated) attrValues(c Change) (string, string) {
 	if a.AttrValue != nil {
 		newValue = a.AttrValue(c.Node.Name, c.Attr, newValue)
 	}
-	return clipAround(oldValue, newValue, lineRunes)
+	if oldValue == newValue && c.OldValue != c.NewValue {
+		shown := oldValue
+		if r := []rune(shown); len(r) > lineRunes {
+			shown = string(r[:lineRunes]) + "…"
+		}
+		both = " (both resolve to " + shown + ")"
+		oldValue, newValue = c.OldValue, c.NewValue
+	}
+	oldValue, newValue = clipAround(oldValue, newValue, lineRunes)
+	return oldValue, newValue, both
 }
 
 // clipAround returns a and b whole if neither is longer than n

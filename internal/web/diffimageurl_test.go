@@ -143,3 +143,62 @@ func TestDiffImageURLBaseChanged(t *testing.T) {
 		}
 	}
 }
+
+// TestDiffImageURLRewritten: a page that came to write its image's src
+// absolute, to the URL it resolved to, is shown as the document changed,
+// never as a change whose two sides read the same URL: only the changes
+// and the text format show the src as written, with the URL both resolve
+// to, the full view says what the src was written as; the change records
+// have none (any change passes over it). Each showed
+// "http://a.example/shop/img/a.png" → "http://a.example/shop/img/a.png".
+func TestDiffImageURLRewritten(t *testing.T) {
+	const abs = "http://a.example/shop/img/a.png"
+	c, resource, ids := imageVersions(t, "http://a.example/shop/p", "", "img/a.png", abs)
+	get := func(path string) string {
+		t.Helper()
+		status, body := c.do("GET", path, "")
+		if status != 200 {
+			t.Fatalf("GET %s: %d %s", path, status, body)
+		}
+		return html.UnescapeString(body)
+	}
+	diff := "/resources/" + strconv.FormatInt(resource, 10) + "/diff"
+	query := "?from=" + ids[0] + "&to=" + ids[1]
+	for _, v := range []struct{ place, path, want string }{
+		{"the full view", diff + "/frame" + query + "&view=inline", `[Image “Logo” ` + abs + ` (src was “img/a.png”, the same URL)]`},
+		{"only the changes", diff + "/frame" + query + "&view=changes", `"img/a.png" → "` + abs + `" (both resolve to ` + abs + `)`},
+		{"the text format", "/api/v1" + diff + query + "&format=text", `/@src: "img/a.png" → "` + abs + `" (both resolve to ` + abs + `)`},
+		{"the records", "/api/v1" + diff + query + "&format=records", "[]"},
+	} {
+		got := get(v.path)
+		if !strings.Contains(got, v.want) {
+			t.Errorf("%s does not say %s:\n%s", v.place, v.want, got)
+		}
+		for _, same := range []string{`"` + abs + `" → "` + abs + `"`, `“Logo” ` + abs + ` (was “Logo” ` + abs + `)`} {
+			if strings.Contains(got, same) {
+				t.Errorf("%s shows a change whose two sides read the same, %s:\n%s", v.place, same, got)
+			}
+		}
+	}
+}
+
+// TestWasImage: the full view says what a changed image was, and never
+// with the two names alike: a src rewritten to the same URL says how it
+// was written, an inline image (named by no URL) that changed says its
+// src changed ("[Image “Logo” (was “Logo”)]" before), and an alt whose
+// spaces alone changed says nothing.
+func TestWasImage(t *testing.T) {
+	const abs = "http://a.example/img/a.png"
+	for _, tc := range []struct {
+		name, now, was, abs, wasAbs, src, oldSrc, want string
+	}{
+		{"another image", `“Logo” ` + abs, `“Logo” http://a.example/b.png`, abs, "http://a.example/b.png", "img/a.png", "b.png", ` (was “Logo” http://a.example/b.png)`},
+		{"the same URL", `“Logo” ` + abs, `“Logo” ` + abs, abs, abs, abs, "img/a.png", ` (src was “img/a.png”, the same URL)`},
+		{"an inline image", `“Logo”`, `“Logo”`, "", "", "data:image/png;base64,QUJD", "data:image/png;base64,REVG", ` (its src changed)`},
+		{"spaces of the alt", `“Logo”`, `“Logo”`, "", "", "data:image/png;base64,QUJD", "data:image/png;base64,QUJD", ""},
+	} {
+		if got := wasImage(tc.now, tc.was, tc.abs, tc.wasAbs, tc.src, tc.oldSrc); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

@@ -193,10 +193,13 @@ func shownAttr(absolute func(string) string, element, attr, value string) string
 // keeping its diff mark.
 func (f *frameRebase) replaceImage(img *html.Node) {
 	src, alt, mark := attrOf(img, "src"), strings.TrimSpace(attrOf(img, "alt")), attrOf(img, render.Attr)
-	label := "Image " + describeImage(alt, f.absolute(src))
+	abs := f.absolute(src)
+	now := describeImage(alt, abs)
+	label := "Image " + now
 	if mark == render.AttrChanged.String() {
 		if old, ok := f.was[src]; ok {
-			label += " (was " + describeImage(strings.TrimSpace(old.alt), f.absoluteOld(old.src)) + ")"
+			wasAbs := f.absoluteOld(old.src)
+			label += wasImage(now, describeImage(strings.TrimSpace(old.alt), wasAbs), abs, wasAbs, src, old.src)
 		}
 	}
 	span := &html.Node{Type: html.ElementNode, Data: "span", DataAtom: atom.Span, Attr: []html.Attribute{{Key: "data-vigil-image"}}}
@@ -206,6 +209,29 @@ func (f *frameRebase) replaceImage(img *html.Node) {
 	span.AppendChild(&html.Node{Type: html.TextNode, Data: "[" + label + "]"})
 	img.Parent.InsertBefore(span, img)
 	img.Parent.RemoveChild(img)
+}
+
+// wasImage says what a changed image was, given how it is named now and
+// was (now, was), by which absolute URLs (abs, wasAbs: "" for none) and
+// with which src as written (src, oldSrc): " (was …)", never two names
+// that read the same. An image whose src was rewritten to the URL it
+// resolved to says what the src was written as, and that it is the same
+// URL; one whose src changed but is named by no URL (a data: URL) says
+// its src changed; one named alike otherwise (its alt's spaces changed)
+// says nothing.
+func wasImage(now, was, abs, wasAbs, src, oldSrc string) string {
+	switch {
+	case was != now:
+		return " (was " + was + ")"
+	case abs != "" && abs == wasAbs:
+		if r := []rune(oldSrc); len(r) > 200 {
+			oldSrc = string(r[:200]) + "…"
+		}
+		return " (src was “" + oldSrc + "”, the same URL)"
+	case src != oldSrc && abs == "" && wasAbs == "":
+		return " (its src changed)"
+	}
+	return ""
 }
 
 // describeImage names an image by its alt text, quoted, and its URL,

@@ -202,3 +202,59 @@ func TestWasImage(t *testing.T) {
 		}
 	}
 }
+
+// TestDiffSideBySideOldBase: the side-by-side view's old column names
+// the old version's images (and links) as they resolved in it, against
+// its own <base href>; it resolved them against the new version's, an
+// image the old page never showed.
+func TestDiffSideBySideOldBase(t *testing.T) {
+	heads := []string{`<base href="http://old.example/assets/">`, `<base href="http://new.example/assets/">`}
+	c, resource, ids := imageVersionsHeads(t, "http://a.example/shop/p", heads, []string{"img/a.png", "img/b.png"})
+	path := "/resources/" + strconv.FormatInt(resource, 10) + "/diff/frame?from=" + ids[0] + "&to=" + ids[1] + "&view=side"
+	status, body := c.do("GET", path, "")
+	if status != 200 {
+		t.Fatalf("GET %s: %d %s", path, status, body)
+	}
+	frame := html.UnescapeString(body)
+	oldCol, newCol, ok := strings.Cut(frame, `data-vigil="new"`)
+	if !ok || !strings.Contains(oldCol, `data-vigil="old"`) {
+		t.Fatalf("no old and new columns:\n%s", frame)
+	}
+	if want := `[Image “Logo” http://old.example/assets/img/a.png]`; !strings.Contains(oldCol, want) || strings.Contains(oldCol, "new.example") {
+		t.Errorf("the old column does not name its image %s alone:\n%s", want, oldCol)
+	}
+	if want := `[Image “Logo” http://new.example/assets/img/b.png]`; !strings.Contains(newCol, want) || strings.Contains(newCol, "old.example") {
+		t.Errorf("the new column does not name its image %s alone:\n%s", want, newCol)
+	}
+}
+
+// TestDiffDeletedOldBase: what a view shows deleted is the old version's,
+// and names its image and link as they resolved there, against the old
+// <base href>, in the full view and only the changes; they were resolved
+// against the new version's base.
+func TestDiffDeletedOldBase(t *testing.T) {
+	e := newReadAsTextEnv(t)
+	w := e.s.Warehouse.(*warehouse.Warehouse)
+	at := time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)
+	var ids []string
+	for _, body := range []string{
+		`<html><head><base href="http://old.example/shop/"></head><body><h1>Shop</h1><ul><li>one</li><li><img src="gone.png" alt="Gone"> <a href="left.html">Left</a></li></ul></body></html>`,
+		`<html><head><base href="http://new.example/shop/"></head><body><h1>Shop</h1><ul><li>one</li></ul></body></html>`,
+	} {
+		v, err := w.Put(context.Background(), &warehouse.Fetch{URL: "http://a.example/p", FetchedAt: at, Status: 200, ContentType: "text/html", Body: []byte(body)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		at = at.Add(time.Hour)
+		ids = append(ids, strconv.FormatInt(v.ID, 10))
+	}
+	for _, view := range []string{"inline", "changes"} {
+		frame := html.UnescapeString(e.get("/resources/" + strconv.FormatInt(e.res, 10) + "/diff/frame?from=" + ids[0] + "&to=" + ids[1] + "&view=" + view))
+		_, deleted, _ := strings.Cut(frame, `data-vigil="del"`)
+		for _, want := range []string{`[Image “Gone” http://old.example/shop/gone.png]`, `href="http://old.example/shop/left.html"`} {
+			if !strings.Contains(deleted, want) || strings.Contains(deleted, "new.example") {
+				t.Errorf("%s: the deleted part does not say %s alone:\n%s", view, want, frame)
+			}
+		}
+	}
+}

@@ -35,8 +35,10 @@ type oldImage struct{ src, alt string }
 // frameRebase is how rebaseFrame rewrites one view.
 type frameRebase struct {
 	base *url.URL // the page's URL (or its <base href>); nil: none usable
-	// oldBase is base in the old version, against which what a changed
-	// attribute was resolves (was, oldAttrValue); nil: base.
+	// oldBase is base in the old version, against which the old
+	// version's nodes resolve: what a changed attribute was (was,
+	// oldAttrValue), the side-by-side view's old column and what a view
+	// shows deleted (oldSide); nil: base.
 	oldBase *url.URL
 	// was holds, by their src in the new version, the images whose src or
 	// alt changed, as they were: the inline view shows only the new ones.
@@ -97,7 +99,12 @@ func (f *frameRebase) rebaseFrame(sanitised []byte) ([]byte, error) {
 }
 
 // rewrite rebases n's URLs and replaces its images, and its descendants'.
+// What is the old version's (the side-by-side view's old column, what a
+// view shows deleted) resolves against the old version's base (old).
 func (f *frameRebase) rewrite(n *html.Node) {
+	if f.oldBase != nil && n.Type == html.ElementNode && oldSide(n) {
+		f = f.old()
+	}
 	for c := n.FirstChild; c != nil; {
 		next := c.NextSibling
 		f.rewrite(c)
@@ -128,6 +135,22 @@ func (f *frameRebase) rewrite(n *html.Node) {
 	if (n.DataAtom == atom.A || n.DataAtom == atom.Area) && hasAttr(n, "href") {
 		n.Attr = append(n.Attr, html.Attribute{Key: "target", Val: "_blank"}, html.Attribute{Key: "rel", Val: "noopener noreferrer"})
 	}
+}
+
+// oldSide reports whether the element n holds the old version's nodes,
+// by its mark (render.Attr, which render writes and takes from no page):
+// the side-by-side view's old column, or what a view shows deleted.
+func oldSide(n *html.Node) bool {
+	switch attrOf(n, render.Attr) {
+	case "old", render.Deleted.String():
+		return true
+	}
+	return false
+}
+
+// old returns f for the old version's nodes: its base the old version's.
+func (f *frameRebase) old() *frameRebase {
+	return &frameRebase{base: f.oldBase, oldBase: f.oldBase, was: f.was}
 }
 
 // absolute returns ref resolved against the page's base, as every view

@@ -179,10 +179,11 @@ func (s *Server) renderView(ctx context.Context, w http.ResponseWriter, p *diffP
 			return vigil.Errorf(vigil.EINVALID, "the delta does not fit version %d", p.From.ID)
 		}
 		// The page's links and images name the watched site, not Vigil
-		// (rebaseFrame); only the inline view needs what a changed image
-		// was, the others show the old version beside or in the change,
-		// which names a changed src or href by the same absolute URL
-		// (attrValue).
+		// (rebaseFrame); the inline view needs what a changed image was,
+		// the side-by-side view only whether its src was rewritten to
+		// the same URL (wasImage), only the changes shows it in the
+		// change, which names a changed src or href by the same absolute
+		// URL (attrValue).
 		f := &frameRebase{base: pageBase(p.Resource.URL, a.New), oldBase: pageBase(p.Resource.URL, a.Old)}
 		var raw bytes.Buffer
 		switch format {
@@ -190,6 +191,7 @@ func (s *Server) renderView(ctx context.Context, w http.ResponseWriter, p *diffP
 			f.was = changedImages(a)
 			err = a.WriteInline(&raw)
 		case "html-side-by-side":
+			f.was, f.side = changedImages(a), true
 			err = a.WriteSideBySide(&raw)
 		default:
 			a.AttrValue, a.OldAttrValue = f.attrValue, f.oldAttrValue

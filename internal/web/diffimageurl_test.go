@@ -148,7 +148,9 @@ func TestDiffImageURLBaseChanged(t *testing.T) {
 // absolute, to the URL it resolved to, is shown as the document changed,
 // never as a change whose two sides read the same URL: only the changes
 // and the text format show the src as written, with the URL both resolve
-// to, the full view says what the src was written as; the change records
+// to, the full view (and the side-by-side view's new column, beside an
+// old one that reads the same) says what the src was written as; the
+// change records
 // have none (any change passes over it). Each showed
 // "http://a.example/shop/img/a.png" → "http://a.example/shop/img/a.png".
 func TestDiffImageURLRewritten(t *testing.T) {
@@ -166,6 +168,7 @@ func TestDiffImageURLRewritten(t *testing.T) {
 	query := "?from=" + ids[0] + "&to=" + ids[1]
 	for _, v := range []struct{ place, path, want string }{
 		{"the full view", diff + "/frame" + query + "&view=inline", `[Image “Logo” ` + abs + ` (src was “img/a.png”, the same URL)]`},
+		{"side by side", diff + "/frame" + query + "&view=side", `[Image “Logo” ` + abs + ` (src was “img/a.png”, the same URL)]`},
 		{"only the changes", diff + "/frame" + query + "&view=changes", `"img/a.png" → "` + abs + `" (both resolve to ` + abs + `)`},
 		{"the text format", "/api/v1" + diff + query + "&format=text", `/@src: "img/a.png" → "` + abs + `" (both resolve to ` + abs + `)`},
 		{"the records", "/api/v1" + diff + query + "&format=records", "[]"},

@@ -43,6 +43,10 @@ type frameRebase struct {
 	// was holds, by their src in the new version, the images whose src or
 	// alt changed, as they were: the inline view shows only the new ones.
 	was map[string]oldImage
+	// side is set for the side-by-side view, whose old column shows what
+	// an image was: the new one says only what that column cannot, that
+	// its src was written otherwise, for the same URL (wasImage).
+	side bool
 }
 
 // pageBase returns the URL the page's relative URLs resolve against, as
@@ -150,7 +154,7 @@ func oldSide(n *html.Node) bool {
 
 // old returns f for the old version's nodes: its base the old version's.
 func (f *frameRebase) old() *frameRebase {
-	return &frameRebase{base: f.oldBase, oldBase: f.oldBase, was: f.was}
+	return &frameRebase{base: f.oldBase, oldBase: f.oldBase, side: f.side}
 }
 
 // absolute returns ref resolved against the page's base, as every view
@@ -222,7 +226,10 @@ func (f *frameRebase) replaceImage(img *html.Node) {
 	if mark == render.AttrChanged.String() {
 		if old, ok := f.was[src]; ok {
 			wasAbs := f.absoluteOld(old.src)
-			label += wasImage(now, describeImage(strings.TrimSpace(old.alt), wasAbs), abs, wasAbs, src, old.src)
+			was := describeImage(strings.TrimSpace(old.alt), wasAbs)
+			if !f.side || was == now {
+				label += wasImage(now, was, abs, wasAbs, src, old.src)
+			}
 		}
 	}
 	span := &html.Node{Type: html.ElementNode, Data: "span", DataAtom: atom.Span, Attr: []html.Attribute{{Key: "data-vigil-image"}}}

@@ -319,6 +319,7 @@ func (c *Checker) check(filename string, s *Sentinel) (*Checked, ErrorList) {
 		default:
 			k.errorf(s.Name, name, "sentinel name %s is not unique: the owner already has one", short(name))
 		}
+		k.errs[len(k.errs)-1].NameTaken = true
 	}
 
 	ch := &Checked{}

@@ -201,7 +201,7 @@ func TestIncremental(t *testing.T) {
 		t.Errorf("unique through Lookup: %v", err)
 	}
 	var e *Error
-	if !errors.As(err, &e) || e.Pos.Line != 1 || e.Pos.Column != 17 || e.Found != "A" {
+	if !errors.As(err, &e) || e.Pos.Line != 1 || e.Pos.Column != 17 || e.Found != "A" || !e.NameTaken {
 		t.Errorf("error details %+v", e)
 	}
 }

@@ -44,6 +44,10 @@ type Error struct {
 	Msg      string   // what is wrong, for a user; quotes at most 40 characters of the source, then "..."
 	Found    string   // the offending text, if any, whole (its length gives the range to mark)
 	Expected string   // what the parser expected there, if it knows
+	// NameTaken says the problem is the sentinel's name, which the
+	// owner's other sentinel has (Checker): a conflict with what is
+	// stored, which a caller may tell from the sentinel's own mistakes.
+	NameTaken bool
 }
 
 // Error returns "file:line:col: message", the format compilers use.

@@ -48,8 +48,8 @@ func errorStatus(code string) int {
 // Diagnostic is one problem of a sentinel, with its position in the source
 // (line and column 1-based, offset and end in bytes, 0 <= Offset <= End <=
 // the source's length) or the path of the field of the JSON form. A name
-// the store refused, as another sentinel was given it after the check
-// (nameTaken), has both: its place in the source, and the field name.
+// another of the owner's sentinels has (nameHeld, nameTaken) has both:
+// its place in the source, and the field name.
 type Diagnostic struct {
 	Line    int    `json:"line,omitempty"`
 	Column  int    `json:"column,omitempty"`
@@ -60,8 +60,9 @@ type Diagnostic struct {
 }
 
 // diagnosticsError is an error that carries diagnostics: EINVALID for
-// the check's problems, ECONFLICT for a name the store refused as another
-// sentinel took it after the check (nameTaken). Its code is err's.
+// the check's problems, ECONFLICT for a name another of the owner's
+// sentinels has (nameHeld, nameTaken) and for an edit the sentinels using
+// it refuse (usedConflict). Its code is err's.
 type diagnosticsError struct {
 	err         *vigil.Error
 	Diagnostics []Diagnostic

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -8,17 +9,19 @@ import (
 	"github.com/vigil-web/vigil/spec"
 )
 
-// The editor and the API check a sentinel's name before they save it
-// (spec.Checker), but another request may give the name to another of
-// the owner's sentinels between that check and the store's write, which
-// refuses it then (SentinelStore: ECONFLICT, a
-// *vigil.SentinelNameTakenError naming the sentinel that has it). The
-// refusal is shown as the check's would be, on the name: the editor
-// shows its form again with the name marked, the API answers 409 with a
-// diagnostic whose field is name. Another conflict of the store's write
-// is shown as itself.
+// A sentinel's name that another of its owner's sentinels has is a
+// conflict with what is stored (ECONFLICT), however it is found: by the
+// check before the save (spec.Checker; spec.Error.NameTaken), or by the
+// store's write (SentinelStore: a *vigil.SentinelNameTakenError naming
+// the sentinel that has it), when another request gave the name to
+// another of the owner's sentinels between the check and the write. Both
+// are shown alike, on the name: the editor shows its form again with the
+// name marked, the API answers 409 with one diagnostic whose field is
+// name, naming the sentinel that has it. Another conflict of the store's
+// write is shown as itself; a name taken among other mistakes of the
+// sentinel is one of its diagnostics (EINVALID, 400), marked name too.
 
-// nameTakenField is the Diagnostic.Field of a name the store refused.
+// nameTakenField is the Diagnostic.Field of a name another sentinel has.
 const nameTakenField = "name"
 
 // nameTaken returns the store's refusal (err) of sen's name, which
@@ -33,8 +36,32 @@ func nameTaken(sen *spec.Sentinel, src string, err error) error {
 	if !errors.As(err, &taken) || !vigil.SameSentinelName(taken.Name, name) {
 		return err
 	}
-	msg := fmt.Sprintf("sentinel name %s is taken: your sentinel %s (sentinel %d) was given it meanwhile; choose another name", name, taken.IDName, taken.ID)
-	diags := diagnostics(spec.ErrorList{{Pos: sen.Name.Pos().Position(""), Msg: msg, Found: name}}, src)
+	return nameConflict(sen, src, fmt.Sprintf("sentinel name %s is taken: your sentinel %s (sentinel %d) was given it meanwhile; choose another name", name, taken.IDName, taken.ID))
+}
+
+// nameHeld returns the check's refusal of sen's name (spec.Error.NameTaken)
+// as the ECONFLICT diagnosticsError nameTaken returns for the store's,
+// saying which of u's sentinels other than replacing (nil for a new
+// sentinel) has it; checked is the check's message, said if none has it
+// any more (removed since the check).
+func (s *Server) nameHeld(ctx context.Context, u *vigil.User, sen *spec.Sentinel, src string, replacing *vigil.Sentinel, checked string) error {
+	all, _, err := s.Store.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: u.ID})
+	if err != nil {
+		return fmt.Errorf("sentinels of %s: %w", u.Email, err)
+	}
+	name := sen.Name.Name
+	for _, o := range all {
+		if (replacing == nil || o.ID != replacing.ID) && vigil.SameSentinelName(o.Name, name) {
+			return nameConflict(sen, src, fmt.Sprintf("sentinel name %s is taken: your sentinel %s (sentinel %d) has it; choose another name", name, o.Name, o.ID))
+		}
+	}
+	return nameConflict(sen, src, checked)
+}
+
+// nameConflict returns the ECONFLICT diagnosticsError saying msg on sen's
+// name: its place in src (empty for the JSON form), and field name.
+func nameConflict(sen *spec.Sentinel, src, msg string) error {
+	diags := diagnostics(spec.ErrorList{{Pos: sen.Name.Pos().Position(""), Msg: msg, Found: sen.Name.Name}}, src)
 	for i := range diags {
 		diags[i].Field = nameTakenField
 	}

@@ -277,9 +277,121 @@ func TestRenameToLongSName(t *testing.T) {
 	path := "/sentinels/" + strconv.FormatInt(best.ID, 10)
 	status, body := c.do("POST", path, url.Values{"source": {src}}.Encode())
 	page := html.UnescapeString(body)
-	for _, want := range []string{">" + src + "</textarea>", "1:17: sentinel name beſt is not unique: the owner already has a sentinel beſt"} {
+	taken := "1:17: sentinel name beſt is taken: your sentinel beſt (sentinel " + strconv.FormatInt(best.ID+1, 10) + ") has it; choose another name"
+	for _, want := range []string{">" + src + "</textarea>", taken} {
 		if status != 422 || !strings.Contains(page, want) {
 			t.Errorf("POST %s renaming best to beſt: %d; want 422 and the editor saying %q:\n%s", path, status, want, body)
 		}
+	}
+}
+
+// TestSentinelNameTakenAtCheck: a name another of the owner's sentinels
+// already has, caught by the check before the store, is answered as the
+// store's refusal of it is (TestSentinelNameClash): the API 409, ECONFLICT,
+// one diagnostic whose field is name, at the name in the source, saying
+// which sentinel has it; the editor again, 422, the source kept and the
+// name marked. Before, the API answered 400 EINVALID for it, with no
+// field, and 409 only when the store refused it. A sentinel with other
+// mistakes besides is invalid (400), its name's diagnostic still marked
+// name. On SQLite, and on PostgreSQL when VIGIL_TEST_POSTGRES_DSN is set.
+func TestSentinelNameTakenAtCheck(t *testing.T) {
+	const src = "Create Sentinel gamma Using http://a.example/ Fetch 1 hour"
+	for name, open := range raceStores() {
+		t.Run(name, func(t *testing.T) {
+			for _, tc := range []struct {
+				name   string
+				method string
+				edit   bool // the edit of alpha, else a new sentinel
+				src    string
+				json   bool // the API, in the sentinel's JSON form
+				status int
+			}{
+				{"editor, rename", "POST", true, src, false, 422},
+				{"editor, new", "POST", false, src, false, 422},
+				{"API, rename", "PUT", true, src, false, 409},
+				{"API, new", "POST", false, src, false, 409},
+				{"API, new, JSON form", "POST", false, src, true, 409},
+				{"API, rename, JSON form", "PUT", true, src, true, 409},
+				{"API, new, another mistake", "POST", false, "Create Sentinel gamma Using nosuch", false, 400},
+			} {
+				t.Run(tc.name, func(t *testing.T) {
+					ctx := context.Background()
+					st := open(t)
+					s, u := checkingServer(t, st)
+					alpha := createChecked(t, s, u, "Create Sentinel alpha Using http://a.example/ Fetch 1 hour")
+					holder := createChecked(t, s, u, "Create Sentinel Gamma Using http://b.example/ Fetch 1 hour")
+					c := newSignedIn(t, s, u)
+					path := "/sentinels"
+					if tc.edit {
+						path += "/" + strconv.FormatInt(alpha.ID, 10)
+					}
+					body := url.Values{"source": {tc.src}}.Encode()
+					if tc.status != 422 {
+						path = "/api/v1" + path
+						b, _ := json.Marshal(map[string]string{"source": tc.src})
+						if tc.json {
+							sen, err := spec.ParseSentinel("", []byte(tc.src))
+							if err != nil {
+								t.Fatal(err)
+							}
+							b, _ = json.Marshal(map[string]any{"sentinel": sen})
+						}
+						body = string(b)
+					}
+					status, got := c.do(tc.method, path, body)
+					taken := "sentinel name gamma is taken: your sentinel Gamma (sentinel " + strconv.FormatInt(holder.ID, 10) + ") has it; choose another name"
+					if status != tc.status {
+						t.Errorf("%s %s: %d, want %d:\n%s", tc.method, path, status, tc.status, got)
+					}
+					switch tc.status {
+					case 409:
+						var e errorBody
+						if err := json.Unmarshal([]byte(got), &e); err != nil {
+							t.Fatalf("%s %s: %v %s", tc.method, path, err, got)
+						}
+						d := e.Error.Diagnostics
+						at := len(d) == 1 && d[0].Line == 1 && d[0].Column == 17 && tc.src[d[0].Offset:d[0].End] == "gamma"
+						if tc.json {
+							at = len(d) == 1 && d[0].Line == 0 && d[0].Offset == 0 && d[0].End == 0
+						}
+						if e.Error.Code != vigil.ECONFLICT || !at || d[0].Field != "name" || d[0].Message != taken || !strings.Contains(e.Error.Message, taken) {
+							t.Errorf("%s %s: %s; want ECONFLICT with one diagnostic, field name (at 1:17, gamma, in the source), saying %q", tc.method, path, got, taken)
+						}
+					case 400:
+						var e errorBody
+						if err := json.Unmarshal([]byte(got), &e); err != nil {
+							t.Fatalf("%s %s: %v %s", tc.method, path, err, got)
+						}
+						named := 0
+						for _, d := range e.Error.Diagnostics {
+							if d.Field == "name" {
+								named++
+							}
+						}
+						if e.Error.Code != vigil.EINVALID || len(e.Error.Diagnostics) != 2 || named != 1 {
+							t.Errorf("%s %s: %s; want EINVALID with two diagnostics, one of field name", tc.method, path, got)
+						}
+					default:
+						page := html.UnescapeString(got)
+						for _, want := range []string{">" + tc.src + "</textarea>", "1:17: " + taken, `aria-invalid="true"`} {
+							if !strings.Contains(page, want) {
+								t.Errorf("%s %s: the editor does not show %q:\n%s", tc.method, path, want, got)
+							}
+						}
+					}
+					all, _, err := st.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: u.ID})
+					if err != nil {
+						t.Fatal(err)
+					}
+					var names []string
+					for _, sen := range all {
+						names = append(names, sen.Name)
+					}
+					if strings.Join(names, ",") != "alpha,Gamma" {
+						t.Errorf("sentinels after the refusal: %v; want alpha, Gamma", names)
+					}
+				})
+			}
+		})
 	}
 }

@@ -103,30 +103,29 @@ func writtenLen(src, found string) int {
 
 // checkInput parses and checks a sentinel for u. replacing is the stored
 // sentinel an update replaces (nil for a new one). It returns the parsed
-// and checked sentinel, or the diagnostics.
-func (s *Server) checkInput(ctx context.Context, u *vigil.User, in *sentinelInput, replacing *vigil.Sentinel, now time.Time) (*spec.Sentinel, *spec.Checked, []Diagnostic, error) {
-	var sen *spec.Sentinel
-	var err error
+// and checked sentinel, or the diagnostics: that of a name another of u's
+// sentinels has (spec.Error.NameTaken) is marked on the field name
+// (nameTakenField), and taken says it is the only one.
+func (s *Server) checkInput(ctx context.Context, u *vigil.User, in *sentinelInput, replacing *vigil.Sentinel, now time.Time) (sen *spec.Sentinel, ch *spec.Checked, diags []Diagnostic, taken bool, err error) {
 	switch {
 	case len(in.Sentinel) > 0 && in.Source != "":
-		return nil, nil, nil, vigil.Errorf(vigil.EINVALID, "give either source or sentinel, not both")
+		return nil, nil, nil, false, vigil.Errorf(vigil.EINVALID, "give either source or sentinel, not both")
 	case len(in.Sentinel) > 0:
 		sen, err = spec.DecodeSentinel(in.Sentinel)
 	case strings.TrimSpace(in.Source) != "":
 		sen, err = spec.ParseSentinel("", []byte(in.Source))
 	case in.editor:
-		return nil, nil, nil, vigil.Errorf(vigil.EINVALID, "sentinel source required")
+		return nil, nil, nil, false, vigil.Errorf(vigil.EINVALID, "sentinel source required")
 	default:
-		return nil, nil, nil, vigil.Errorf(vigil.EINVALID, "a sentinel is required: give source (its text in the sentinel language) or sentinel (its JSON form)")
+		return nil, nil, nil, false, vigil.Errorf(vigil.EINVALID, "a sentinel is required: give source (its text in the sentinel language) or sentinel (its JSON form)")
 	}
 	if err != nil {
-		return sen, nil, diagnostics(err, in.Source), nil
+		return sen, nil, diagnostics(err, in.Source), false, nil
 	}
 	c, err := s.checker(ctx, u, now)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, false, err
 	}
-	var ch *spec.Checked
 	if replacing != nil {
 		ch, err = c.CheckReplace(replacing.Name, sen)
 	} else {
@@ -135,11 +134,18 @@ func (s *Server) checkInput(ctx context.Context, u *vigil.User, in *sentinelInpu
 	if err != nil {
 		var list spec.ErrorList
 		if !errors.As(err, &list) {
-			return nil, nil, nil, err
+			return nil, nil, nil, false, err
 		}
-		return sen, nil, diagnostics(err, in.Source), nil
+		// One diagnostic an error, in the list's order.
+		diags = diagnostics(list, in.Source)
+		for i, e := range list {
+			if e.NameTaken && i < len(diags) {
+				diags[i].Field = nameTakenField
+			}
+		}
+		return sen, nil, diags, len(list) == 1 && list[0].NameTaken, nil
 	}
-	return sen, ch, nil, nil
+	return sen, ch, nil, false, nil
 }
 
 // printSource returns the canonical form of sen, parsed from src (empty
@@ -158,14 +164,18 @@ func printSource(sen *spec.Sentinel, src string) string {
 // saveSentinel creates (replacing nil) or updates a sentinel from input;
 // an update is saved in one transaction with the sentinels using the
 // sentinel that it checked again (recheckUsers). ECONFLICT if one of them
-// was removed meanwhile, if another sentinel was given its name since it
-// was checked (nameTaken), or if the sentinels using it refuse a rename
-// or would be made invalid (usedConflict): nothing is saved.
+// was removed meanwhile, if another of u's sentinels has its name, found
+// by the check (nameHeld) or by the store since (nameTaken), or if the
+// sentinels using it refuse a rename or would be made invalid
+// (usedConflict): nothing is saved.
 func (s *Server) saveSentinel(ctx context.Context, u *vigil.User, in *sentinelInput, replacing *vigil.Sentinel) (*vigil.Sentinel, error) {
 	now := s.now().UTC().Truncate(time.Second)
-	sen, ch, diags, err := s.checkInput(ctx, u, in, replacing, now)
+	sen, ch, diags, taken, err := s.checkInput(ctx, u, in, replacing, now)
 	if err != nil {
 		return nil, err
+	}
+	if taken {
+		return nil, s.nameHeld(ctx, u, sen, in.Source, replacing, diags[0].Message)
 	}
 	if len(diags) > 0 {
 		return nil, &diagnosticsError{err: vigil.Errorf(vigil.EINVALID, "%s", diagSummary(diags)), Diagnostics: diags}
@@ -689,7 +699,7 @@ func (s *Server) liveCheck(ctx context.Context, u *vigil.User, in *sentinelInput
 			return nil, err
 		}
 	}
-	sen, ch, diags, err := s.checkInput(ctx, u, in, old, s.now().UTC().Truncate(time.Second))
+	sen, ch, diags, _, err := s.checkInput(ctx, u, in, old, s.now().UTC().Truncate(time.Second))
 	if err != nil {
 		return nil, err
 	}

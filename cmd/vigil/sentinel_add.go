@@ -169,9 +169,11 @@ func runSentinelAdd(ctx context.Context, env *environment, args []string) (code 
 // storeSentinels stores the sentinels that passed their check, for owner
 // (created if new), and prints the warnings of each and the path of its
 // feed. A sentinel whose name the owner came to use since the check (an
-// add at the same time: the store refuses it, vigil.SentinelNameUsed) is
-// a problem printed as the check's are, and the others are stored all the
-// same; refused says whether there was one.
+// add at the same time: the store refuses it, a
+// *vigil.SentinelNameTakenError) is a problem printed as the check's are,
+// naming the sentinel that has it, and the others are stored all the
+// same; refused says whether there was one. Any other error of the store,
+// another conflict too, is returned as itself, for the sentinel's name.
 func storeSentinels(ctx context.Context, env *environment, st vigil.Store, sf storeFlags, owner string, now time.Time, adds []sentinelToAdd) (refused bool, err error) {
 	secret, _, err := newKeyring(st, *sf.data, *sf.postgres).load(ctx, secretFile)
 	if err != nil {
@@ -190,8 +192,10 @@ func storeSentinels(ctx context.Context, env *environment, st vigil.Store, sf st
 		if a.checked.Start.After(now) {
 			sen.NextCheck = a.checked.Start
 		}
-		if err := st.CreateSentinel(ctx, sen); vigil.ErrorCode(err) == vigil.ECONFLICT {
-			printDiagnostics(env.stdout, spec.ErrorList{{Pos: a.namePos, Msg: vigil.ErrorMessage(err)}}, "")
+		var taken *vigil.SentinelNameTakenError
+		if err := st.CreateSentinel(ctx, sen); errors.As(err, &taken) {
+			msg := fmt.Sprintf("sentinel name %s is not unique: the owner already has a sentinel %s (sentinel %d), added since the check", a.name, taken.IDName, taken.ID)
+			printDiagnostics(env.stdout, spec.ErrorList{{Pos: a.namePos, Msg: msg, Found: a.name, NameTaken: true}}, "")
 			refused = true
 			continue
 		} else if err != nil {

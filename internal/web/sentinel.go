@@ -163,12 +163,33 @@ func printSource(sen *spec.Sentinel, src string) string {
 
 // saveSentinel creates (replacing nil) or updates a sentinel from input;
 // an update is saved in one transaction with the sentinels using the
-// sentinel that it checked again (recheckUsers). ECONFLICT if one of them
-// was removed meanwhile, if another of u's sentinels has its name, found
+// sentinel that it checked again (recheckUsers). ECONFLICT if another of
+// u's sentinels has its name, found
 // by the check (nameHeld) or by the store since (nameTaken), or if the
 // sentinels using it refuse a rename or would be made invalid
-// (usedConflict): nothing is saved.
+// (usedConflict): nothing is saved. An edit whose users were removed as
+// it was being saved, which failed the write, is checked and saved again
+// (saveAttempts), the users removed constraining it no more; if users
+// are removed at each write, it is ECONFLICT naming them (usersRemoved).
 func (s *Server) saveSentinel(ctx context.Context, u *vigil.User, in *sentinelInput, replacing *vigil.Sentinel) (*vigil.Sentinel, error) {
+	var removed []string
+	for range saveAttempts {
+		out, err := s.saveSentinelOnce(ctx, u, in, replacing)
+		var gone *usersGoneError
+		if !errors.As(err, &gone) {
+			return out, err
+		}
+		removed = append(removed, gone.removed...)
+		if replacing, err = s.Store.FindSentinelByID(ctx, replacing.ID); err != nil {
+			return nil, err
+		}
+	}
+	return nil, usersRemoved(replacing.Name, removed)
+}
+
+// saveSentinelOnce is one attempt of saveSentinel: a *usersGoneError if
+// users of the edit that it saved with it were removed meanwhile.
+func (s *Server) saveSentinelOnce(ctx context.Context, u *vigil.User, in *sentinelInput, replacing *vigil.Sentinel) (*vigil.Sentinel, error) {
 	now := s.now().UTC().Truncate(time.Second)
 	sen, ch, diags, taken, err := s.checkInput(ctx, u, in, replacing, now)
 	if err != nil {
@@ -217,7 +238,7 @@ func (s *Server) saveSentinel(ctx context.Context, u *vigil.User, in *sentinelIn
 			break
 		}
 		if _, ferr := s.Store.FindSentinelByID(ctx, out.ID); ferr == nil {
-			err = vigil.Errorf(vigil.ECONFLICT, "sentinel %s was not saved: a sentinel using it was removed meanwhile; save it again", out.Name)
+			err = s.usersGone(ctx, users, err)
 		}
 	}
 	if err != nil {

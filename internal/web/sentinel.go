@@ -164,10 +164,9 @@ func printSource(sen *spec.Sentinel, src string) string {
 // saveSentinel creates (replacing nil) or updates a sentinel from input;
 // an update is saved in one transaction with the sentinels using the
 // sentinel that it checked again (recheckUsers). ECONFLICT if another of
-// u's sentinels has its name, found
-// by the check (nameHeld) or by the store since (nameTaken), or if the
-// sentinels using it refuse a rename or would be made invalid
-// (usedConflict): nothing is saved. An edit whose users were removed as
+// u's sentinels has its name, found by the check (nameHeld) or by the
+// store since (nameTaken), or if the sentinels using it refuse a rename
+// or would be made invalid (usedConflict): nothing is saved. An edit whose users were removed as
 // it was being saved, which failed the write, is checked and saved again
 // (saveAttempts), the users removed constraining it no more; if users
 // are removed at each write, it is ECONFLICT naming them (usersRemoved).

@@ -379,7 +379,8 @@ func TestWebAPI(t *testing.T) {
 	if sen.Name != "news" || sen.Status != "active" || !strings.HasPrefix(sen.Feed, "/feeds/") {
 		t.Fatalf("created: %+v", sen)
 	}
-	if code := c.want(400, "POST", "/api/v1/sentinels", map[string]string{"source": src}).errorCode(t); code != "EINVALID" {
+	// A name taken is a conflict with the sentinel that has it.
+	if code := c.want(409, "POST", "/api/v1/sentinels", map[string]string{"source": src}).errorCode(t); code != "ECONFLICT" {
 		t.Errorf("duplicate name: code %s", code)
 	}
 	// The JSON form.

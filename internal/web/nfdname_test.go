@@ -32,8 +32,8 @@ func TestNFDName(t *testing.T) {
 	}
 	// The name is marked whole in the source, though it is reported
 	// composed: bytes 16 to 22, not the one letter c.
-	if status, body := post("Create Sentinel cafe\u0301 Using http://b.example/ Fetch 1 hour"); status != 400 || !strings.Contains(body, "sentinel name caf\u00e9 is not unique") || !strings.Contains(body, `"end": 22,`) {
-		t.Errorf("a second café, decomposed: %d %s; want 400, not unique, marked to byte 22", status, body)
+	if status, body := post("Create Sentinel cafe\u0301 Using http://b.example/ Fetch 1 hour"); status != 409 || !strings.Contains(body, "sentinel name caf\u00e9 is taken") || !strings.Contains(body, `"end": 22,`) {
+		t.Errorf("a second café, decomposed: %d %s; want 409, taken, marked to byte 22", status, body)
 	}
 	all, _, err := s.Store.FindSentinels(context.Background(), vigil.SentinelFilter{OwnerID: u.ID})
 	if err != nil || len(all) != 2 {

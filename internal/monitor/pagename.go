@@ -19,6 +19,10 @@ import (
 // clipped names would name two pages alike.
 const maxPageName = 40
 
+// minPathTail is the least of a path pageName keeps after a host too long
+// for maxPageName.
+const minPathTail = 20
+
 // pageNames returns the names of the pages of a message's changes, urls
 // (one for each change, in their order), in the same order: nil when
 // they are all one page. Every page is named in the same way, the
@@ -83,7 +87,13 @@ func pageName(raw string, query, clip bool) string {
 	if !clip || len([]rune(host+rest)) <= maxPageName {
 		return host + rest
 	}
-	budget := maxPageName - len([]rune(host)) - len([]rune("/…/"))
+	// A host too long to leave room for the path still gets the end of
+	// the path: the name goes past maxPageName rather than lose the part
+	// that tells two pages of the host apart.
+	budget := max(maxPageName-len([]rune(host))-len([]rune("/…/")), minPathTail)
+	if len([]rune(rest)) <= budget+1 {
+		return host + rest
+	}
 	tail := ""
 	for i := range rest {
 		if rest[i] == '/' && len([]rune(rest[i+1:])) <= budget {
@@ -95,5 +105,5 @@ func pageName(raw string, query, clip bool) string {
 		return host + "/…/" + tail
 	}
 	r := []rune(rest)
-	return host + "/…" + string(r[max(0, len(r)-budget-1):])
+	return host + "/…" + string(r[len(r)-budget-1:])
 }

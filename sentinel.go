@@ -106,10 +106,11 @@ func ValidImportance(f float64) bool { return f >= 0 && f <= 1 }
 // their lower cases (strings.ToLower) are equal, exactly as the sentinel
 // checker keys the sentinels it knows (spec.Checker, whose Lookup finds
 // a sentinel by name). This is not strings.EqualFold, which also takes
-// 'ſ' for 's' where the checker does not. Names are compared as stored,
-// in Unicode NFC, as the sentinel language keeps them (spec.CanonicalName):
-// the domain has no normalisation tables, so a caller comparing a name a
-// user typed makes it canonical first.
+// 'ſ' for 's' where the checker does not. Names are compared as stored, in
+// the form the sentinel language keeps them (spec.CanonicalName: as
+// written when valid so, in Unicode NFC otherwise): the domain has no
+// normalisation tables, so a caller comparing a name a user typed makes it
+// canonical first.
 func SameSentinelName(a, b string) bool {
 	return a == b || sentinelNameKey(a) == sentinelNameKey(b)
 }

@@ -126,16 +126,13 @@ func (v *validator) sentinel(s *Sentinel) {
 
 // IsValidName reports whether name can name a sentinel: a letter or "_",
 // then letters, digits, "_" and "-", at most MaxNameLen bytes, and not a
-// reserved word; written in NFC or not (CanonicalName), counted in NFC.
+// reserved word; as written or in NFC (see CanonicalName).
 func IsValidName(name string) bool {
-	if !norm.NFC.IsNormalString(name) {
-		name = norm.NFC.String(name)
-	}
-	return isValidNFCName(name)
+	return validName(name) || !norm.NFC.IsNormalString(name) && validName(norm.NFC.String(name))
 }
 
-// isValidNFCName is IsValidName of a name in NFC.
-func isValidNFCName(name string) bool {
+// validName is IsValidName of name as written.
+func validName(name string) bool {
 	if name == "" || len(name) > MaxNameLen || Lookup(name) != IDENT {
 		return false
 	}

@@ -98,6 +98,11 @@ type Monitor struct {
 	// error) before its sentinels' contacts are told, once, and then told
 	// again when it works: 6h if zero, never if negative.
 	FailureNotice time.Duration
+	// Location is the time zone of the dates written in sentinels (vigil
+	// serve --tz), the spec.Checker.Location they were checked in: a day,
+	// week or month added to another sentinel's event keeps its clock
+	// there (schedule.Lifespan.Location). Nil is UTC.
+	Location *time.Location
 
 	Now  func() time.Time
 	Rand func() float64 // in [0, 1)
@@ -176,6 +181,7 @@ func (m *Monitor) init() {
 			m.Logger = slog.New(slog.DiscardHandler)
 		}
 		m.plans.max = 8192
+		m.plans.loc = m.Location
 		m.recent.max = 1 << 17
 		m.heads.max = 1 << 17
 		if m.BodyCache == 0 {

@@ -40,11 +40,13 @@ type plan struct {
 }
 
 // planCache keeps decoded plans by sentinel id; it is bounded and simply
-// emptied when full (plans are cheap to decode again).
+// emptied when full (plans are cheap to decode again). Their lifespans
+// are in loc (Monitor.Location).
 type planCache struct {
 	mu    sync.Mutex
 	plans map[int64]*plan
 	max   int
+	loc   *time.Location
 }
 
 func (c *planCache) get(s *vigil.Sentinel) (*plan, error) {
@@ -58,6 +60,7 @@ func (c *planCache) get(s *vigil.Sentinel) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	p.lifespan.Location = c.loc
 	c.mu.Lock()
 	if c.plans == nil || len(c.plans) >= c.max {
 		c.plans = map[int64]*plan{}

@@ -45,7 +45,8 @@ type Lifespan struct {
 	Created  time.Time // the sentinel's creation: the time of during(s)
 	// Location is the owner's time zone, Checker.Location of the check:
 	// days, weeks and months added to an event keep its clock
-	// (spec.Duration.AddIn). Nil is UTC, the zone vigil sentinel add and
+	// (spec.Duration.AddIn). Nil is UTC. The monitor sets the
+	// deployment's zone (vigil serve --tz), the one vigil sentinel add and
 	// the web check sentinels in.
 	Location *time.Location
 	// ToSource is the To clause as the sentinel's source writes it ("" for
@@ -84,8 +85,8 @@ type Lookup func(name string) (Status, bool)
 // LifespanOf builds the lifespan of a checked sentinel: dates and Now are
 // taken resolved from the checker (Checked.Start and End), events are kept
 // as events, to be evaluated when they happen. Its Location is nil (UTC):
-// the owner's time zone is not kept with the sentinel, and a caller that
-// checked it in another sets it.
+// the time zone is not kept with the sentinel, and a caller that checked
+// it in another sets it (the monitor sets Monitor.Location).
 func LifespanOf(c *spec.Checked, created time.Time) Lifespan {
 	l := Lifespan{Created: created}
 	bound := func(ts *spec.TimeSpec, resolved time.Time) Bound {

@@ -113,6 +113,9 @@ type editorData struct {
 	// Done says what the form that led here did (takeDone), or is
 	// empty.
 	Done string
+	// TimeZone names the zone the dates of the source are read in
+	// (Server.Location).
+	TimeZone string
 }
 
 type segment struct {
@@ -154,7 +157,7 @@ Fetch 1 hour
 func (s *Server) handleSentinelNewPage(w http.ResponseWriter, r *http.Request, sess *session) error {
 	src := newSentinelTemplate
 	return s.page(w, r, sess, http.StatusOK, "sentinel", "New sentinel", "sentinels",
-		&editorData{Source: src, Segments: segments(src, nil)})
+		&editorData{Source: src, Segments: segments(src, nil), TimeZone: s.location().String()})
 }
 
 func (s *Server) handleSentinelCreatePage(w http.ResponseWriter, r *http.Request, sess *session) error {
@@ -183,7 +186,7 @@ func (s *Server) editorError(w http.ResponseWriter, r *http.Request, sess *sessi
 		}
 		de = &diagnosticsError{err: &vigil.Error{Code: vigil.EINVALID}, Diagnostics: []Diagnostic{{Message: vigil.ErrorMessage(err)}}}
 	}
-	data := &editorData{Editing: editing, Source: src, Errors: de.Diagnostics, Segments: segments(src, de.Diagnostics)}
+	data := &editorData{Editing: editing, Source: src, Errors: de.Diagnostics, Segments: segments(src, de.Diagnostics), TimeZone: s.location().String()}
 	title := "New sentinel"
 	if editing != nil {
 		title = "Sentinel " + editing.Name
@@ -215,7 +218,7 @@ func (s *Server) handleSentinelPage(w http.ResponseWriter, r *http.Request, sess
 		return err
 	}
 	p.Total, p.Shown = total, len(changes)
-	data := &editorData{Editing: sen, Source: sen.Source, Segments: segments(sen.Source, nil), Row: row, Changes: changes, ChangesPager: p, Done: s.takeDone(w, r)}
+	data := &editorData{Editing: sen, Source: sen.Source, Segments: segments(sen.Source, nil), Row: row, Changes: changes, ChangesPager: p, Done: s.takeDone(w, r), TimeZone: s.location().String()}
 	if s.FeedPath != nil {
 		data.Feed = s.FeedPath(sen)
 	}

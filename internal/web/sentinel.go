@@ -19,12 +19,26 @@ import (
 	"github.com/vigil-web/vigil/spec"
 )
 
-// checker returns a spec checker for u's sentinels (Server.Checker).
+// checker returns a spec checker for u's sentinels (Server.Checker),
+// reading dates in the server's zone (Server.Location).
 func (s *Server) checker(ctx context.Context, u *vigil.User, now time.Time) (*spec.Checker, error) {
 	if s.Checker == nil {
 		return nil, vigil.Errorf(vigil.EINTERNAL, "web: the server has no sentinel checker")
 	}
-	return s.Checker(ctx, u, now)
+	c, err := s.Checker(ctx, u, now)
+	if c != nil {
+		c.Location = s.location()
+	}
+	return c, err
+}
+
+// location returns the time zone of the dates written in sentinels
+// (Server.Location), UTC when none is set.
+func (s *Server) location() *time.Location {
+	if s.Location != nil {
+		return s.Location
+	}
+	return time.UTC
 }
 
 // sentinelInput is the body of a create, update or check request: the

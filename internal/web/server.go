@@ -79,6 +79,10 @@ type Server struct {
 	// to them) and compiling selectors as the monitor will. Required by the
 	// sentinel routes; the daemon wires it.
 	Checker func(ctx context.Context, owner *vigil.User, now time.Time) (*spec.Checker, error)
+	// Location is the time zone of the dates written in sentinels (vigil
+	// serve --tz): the checker's Location wherever the server checks one,
+	// named under the editor and in GET /api/v1/me. Nil is UTC.
+	Location *time.Location
 	// KickOutbox, if not nil, wakes the notification delivery (after the
 	// retry of a dead letter).
 	KickOutbox func()

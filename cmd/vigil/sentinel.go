@@ -88,7 +88,7 @@ func runSentinelCheck(ctx context.Context, env *environment, args []string) (cod
 			"\"-\" reads standard input.")
 	sf := addOptionalStoreFlags(fs, "whose sentinels the files may use")
 	nowFlag := fs.String("now", "", "creation time of the sentinels (RFC 3339, MM/DD/YYYY HH:MM or MM/DD/YYYY; default: the current time)")
-	tz := fs.String("tz", "UTC", "time zone of the dates in the files (an IANA name such as Europe/Paris)")
+	tz := addTZFlag(fs, env)
 	owner := fs.String("owner", "", "the owner's `email` address, notified when a sentinel has no Notify clause; with the store, whose sentinels are known (default there $VIGIL_OWNER or "+defaultOwner+")")
 	asJSON := fs.Bool("json", false, "print each valid sentinel, complete and resolved, as a line of JSON")
 	if help, err := parseFlags(fs, args); help || err != nil {
@@ -98,9 +98,9 @@ func runSentinelCheck(ctx context.Context, env *environment, args []string) (cod
 		fs.Usage()
 		return exitError, errUsageShown
 	}
-	loc, err := time.LoadLocation(*tz)
+	loc, err := tz.location()
 	if err != nil {
-		return exitError, fmt.Errorf("--tz %q: %v; want an IANA name such as Europe/Paris", *tz, err)
+		return exitError, err
 	}
 	now := time.Now().In(loc).Truncate(time.Minute)
 	if *nowFlag != "" {

@@ -84,12 +84,17 @@ func runSentinelAdd(ctx context.Context, env *environment, args []string) (code 
 			"nor the owner's account.")
 	sf := addStoreFlags(fs, env)
 	owner := ownerFlag(fs, env)
+	tz := addTZFlag(fs, env)
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return exitOK, err
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()
 		return exitError, errUsageShown
+	}
+	loc, err := tz.location()
+	if err != nil {
+		return exitError, err
 	}
 	if err := newOwner(*owner).Validate(); err != nil {
 		return exitError, fmt.Errorf("owner %s: %w", *owner, err)
@@ -127,6 +132,7 @@ func runSentinelAdd(ctx context.Context, env *environment, args []string) (code 
 	if err != nil {
 		return exitError, err
 	}
+	checker.Location = loc
 	var adds []sentinelToAdd
 	for _, pf := range files {
 		checked, problems := checkFile(checker, pf.file, pf.err)

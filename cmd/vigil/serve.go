@@ -70,6 +70,9 @@ type serveConfig struct {
 	// chromiumSandbox asks for Chromium's sandbox (--chromium-sandbox),
 	// which a daemon running as root cannot have.
 	chromiumSandbox bool
+	// location is the time zone of the dates written in sentinels (--tz):
+	// the checker's of the dashboard and the API, and the monitor's.
+	location *time.Location
 }
 
 // checkBaseURL refuses a --base-url that is not an absolute http or https
@@ -140,6 +143,7 @@ func runServe(ctx context.Context, env *environment, args []string) (code int, e
 	fs.DurationVar(&c.retryBase, "retry-base", 10*time.Second, "delay before the first retry of a failed notification, doubling after each failure")
 	fs.IntVar(&c.maxAttempts, "max-attempts", 8, "attempts before a notification becomes a dead letter")
 	fs.StringVar(&c.logLevel, "log-level", "info", "debug, info, warn or error")
+	tz := addTZFlag(fs, env)
 	fs.Usage = func() {
 		fmt.Fprintf(env.stderr, "Usage: vigil serve [flags]\n\nServe runs every sentinel of the store: it fetches pages when they fall due,\n"+
 			"keeps their versions, detects the changes each sentinel asks for and\n"+
@@ -161,6 +165,9 @@ func runServe(ctx context.Context, env *environment, args []string) (code int, e
 	}
 	if envErr != nil {
 		return exitError, envErr
+	}
+	if c.location, err = tz.location(); err != nil {
+		return exitError, err
 	}
 	c.smtp.TLS = email.TLS(*tlsMode)
 	given := map[string]bool{}
@@ -280,7 +287,7 @@ func runServe(ctx context.Context, env *environment, args []string) (code int, e
 	d.feeds.BaseURL = d.baseURL
 	gate.ready(newServeMux(d))
 	fmt.Fprintf(env.stdout, "listening on %s\n", ln.Addr())
-	started := []any{"addr", ln.Addr().String(), "data", *sf.data, "email", d.email}
+	started := []any{"addr", ln.Addr().String(), "data", *sf.data, "email", d.email, "tz", c.location.String()}
 	if d.smtpRelay != "" {
 		started = append(started, "smtp", d.smtpRelay)
 	}
@@ -350,6 +357,9 @@ type daemon struct {
 	// noRender says why pages cannot be rendered, or is empty: the
 	// checker warns of sentinels that say Fetch ... render.
 	noRender string
+	// location is the time zone of the dates written in sentinels
+	// (serveConfig's), which the dashboard and the API check them in.
+	location *time.Location
 	// notFoundPages, set by the dashboard's mount, wraps the routing
 	// table so that a GET of a path it lacks gets the dashboard's Not
 	// found page (web.Server.NotFoundPages); nil: mux's plain 404.
@@ -391,7 +401,8 @@ func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logge
 	}
 	keys.report(logger, secretFile, secret, secretOrigin)
 	d := &daemon{dataDir: dataDir, store: st, secret: secret, baseURL: strings.TrimRight(c.baseURL, "/"), logger: logger,
-		monitorKick: make(chan struct{}, 1), outboxKick: make(chan struct{}, 1), publicMetrics: c.publicMetrics, secureCookies: c.secureCookies}
+		monitorKick: make(chan struct{}, 1), outboxKick: make(chan struct{}, 1), publicMetrics: c.publicMetrics, secureCookies: c.secureCookies,
+		location: c.location}
 	fopt := fetch.Options{AllowPrivateNetworks: c.allowPrivate, IgnoreRobots: c.ignoreRobots, HostDelay: c.hostDelay,
 		HostConcurrency: c.hostConc, TotalTimeout: c.fetchTimeout, Proxy: c.proxy, NoProxy: c.noProxy}
 	switch _, err := os.Stat(c.render); {
@@ -428,6 +439,7 @@ func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logge
 		Warehouse:   d.warehouse,
 		Fetcher:     d.fetcher,
 		SharedStore: c.sharedStore,
+		Location:    c.location,
 		Policy:      schedule.Policy{MinInterval: c.minInterval, MaxInterval: c.maxInterval, InitialInterval: c.initInterval},
 		Logger:      logger,
 		Lease:       c.lease,

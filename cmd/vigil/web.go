@@ -180,6 +180,7 @@ func mountWeb(mux *http.ServeMux, d *daemon) {
 		Kick:       func() { kick(d.monitorKick) },
 		KickOutbox: func() { kick(d.outboxKick) },
 		Unsendable: d.unsendable,
+		Location:   d.location,
 		Checker: func(ctx context.Context, owner *vigil.User, now time.Time) (*spec.Checker, error) {
 			c, err := storedChecker(ctx, d.store, owner, now)
 			if err == nil && !d.email {

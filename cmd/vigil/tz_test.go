@@ -1,0 +1,137 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/internal/sqlite"
+)
+
+// xmas is a sentinel whose From is 09:00 on 24 December 2036: 08:00 UTC
+// in Paris (winter time).
+const xmas = "Create Sentinel xmas Using http://a.example/ From 12/24/2036 09:00\n"
+
+// parisXmas is xmas's From in Europe/Paris.
+var parisXmas = time.Date(2036, 12, 24, 8, 0, 0, 0, time.UTC)
+
+// storedStart returns the start the store keeps for the sentinel, from
+// its checked form, and its next check.
+func storedStart(t *testing.T, s *vigil.Sentinel) (start, next time.Time) {
+	t.Helper()
+	var checked struct{ Start time.Time }
+	if err := json.Unmarshal(s.Spec, &checked); err != nil {
+		t.Fatal(err)
+	}
+	return checked.Start, s.NextCheck
+}
+
+// TestServeTZ: vigil serve --tz Europe/Paris reads the dates of the
+// sentinels saved through its API in Paris: From 12/24/2036 09:00 starts
+// at 08:00 UTC, as the API answers and the store keeps it; GET
+// /api/v1/me names the zone. They were read in UTC.
+func TestServeTZ(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end test; skipped in -short mode")
+	}
+	t.Setenv("VIGIL_TZ", "")
+	d := startWebDaemon(t, "--tz", "Europe/Paris")
+	c := &apiClient{t: t, base: d.base, token: d.addUser(t, "paris@example.com", "a password of paris")}
+	var sen struct {
+		ID        int64
+		NextCheck time.Time
+	}
+	c.want(201, "POST", "/api/v1/sentinels", map[string]string{"source": xmas}).json(t, &sen)
+	if !sen.NextCheck.Equal(parisXmas) {
+		t.Errorf("the API answers its next check %s, want %s", sen.NextCheck.UTC(), parisXmas)
+	}
+	var me struct{ TimeZone string }
+	c.want(200, "GET", "/api/v1/me", nil).json(t, &me)
+	if me.TimeZone != "Europe/Paris" {
+		t.Errorf("/api/v1/me: timeZone %q, want Europe/Paris", me.TimeZone)
+	}
+	db := openData(t, d.dir)
+	s, err := db.FindSentinelByID(context.Background(), sen.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if start, next := storedStart(t, s); !start.Equal(parisXmas) || !next.Equal(parisXmas) {
+		t.Errorf("stored: start %s, next check %s; want both %s", start.UTC(), next.UTC(), parisXmas)
+	}
+}
+
+// TestSentinelAddTZ: vigil sentinel add --tz (or $VIGIL_TZ) reads the
+// dates of the files in that zone, as vigil sentinel check --tz does and
+// vigil serve --tz: From 12/24/2036 09:00 in Paris is stored as 08:00
+// UTC. sentinel add had no --tz, and read them in UTC.
+func TestSentinelAddTZ(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		vars map[string]string
+		args []string
+		want time.Time
+	}{
+		{"--tz", nil, []string{"--tz", "Europe/Paris"}, parisXmas},
+		{"$VIGIL_TZ", map[string]string{"VIGIL_TZ": "Europe/Paris"}, nil, parisXmas},
+		{"--tz over $VIGIL_TZ", map[string]string{"VIGIL_TZ": "America/New_York"}, []string{"--tz", "Europe/Paris"}, parisXmas},
+		{"default", nil, nil, parisXmas.Add(time.Hour)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			file := writeFile(t, dir, "xmas.ssl", xmas)
+			data := dir + "/data"
+			args := append(append([]string{"sentinel", "add", "--data", data}, tc.args...), file)
+			if code, out, errOut := runVigilEnv(t, tc.vars, args...); code != exitOK {
+				t.Fatalf("exit %d\n%s%s", code, out, errOut)
+			}
+			st, err := sqlite.Open(context.Background(), data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			sens, _, err := st.FindSentinels(context.Background(), vigil.SentinelFilter{})
+			if err != nil || len(sens) != 1 {
+				t.Fatalf("sentinels %v, %v; want one", sens, err)
+			}
+			if start, next := storedStart(t, sens[0]); !start.Equal(tc.want) || !next.Equal(tc.want) {
+				t.Errorf("stored: start %s, next check %s; want both %s", start.UTC(), next.UTC(), tc.want)
+			}
+			// sentinel check agrees, with the same flag and variable.
+			check := append(append([]string{"sentinel", "check", "--json"}, tc.args...), file)
+			code, out, errOut := runVigilEnv(t, tc.vars, check...)
+			var checked struct{ Start time.Time }
+			if err := json.Unmarshal([]byte(out), &checked); code != exitOK || err != nil || !checked.Start.Equal(tc.want) {
+				t.Errorf("sentinel check: exit %d, start %s (%v) %s; want %s", code, checked.Start.UTC(), err, errOut, tc.want)
+			}
+		})
+	}
+}
+
+// TestTZRefused: a zone that is no IANA name stops the commands that read
+// dates before they do anything, naming the flag, or the variable it
+// came from.
+func TestTZRefused(t *testing.T) {
+	file := writeFile(t, t.TempDir(), "xmas.ssl", xmas)
+	for _, tc := range []struct {
+		vars map[string]string
+		args []string
+		want string
+	}{
+		{nil, []string{"serve", "--addr", "127.0.0.1:0", "--tz", "Mars/Olympus"}, `--tz "Mars/Olympus": unknown time zone Mars/Olympus; want an IANA name such as Europe/Paris`},
+		{map[string]string{"VIGIL_TZ": "Paris"}, []string{"serve", "--addr", "127.0.0.1:0"}, `--tz "Paris" (from $VIGIL_TZ): unknown time zone Paris; want an IANA name such as Europe/Paris`},
+		{nil, []string{"sentinel", "add", "--tz", "Mars/Olympus", file}, `--tz "Mars/Olympus": unknown time zone Mars/Olympus`},
+		{map[string]string{"VIGIL_TZ": "Paris"}, []string{"sentinel", "check", file}, `--tz "Paris" (from $VIGIL_TZ)`},
+	} {
+		vars := map[string]string{"VIGIL_DATA": t.TempDir()}
+		for k, v := range tc.vars {
+			vars[k] = v
+		}
+		code, out, errOut := runVigilEnv(t, vars, tc.args...)
+		if code != exitError || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v %q: exit %d, stdout %q, stderr %q; want 2 and %q", tc.vars, tc.args, code, out, errOut, tc.want)
+		}
+	}
+}

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"time"
+	_ "time/tzdata" // the zones of --tz where the system has no zoneinfo
+)
+
+// tzUsage is the usage of --tz, the same on every command that reads the
+// dates written in sentinels.
+const tzUsage = "time `zone` of the dates written in sentinels (From 12/24/2026 09:00, and the clock that days, weeks and months added keep): an IANA name such as Europe/Paris; give vigil serve, sentinel add and sentinel check the same (default $VIGIL_TZ or UTC)"
+
+// tzFlag is the --tz flag of the commands that read the dates written in
+// sentinels (vigil serve, sentinel add, sentinel check): the zone they
+// are local times in, $VIGIL_TZ or UTC unless given, so that a date means
+// the same instant whichever of them reads it.
+type tzFlag struct {
+	name string
+	// env says the zone is $VIGIL_TZ's, the flag not given: its error
+	// says so.
+	env bool
+}
+
+func (f *tzFlag) String() string { return "" } // the usage states the default
+
+func (f *tzFlag) Set(v string) error {
+	f.name, f.env = v, false
+	return nil
+}
+
+// addTZFlag defines --tz on fs, its default $VIGIL_TZ or UTC.
+func addTZFlag(fs *flag.FlagSet, env *environment) *tzFlag {
+	f := &tzFlag{name: "UTC"}
+	if v := env.getenv("VIGIL_TZ"); v != "" {
+		f.name, f.env = v, true
+	}
+	fs.Var(f, "tz", tzUsage)
+	return f
+}
+
+// location returns the zone --tz names, or an error that names the flag
+// (and $VIGIL_TZ when the zone came from it). Only IANA names are taken:
+// "Local", the zone of whatever machine runs the command, would make a
+// date mean another instant on another machine.
+func (f *tzFlag) location() (*time.Location, error) {
+	from := ""
+	if f.env {
+		from = " (from $VIGIL_TZ)"
+	}
+	if f.name == "" || f.name == "Local" {
+		return nil, fmt.Errorf("--tz %q%s: want an IANA name such as Europe/Paris, or UTC", f.name, from)
+	}
+	loc, err := time.LoadLocation(f.name)
+	if err != nil {
+		return nil, fmt.Errorf("--tz %q%s: %v; want an IANA name such as Europe/Paris", f.name, from, err)
+	}
+	return loc, nil
+}

@@ -160,11 +160,15 @@
 // reference for V4" with n = 4).
 //
 // A date in From or To (with its clock, or at midnight) is a local time in
-// Checker.Location (UTC unless set; vigil sentinel check --tz), and a
-// day, week or month added to a time point keeps its clock in that zone,
-// whatever the base: a date, Now, or an event of another sentinel, whose
-// instant is read on the owner's clock wherever it was kept (the store
-// gives it in UTC). start(s) at 09:00 in Europe/Paris on Saturday 28
+// Checker.Location (UTC unless set), and a day, week or month added to a
+// time point keeps its clock in that zone, whatever the base: a date, Now,
+// or an event of another sentinel, whose instant is read on the owner's
+// clock wherever it was kept (the store gives it in UTC). A deployment
+// has one zone, vigil serve --tz (or $VIGIL_TZ; UTC by default), which
+// the dashboard and the API check sentinels in and the monitor runs their
+// lifespans in; vigil sentinel add and sentinel check take the same --tz.
+// With Europe/Paris, From 12/24/2026 09:00 starts at 08:00 UTC. The zone
+// is not kept with a sentinel: its dates are instants once checked. start(s) at 09:00 in Europe/Paris on Saturday 28
 // March 2026 + 1 day is 09:00 on Sunday, 23 hours later, as summer time
 // begins (it was 10:00, the day counted in UTC); seconds, minutes and
 // hours added are exact. The scheduler adds them so when the event

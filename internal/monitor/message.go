@@ -88,7 +88,7 @@ func (m *Monitor) reportTogether(ctx context.Context, j *job, found []foundChang
 		}
 	}
 	msg := &vigil.Message{SentinelID: j.s.ID, SentinelName: j.s.Name, URL: found[0].pg.url,
-		Subject: "[Vigil] " + j.s.Name + ": " + strings.Join(entries, "; "), Changes: items}
+		Subject: subjectLine(j.s.Name, entries...), Changes: items}
 	msg.Text, msg.HTML, msg.FeedLink = m.render(ctx, j, items, lists, pages, details)
 	due := now
 	if j.plan.mode == spec.BestEffort {
@@ -213,7 +213,7 @@ func (m *Monitor) sendDigest(ctx context.Context, j *job, now time.Time) bool {
 		changes = "change"
 	}
 	msg := &vigil.Message{SentinelID: j.s.ID, SentinelName: j.s.Name, URL: j.plan.urls[0], Digest: true, Since: since, Until: now,
-		Subject: fmt.Sprintf("[Vigil] %s: %d %s since %s", j.s.Name, len(all), changes, since.UTC().Format("2006-01-02 15:04 MST")),
+		Subject: subjectLine(j.s.Name, fmt.Sprintf("%d %s since %s", len(all), changes, since.UTC().Format("2006-01-02 15:04 MST"))),
 		Changes: items}
 	msg.Text, msg.HTML, msg.FeedLink = m.render(ctx, j, items, lists, m.changePages(ctx, j, all), nil)
 	m.enqueue(j, msg, -1, now)

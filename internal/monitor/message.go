@@ -15,14 +15,9 @@ import (
 	"github.com/vigil-web/vigil/spec"
 )
 
-// joinPages names the pages a sentinel watches: "A", "A and B", "A, B
-// and C".
-func joinPages(pages []string) string {
-	if len(pages) < 2 {
-		return strings.Join(pages, "")
-	}
-	return strings.Join(pages[:len(pages)-1], ", ") + " and " + pages[len(pages)-1]
-}
+// maxPagesNamed bounds the pages a message's first line names (listPages):
+// a site may have hundreds that changed, which its body lists.
+const maxPagesNamed = 10
 
 // maxListed bounds the changes listed in one message.
 const maxListed = 50
@@ -266,32 +261,27 @@ func summarize(p *plan, res *intent.Result, changes []intent.Change) string {
 // (Message.FeedLink), if any.
 func (m *Monitor) render(ctx context.Context, j *job, items []*vigil.MessageItem, lists [][]intent.Change, pages, details []string) (string, string, string) {
 	var t, h strings.Builder
-	// The pages that changed, when known (a digest spans the sentinel's
-	// pages): with "Using A OR B", the one that changed, not both.
-	changed := j.plan.urls
-	if len(pages) > 0 {
-		changed = nil
-		for _, u := range pages {
-			if !slices.Contains(changed, u) {
-				changed = append(changed, u)
-			}
-		}
-	}
-	links := make([]string, len(changed))
+	changed := changedPages(j.plan, pages, lists)
+	names, links := make([]string, len(changed)), make([]string, len(changed))
 	for i, u := range changed {
-		links[i] = fmt.Sprintf("<a href=\"%s\">%s</a>", html.EscapeString(u), html.EscapeString(u))
+		names[i] = vigil.RedactURL(u) // a page found by crawling may hold one
+		links[i] = pageLink(names[i])
 	}
 	if j.plan.site != nil {
-		fmt.Fprintf(&t, "Sentinel %s found changes on the site %s\n", j.s.Name, j.plan.site.URL)
-		fmt.Fprintf(&h, "<p>Sentinel <b>%s</b> found changes on the site %s</p>\n", html.EscapeString(j.s.Name), links[0])
+		site, on, onHTML := vigil.RedactURL(j.plan.site.URL), "", ""
+		if len(changed) > 0 {
+			on, onHTML = ": "+listPages(names), ": "+listPages(links)
+		}
+		fmt.Fprintf(&t, "Sentinel %s found changes on the site %s%s\n", j.s.Name, site, on)
+		fmt.Fprintf(&h, "<p>Sentinel <b>%s</b> found changes on the site %s%s</p>\n", html.EscapeString(j.s.Name), pageLink(site), onHTML)
 	} else {
-		fmt.Fprintf(&t, "Sentinel %s found changes on %s\n", j.s.Name, joinPages(changed))
-		fmt.Fprintf(&h, "<p>Sentinel <b>%s</b> found changes on %s</p>\n", html.EscapeString(j.s.Name), joinPages(links))
+		fmt.Fprintf(&t, "Sentinel %s found changes on %s\n", j.s.Name, listPages(names))
+		fmt.Fprintf(&h, "<p>Sentinel <b>%s</b> found changes on %s</p>\n", html.EscapeString(j.s.Name), listPages(links))
 	}
 	for i, it := range items {
 		on := ""
 		if len(changed) > 1 && i < len(pages) {
-			on = " on " + pages[i] // which page, when several changed together
+			on = " on " + vigil.RedactURL(pages[i]) // which page, when several changed together
 		}
 		fmt.Fprintf(&t, "\n%s%s (%s)\n", it.Change.Summary, on, it.Change.DetectedAt.UTC().Format(time.RFC3339))
 		fmt.Fprintf(&h, "<h3>%s%s <small>%s</small></h3>\n", html.EscapeString(it.Change.Summary), html.EscapeString(on), it.Change.DetectedAt.UTC().Format(time.RFC3339))

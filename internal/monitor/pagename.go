@@ -1,9 +1,13 @@
 package monitor
 
 import (
+	"fmt"
+	"html"
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/vigil-web/vigil/intent"
 )
 
 // A message that tells the changes of several pages together ("Using A
@@ -106,4 +110,55 @@ func pageName(raw string, query, clip bool) string {
 	}
 	r := []rune(rest)
 	return host + "/…" + string(r[len(r)-budget-1:])
+}
+
+// changedPages returns the pages that changed, each once, in the order a
+// message tells them, for its first line: for a site's sentinel, the
+// pages its changes' records name (lists, a change's records each); for
+// a sentinel on pages, the page of each change, pages, when known (a
+// digest's span the sentinel's pages: with "Using A OR B", the one that
+// changed, not both), else the sentinel's pages. A digest's are those
+// that changed in its period, and a message's those of its changes.
+func changedPages(p *plan, pages []string, lists [][]intent.Change) []string {
+	if p.site != nil {
+		pages = nil
+		for _, list := range lists {
+			for _, c := range list {
+				if c.Kind == intent.KindPage && c.Page != nil {
+					pages = append(pages, c.Page.URL)
+				}
+			}
+		}
+	} else if len(pages) == 0 {
+		return p.urls
+	}
+	var changed []string
+	for _, u := range pages {
+		if !slices.Contains(changed, u) {
+			changed = append(changed, u)
+		}
+	}
+	return changed
+}
+
+// listPages lists pages for a message's first line: "A", "A and B", "A,
+// B and C"; past maxPagesNamed, the first of them and how many more ("A,
+// B, ..., J and 190 more pages"): a site may have hundreds, which the
+// message's body lists.
+func listPages(pages []string) string {
+	switch n := len(pages); {
+	case n < 2:
+		return strings.Join(pages, "")
+	case n <= maxPagesNamed:
+		return strings.Join(pages[:n-1], ", ") + " and " + pages[n-1]
+	case n == maxPagesNamed+1:
+		return strings.Join(pages[:maxPagesNamed], ", ") + " and 1 more page"
+	default:
+		return strings.Join(pages[:maxPagesNamed], ", ") + fmt.Sprintf(" and %d more pages", n-maxPagesNamed)
+	}
+}
+
+// pageLink is the HTML link to the page at u, named by u.
+func pageLink(u string) string {
+	return fmt.Sprintf("<a href=\"%s\">%s</a>", html.EscapeString(u), html.EscapeString(u))
 }

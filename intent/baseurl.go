@@ -25,11 +25,14 @@ func (c *content) at(page string) *content {
 // PageBase returns the URL the relative URLs of doc, a page read from the
 // address page, resolve against: the href of its first base element with
 // one (in its head, before its body, as browsers take it), resolved
-// against page, unless that is a data: or javascript: URL, else page; nil if page is not an absolute URL. A nil doc
-// (a document that is not a page) has no base element. Every place that
-// shows a user a URL of a page (the change records, the dashboard's
-// views of a diff, the notifications) resolves it against this base with
-// ResolveURL.
+// against page, if that is an http or https URL, else page; nil if page
+// is not an absolute URL. A base of another scheme (data:, javascript:,
+// ftp:, about:blank, blob:) is passed over for page, as browsers pass
+// over a base that cannot be one: no view could name a URL resolved
+// against it. A nil doc (a document that is not a page) has no base
+// element. Every place that shows a user a URL of a page (the change
+// records, the dashboard's views of a diff, the notifications) resolves
+// it against this base with ResolveURL.
 func PageBase(page string, doc *tree.Document) *url.URL {
 	if page == "" {
 		return nil
@@ -48,9 +51,9 @@ func PageBase(page string, doc *tree.Document) *url.URL {
 		}
 		if elementIs(n, "base") {
 			if href, ok := attrFold(n, "href"); ok {
-				// A data: or javascript: base is passed over, as
-				// browsers pass it over.
-				if b, err := base.Parse(strings.TrimSpace(href)); err == nil && b.Scheme != "data" && b.Scheme != "javascript" {
+				// A base that is not http or https is passed over:
+				// only the first base element with an href counts.
+				if b, err := base.Parse(strings.TrimSpace(href)); err == nil && webScheme(b) {
 					base = b
 				}
 				found = true
@@ -59,6 +62,12 @@ func PageBase(page string, doc *tree.Document) *url.URL {
 		return !elementIs(n, "body")
 	})
 	return base
+}
+
+// webScheme reports whether u is an http or https URL (url.Parse gives
+// its scheme in lower case).
+func webScheme(u *url.URL) bool {
+	return u.Scheme == "http" || u.Scheme == "https"
 }
 
 // resolve returns ref as it resolves against c's address, or as written

@@ -103,6 +103,12 @@ func TestAnyChangeShowsURLsResolved(t *testing.T) {
 			"img/a", "img/b"},
 		{"without the page's address", "", doc("", `<img src="img/a.png" alt="A">`), doc("", `<img src="img/b.png" alt="A">`),
 			"img/a.png", "img/b.png"},
+		{"an ftp base href", page, doc(`<base href="ftp://files.example/">`, `<img src="img/a.png" alt="A">`), doc(`<base href="ftp://files.example/">`, `<img src="img/b.png" alt="A">`),
+			"https://shop.example/cameras/img/a.png", "https://shop.example/cameras/img/b.png"},
+		{"an about:blank base href", page, doc(`<base href="about:blank">`, `<a href="a.html">A</a>`), doc(`<base href="about:blank">`, `<a href="b.html">A</a>`),
+			"https://shop.example/cameras/a.html", "https://shop.example/cameras/b.html"},
+		{"a blob: base href", page, doc(`<base href="blob:https://shop.example/0b1e">`, `<img src="img/a.png" alt="A">`), doc(`<base href="blob:https://shop.example/0b1e">`, `<img src="img/b.png" alt="A">`),
+			"https://shop.example/cameras/img/a.png", "https://shop.example/cameras/img/b.png"},
 		{"data: URL", page, doc("", `<img src="data:image/png;base64,`+long+`" alt="A">`), doc("", `<img src="data:image/png;base64,`+long+`Rw==" alt="A">`),
 			"…QUJDQUJDQUJDQUJDQUJDQUJDQUJDQUJDQUJDQUJD", "…QUJDQUJDQUJDQUJDQUJDQUJDQUJDQUJDQUJDQUJDRw=="},
 	} {
@@ -132,9 +138,10 @@ func TestAnyChangeShowsURLsResolved(t *testing.T) {
 
 // TestPageBase: a page's relative URLs resolve against its first base
 // element's href, resolved against the page's address, else against the
-// address; a base href of a data: or javascript: URL is passed over, as
-// browsers pass it over (the dashboard's frame fell back to the page's
-// address, the records resolved against "javascript:").
+// address; a base href that is not an http or https URL (data:,
+// javascript:, ftp:, about:blank, blob:) is passed over for the address,
+// as browsers pass over a base that cannot be one (the dashboard's frame
+// dropped every URL of the page, the records resolved against it).
 func TestPageBase(t *testing.T) {
 	const page = "https://shop.example/cameras/index.html"
 	for _, tc := range []struct{ name, page, head, want string }{
@@ -143,6 +150,15 @@ func TestPageBase(t *testing.T) {
 		{"the first base with an href", page, `<base target="_top"><base href="https://cdn.example/">`, "https://cdn.example/"},
 		{"javascript", page, `<base href="javascript:alert(1)">`, page},
 		{"data", page, `<base href="DATA:text/html,x">`, page},
+		// Any base that is not http or https is passed over: the views
+		// could name no URL against it, and the records resolved
+		// against it (ftp://files.example/a.png).
+		{"ftp", page, `<base href="ftp://files.example/">`, page},
+		{"about:blank", page, `<base href="about:blank">`, page},
+		{"blob", page, `<base href="blob:https://shop.example/0b1e">`, page},
+		{"mailto", page, `<base href="mailto:x@shop.example">`, page},
+		{"an ftp base, then an http one", page, `<base href="ftp://files.example/"><base href="https://cdn.example/">`, page},
+		{"http in capitals", page, `<base href="HTTP://cdn.example/">`, "http://cdn.example/"},
 		{"no address", "", `<base href="https://cdn.example/">`, ""},
 		{"a relative address", "cameras/index.html", "", ""},
 	} {

@@ -159,7 +159,7 @@ func (s *Server) renderView(ctx context.Context, w http.ResponseWriter, p *diffP
 		}
 		// A changed src or href by its absolute URL, as the views of
 		// the page name it.
-		f := &frameRebase{base: pageBase(p.Resource.URL, a.New), oldBase: pageBase(p.Resource.URL, a.Old)}
+		f := &frameRebase{base: intent.PageBase(p.Resource.URL, a.New), oldBase: intent.PageBase(p.Resource.URL, a.Old)}
 		a.AttrValue, a.OldAttrValue = f.attrValue, f.oldAttrValue
 		if err := a.WriteText(&buf); err != nil {
 			return err
@@ -184,7 +184,7 @@ func (s *Server) renderView(ctx context.Context, w http.ResponseWriter, p *diffP
 		// the same URL (wasImage), only the changes shows it in the
 		// change, which names a changed src or href by the same absolute
 		// URL (attrValue).
-		f := &frameRebase{base: pageBase(p.Resource.URL, a.New), oldBase: pageBase(p.Resource.URL, a.Old)}
+		f := &frameRebase{base: intent.PageBase(p.Resource.URL, a.New), oldBase: intent.PageBase(p.Resource.URL, a.Old)}
 		var raw bytes.Buffer
 		switch format {
 		case "html-inline":

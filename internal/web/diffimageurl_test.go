@@ -30,6 +30,12 @@ func TestDiffChangesImageURL(t *testing.T) {
 		{"relative to the page", "http://a.example/shop/p", "", "http://a.example/shop/img/a.png", "http://a.example/shop/img/b.png"},
 		{"relative to a base href", "http://b.example/shop/p", `<base href="http://cdn.example/assets/">`, "http://cdn.example/assets/img/a.png", "http://cdn.example/assets/img/b.png"},
 		{"relative to a base href in capitals", "http://c.example/shop/p", `<base href="HTTP://CDN.Example">`, "http://cdn.example/img/a.png", "http://cdn.example/img/b.png"},
+		// A base that is not http or https is passed over for the page's
+		// URL (intent.PageBase): the views dropped every URL, the records
+		// resolved against it.
+		{"an ftp base href", "http://d.example/shop/p", `<base href="ftp://files.example/">`, "http://d.example/shop/img/a.png", "http://d.example/shop/img/b.png"},
+		{"an about:blank base href", "http://e.example/shop/p", `<base href="about:blank">`, "http://e.example/shop/img/a.png", "http://e.example/shop/img/b.png"},
+		{"a blob: base href", "http://f.example/shop/p", `<base href="blob:http://f.example/0b1e">`, "http://f.example/shop/img/a.png", "http://f.example/shop/img/b.png"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, resource, ids := imageVersions(t, tc.url, tc.head, "img/a.png", "img/b.png")
@@ -260,4 +266,106 @@ func TestDiffDeletedOldBase(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestDiffOddBaseKeepsURLs: a page whose <base href> is not http or
+// https (ftp:, about:blank, blob:) has its URLs resolved against its own
+// address, in the full view, only the changes, the text format and the
+// records alike: the views dropped every link and image URL, even the
+// absolute https ones ("[Image “Logo”]", a link to nowhere), while the
+// records resolved against the odd base (ftp://files.example/b.html).
+func TestDiffOddBaseKeepsURLs(t *testing.T) {
+	for _, base := range []string{"ftp://files.example/", "about:blank", "blob:http://a.example/0b1e"} {
+		t.Run(base, func(t *testing.T) {
+			page := func(img, link string) string {
+				return `<html><head><base href="` + base + `"><title>Shop</title></head><body><h1>Shop</h1><p><img src="` + img + `" alt="Logo"> <a href="` + link + `">Offers</a></p></body></html>`
+			}
+			c, resource, ids := pageVersions(t, "http://a.example/shop/p", page("https://cdn.example/a.png", "a.html"), page("https://cdn.example/b.png", "b.html"))
+			get := func(path string) string {
+				t.Helper()
+				status, body := c.do("GET", path, "")
+				if status != 200 {
+					t.Fatalf("GET %s: %d %s", path, status, body)
+				}
+				return html.UnescapeString(body)
+			}
+			diff := "/resources/" + strconv.FormatInt(resource, 10) + "/diff"
+			query := "?from=" + ids[0] + "&to=" + ids[1]
+			for _, v := range []struct {
+				place, path string
+				want        []string
+			}{
+				{"the full view", diff + "/frame" + query + "&view=inline", []string{
+					`[Image “Logo” https://cdn.example/b.png (was “Logo” https://cdn.example/a.png)]`,
+					`href="http://a.example/shop/b.html"`,
+				}},
+				{"side by side", diff + "/frame" + query + "&view=side", []string{
+					`[Image “Logo” https://cdn.example/a.png]`, `[Image “Logo” https://cdn.example/b.png]`,
+					`href="http://a.example/shop/a.html"`, `href="http://a.example/shop/b.html"`,
+				}},
+				{"only the changes", diff + "/frame" + query + "&view=changes", []string{
+					`"https://cdn.example/a.png" → "https://cdn.example/b.png"`,
+					`"http://a.example/shop/a.html" → "http://a.example/shop/b.html"`,
+				}},
+				{"the text format", "/api/v1" + diff + query + "&format=text", []string{
+					`/@src: "https://cdn.example/a.png" → "https://cdn.example/b.png"`,
+					`/@href: "http://a.example/shop/a.html" → "http://a.example/shop/b.html"`,
+				}},
+				{"the records", "/api/v1" + diff + query + "&format=records", []string{
+					`"old": "https://cdn.example/a.png",` + "\n" + `    "new": "https://cdn.example/b.png"`,
+					`"old": "http://a.example/shop/a.html",` + "\n" + `    "new": "http://a.example/shop/b.html"`,
+				}},
+			} {
+				got := get(v.path)
+				for _, want := range v.want {
+					if !strings.Contains(got, want) {
+						t.Errorf("%s does not say %s:\n%s", v.place, want, got)
+					}
+				}
+				for _, odd := range []string{"ftp://files.example/b", "about:", "blob:///"} {
+					if strings.Contains(got, odd) {
+						t.Errorf("%s resolves against the base %s:\n%s", v.place, base, got)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestAbsoluteWithoutBase: without a base to resolve against, an
+// absolute http, https or mailto URL is still named, and anything else
+// leads nowhere.
+func TestAbsoluteWithoutBase(t *testing.T) {
+	for ref, want := range map[string]string{
+		"https://cdn.example/a.png": "https://cdn.example/a.png",
+		"HTTP://CDN.Example":        "http://cdn.example/",
+		"mailto:x@a.example":        "mailto:x@a.example",
+		"img/a.png":                 "",
+		"ftp://files.example/a":     "",
+		"javascript:alert(1)":       "",
+	} {
+		if got := absoluteAgainst(nil, ref); got != want {
+			t.Errorf("absoluteAgainst(nil, %q) = %q, want %q", ref, got, want)
+		}
+	}
+}
+
+// pageVersions watches url and stores a version of the page for each
+// body in turn; it returns a client signed in as the sentinel's owner,
+// the resource's id and the versions' ids.
+func pageVersions(t *testing.T, url string, bodies ...string) (c *signedIn, resource int64, ids []string) {
+	t.Helper()
+	s, u := newTestServer(t)
+	w := useWarehouse(t, s)
+	createChecked(t, s, u, "Create Sentinel shop Using "+url+" Fetch 1 hour")
+	at := time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)
+	for i, body := range bodies {
+		f := &warehouse.Fetch{URL: url, FetchedAt: at.Add(time.Duration(i) * time.Hour), Status: 200, ContentType: "text/html", Body: []byte(body)}
+		v, err := w.Put(context.Background(), f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids, resource = append(ids, strconv.FormatInt(v.ID, 10)), v.ResourceID
+	}
+	return newSignedIn(t, s, u), resource, ids
 }

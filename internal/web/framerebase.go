@@ -34,7 +34,10 @@ type oldImage struct{ src, alt string }
 
 // frameRebase is how rebaseFrame rewrites one view.
 type frameRebase struct {
-	base *url.URL // the page's URL (or its <base href>); nil: none usable
+	// base is the URL the page's relative URLs resolve against, the one
+	// its records resolve them against (intent.PageBase): its http(s)
+	// <base href>, else its address; nil: none, only absolute URLs named.
+	base *url.URL
 	// oldBase is base in the old version, against which the old
 	// version's nodes resolve: what a changed attribute was (was,
 	// oldAttrValue), the side-by-side view's old column and what a view
@@ -47,18 +50,6 @@ type frameRebase struct {
 	// an image was: the new one says only what that column cannot, that
 	// its src was written otherwise, for the same URL (wasImage).
 	side bool
-}
-
-// pageBase returns the URL the page's relative URLs resolve against, as
-// every view of Vigil resolves them (intent.PageBase): its <base href> if
-// it has one, resolved against pageURL, else pageURL; nil if that is not
-// an http or https URL.
-func pageBase(pageURL string, doc *tree.Document) *url.URL {
-	base := intent.PageBase(pageURL, doc)
-	if base == nil || base.Scheme != "http" && base.Scheme != "https" {
-		return nil
-	}
-	return base
 }
 
 // changedImages returns the images of a's new version whose src or alt
@@ -172,12 +163,16 @@ func (f *frameRebase) absoluteOld(ref string) string {
 	return absoluteAgainst(f.oldBase, ref)
 }
 
-// absoluteAgainst is absolute against base (nil: none).
+// absoluteAgainst is absolute against base (nil: none, against which
+// only an absolute URL is one).
 func absoluteAgainst(base *url.URL, ref string) string {
+	ref = strings.TrimSpace(ref)
 	if base == nil {
-		return ""
+		// ResolveURL keys an http(s) host against any base; an absolute
+		// ref is itself whatever it resolves against.
+		base = &url.URL{}
 	}
-	abs := intent.ResolveURL(base, strings.TrimSpace(ref))
+	abs := intent.ResolveURL(base, ref)
 	u, err := url.Parse(abs)
 	if err != nil {
 		return ""

@@ -53,8 +53,8 @@ type Annotated struct {
 	// it does. Either way a long value is cut (see WriteText). Two values
 	// written otherwise that it shows alike (a src rewritten to the URL
 	// it resolved to) are shown as written, followed by "(both resolve
-	// to URL)": a change is never shown with two sides that read the
-	// same.
+	// to URL)" (AttrChange, the words of every view of a diff): a change
+	// is never shown with two sides that read the same.
 	AttrValue func(element, attr, value string) string
 	// OldAttrValue, when set, is AttrValue for the old value of a changed
 	// attribute, which the old version may resolve otherwise (its <base

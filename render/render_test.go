@@ -280,3 +280,30 @@ func TestChangesSameShownValue(t *testing.T) {
 		t.Errorf("the changes do not say %s:\n%s", want, got)
 	}
 }
+
+// TestAttrChange: a changed attribute is said one way wherever a diff
+// is shown (only the changes, the text format, the dashboard's full and
+// side-by-side views): its two values as shown, or, where two values
+// written otherwise are shown alike (a src rewritten to the URL it
+// resolved to), as written with the URL both resolve to. The full view
+// said " (src was “img/a.png”, the same URL)" beside only the changes'
+// " (both resolve to URL)".
+func TestAttrChange(t *testing.T) {
+	long := strings.Repeat("x", 300)
+	for _, tc := range []struct {
+		name                                       string
+		oldWritten, newWritten, oldShown, newShown string
+		want                                       string
+	}{
+		{"another URL", "a.png", "b.png", "https://a.example/a.png", "https://a.example/b.png",
+			`"https://a.example/a.png" → "https://a.example/b.png"`},
+		{"the same URL", "img/a.png", "https://a.example/img/a.png", "https://a.example/img/a.png", "https://a.example/img/a.png",
+			`"img/a.png" → "https://a.example/img/a.png" (both resolve to https://a.example/img/a.png)`},
+		{"a long URL", long + "/a", "https://a.example/" + long + "/a", "https://a.example/" + long + "/a", "https://a.example/" + long + "/a",
+			`"` + long[:200] + `…" → "https://a.example/` + long[:182] + `…" (both resolve to https://a.example/` + long[:182] + `…)`},
+	} {
+		if got := render.AttrChange(tc.oldWritten, tc.newWritten, tc.oldShown, tc.newShown); got != tc.want {
+			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
+		}
+	}
+}

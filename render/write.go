@@ -370,8 +370,7 @@ func (a *Annotated) WriteChanges(w io.Writer) error {
 		case c.Mark == AttrChanged && c.Attr == "":
 			title = fmt.Sprintf("Renamed %s (was <%s>)", c.Path, c.OldValue)
 		case c.Mark == AttrChanged:
-			oldValue, newValue, both := a.attrValues(c)
-			title = fmt.Sprintf("Changed attribute %s of %s: %q → %q%s", c.Attr, c.Path, oldValue, newValue, both)
+			title = fmt.Sprintf("Changed attribute %s of %s: %s", c.Attr, c.Path, a.attrChange(c))
 		}
 		h.AppendChild(out.NewText(title))
 		sec.AppendChild(h)
@@ -436,8 +435,7 @@ func (a *Annotated) WriteText(w io.Writer) error {
 			if c.Attr == "" {
 				fmt.Fprintf(&buf, "@ %s: renamed %s → %s\n", c.Path, c.OldValue, c.NewValue)
 			} else {
-				oldValue, newValue, both := a.attrValues(c)
-				fmt.Fprintf(&buf, "@ %s/@%s: %q → %q%s\n", c.Path, c.Attr, oldValue, newValue, both)
+				fmt.Fprintf(&buf, "@ %s/@%s: %s\n", c.Path, c.Attr, a.attrChange(c))
 			}
 		}
 	}
@@ -448,37 +446,48 @@ func (a *Annotated) WriteText(w io.Writer) error {
 // lineRunes is how many characters of a text the Text view shows.
 const lineRunes = 200
 
-// attrValues returns the old and new values of c, a changed attribute,
-// as the views show them: as AttrValue (OldAttrValue for the old one, if
-// set) gives them (a page's URL absolute), each cut to lineRunes
-// characters from a little before where the two differ when either is
-// longer (an inline image's data: URL is kilobytes), with ellipses where
-// they are cut. Where the two are given alike, though written otherwise
-// (a src rewritten to the URL it resolved to), they are returned as
-// written, never as a change whose two sides read the same, and both
-// says what they are given as: " (both resolve to URL)"; else both is "".
-func (a *Annotated) attrValues(c Change) (oldValue, newValue, both string) {
-	oldValue, newValue = c.OldValue, c.NewValue
-	oldShown := a.AttrValue
+// attrChange says c, a changed attribute, as the views say it
+// (AttrChange): its values as AttrValue (OldAttrValue for the old one,
+// if set) shows them, a page's URL absolute.
+func (a *Annotated) attrChange(c Change) string {
+	oldShown, newShown := c.OldValue, c.NewValue
+	oldValue := a.AttrValue
 	if a.OldAttrValue != nil {
-		oldShown = a.OldAttrValue
+		oldValue = a.OldAttrValue
 	}
-	if oldShown != nil {
-		oldValue = oldShown(c.Node.Name, c.Attr, oldValue)
+	if oldValue != nil {
+		oldShown = oldValue(c.Node.Name, c.Attr, oldShown)
 	}
 	if a.AttrValue != nil {
-		newValue = a.AttrValue(c.Node.Name, c.Attr, newValue)
+		newShown = a.AttrValue(c.Node.Name, c.Attr, newShown)
 	}
-	if oldValue == newValue && c.OldValue != c.NewValue {
-		shown := oldValue
+	return AttrChange(c.OldValue, c.NewValue, oldShown, newShown)
+}
+
+// AttrChange says how a changed attribute's value changed, in the words
+// every view of a diff uses (only the changes, the text format, and the
+// dashboard's full and side-by-side views for an image): given its old
+// and new values as written and as the view shows them (a page's URL
+// absolute), `"old" → "new"` shown, each cut to a line's 200 characters
+// from a little before where the two differ when either is longer (an
+// inline image's data: URL is kilobytes), with ellipses where they are
+// cut. Two values written otherwise that are shown alike (a src rewritten
+// to the URL it resolved to) are said as written, with what both are
+// shown as, `"img/a.png" → "https://a.example/img/a.png" (both resolve to
+// https://a.example/img/a.png)`: never as a change whose two sides read
+// the same.
+func AttrChange(oldWritten, newWritten, oldShown, newShown string) string {
+	both := ""
+	if oldShown == newShown && oldWritten != newWritten {
+		shown := oldShown
 		if r := []rune(shown); len(r) > lineRunes {
 			shown = string(r[:lineRunes]) + "…"
 		}
 		both = " (both resolve to " + shown + ")"
-		oldValue, newValue = c.OldValue, c.NewValue
+		oldShown, newShown = oldWritten, newWritten
 	}
-	oldValue, newValue = clipAround(oldValue, newValue, lineRunes)
-	return oldValue, newValue, both
+	oldShown, newShown = clipAround(oldShown, newShown, lineRunes)
+	return fmt.Sprintf("%q → %q%s", oldShown, newShown, both)
 }
 
 // clipAround returns a and b whole if neither is longer than n

@@ -181,7 +181,7 @@ func (s *Server) renderView(ctx context.Context, w http.ResponseWriter, p *diffP
 		// The page's links and images name the watched site, not Vigil
 		// (rebaseFrame); the inline view needs what a changed image was,
 		// the side-by-side view only whether its src was rewritten to
-		// the same URL (wasImage), only the changes shows it in the
+		// the same URL (changedImageLabel), only the changes shows it in the
 		// change, which names a changed src or href by the same absolute
 		// URL (attrValue).
 		f := &frameRebase{base: intent.PageBase(p.Resource.URL, a.New), oldBase: intent.PageBase(p.Resource.URL, a.Old)}

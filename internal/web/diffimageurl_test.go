@@ -154,10 +154,10 @@ func TestDiffImageURLBaseChanged(t *testing.T) {
 // absolute, to the URL it resolved to, is shown as the document changed,
 // never as a change whose two sides read the same URL: only the changes
 // and the text format show the src as written, with the URL both resolve
-// to, the full view (and the side-by-side view's new column, beside an
-// old one that reads the same) says what the src was written as; the
-// change records
-// have none (any change passes over it). Each showed
+// to, and so do the full view and the side-by-side view's new column
+// (beside an old one that reads the same), in the same words (they said
+// "(src was “img/a.png”, the same URL)"); the change records have none
+// (any change passes over it). Each showed
 // "http://a.example/shop/img/a.png" → "http://a.example/shop/img/a.png".
 func TestDiffImageURLRewritten(t *testing.T) {
 	const abs = "http://a.example/shop/img/a.png"
@@ -173,8 +173,8 @@ func TestDiffImageURLRewritten(t *testing.T) {
 	diff := "/resources/" + strconv.FormatInt(resource, 10) + "/diff"
 	query := "?from=" + ids[0] + "&to=" + ids[1]
 	for _, v := range []struct{ place, path, want string }{
-		{"the full view", diff + "/frame" + query + "&view=inline", `[Image “Logo” ` + abs + ` (src was “img/a.png”, the same URL)]`},
-		{"side by side", diff + "/frame" + query + "&view=side", `[Image “Logo” ` + abs + ` (src was “img/a.png”, the same URL)]`},
+		{"the full view", diff + "/frame" + query + "&view=inline", `[Image “Logo”, src "img/a.png" → "` + abs + `" (both resolve to ` + abs + `)]`},
+		{"side by side", diff + "/frame" + query + "&view=side", `[Image “Logo”, src "img/a.png" → "` + abs + `" (both resolve to ` + abs + `)]`},
 		{"only the changes", diff + "/frame" + query + "&view=changes", `"img/a.png" → "` + abs + `" (both resolve to ` + abs + `)`},
 		{"the text format", "/api/v1" + diff + query + "&format=text", `/@src: "img/a.png" → "` + abs + `" (both resolve to ` + abs + `)`},
 		{"the records", "/api/v1" + diff + query + "&format=records", "[]"},
@@ -191,22 +191,26 @@ func TestDiffImageURLRewritten(t *testing.T) {
 	}
 }
 
-// TestWasImage: the full view says what a changed image was, and never
-// with the two names alike: a src rewritten to the same URL says how it
-// was written, an inline image (named by no URL) that changed says its
-// src changed ("[Image “Logo” (was “Logo”)]" before), and an alt whose
-// spaces alone changed says nothing.
-func TestWasImage(t *testing.T) {
+// TestImageLabel: the full view names an image, and says what a changed
+// image was, never with the two names alike: a src rewritten to the same
+// URL is said as only the changes and the text format say it
+// (render.AttrChange), an inline image (named by no URL) that changed
+// says its src changed ("[Image “Logo” (was “Logo”)]" before), and an
+// alt whose spaces alone changed says nothing, even with a URL (it said
+// its src was written as it is, "the same URL").
+func TestImageLabel(t *testing.T) {
 	const abs = "http://a.example/img/a.png"
 	for _, tc := range []struct {
-		name, now, was, abs, wasAbs, src, oldSrc, want string
+		name, alt, now, was, abs, wasAbs, src, oldSrc, want string
 	}{
-		{"another image", `“Logo” ` + abs, `“Logo” http://a.example/b.png`, abs, "http://a.example/b.png", "img/a.png", "b.png", ` (was “Logo” http://a.example/b.png)`},
-		{"the same URL", `“Logo” ` + abs, `“Logo” ` + abs, abs, abs, abs, "img/a.png", ` (src was “img/a.png”, the same URL)`},
-		{"an inline image", `“Logo”`, `“Logo”`, "", "", "data:image/png;base64,QUJD", "data:image/png;base64,REVG", ` (its src changed)`},
-		{"spaces of the alt", `“Logo”`, `“Logo”`, "", "", "data:image/png;base64,QUJD", "data:image/png;base64,QUJD", ""},
+		{"another image", "Logo", `“Logo” ` + abs, `“Logo” http://a.example/b.png`, abs, "http://a.example/b.png", "img/a.png", "b.png", `Image “Logo” ` + abs + ` (was “Logo” http://a.example/b.png)`},
+		{"the same URL", "Logo", `“Logo” ` + abs, `“Logo” ` + abs, abs, abs, abs, "img/a.png", `Image “Logo”, src "img/a.png" → "` + abs + `" (both resolve to ` + abs + `)`},
+		{"the same URL without an alt", "", abs, abs, abs, abs, abs, "img/a.png", `Image src "img/a.png" → "` + abs + `" (both resolve to ` + abs + `)`},
+		{"an inline image", "Logo", `“Logo”`, `“Logo”`, "", "", "data:image/png;base64,QUJD", "data:image/png;base64,REVG", `Image “Logo” (its src changed)`},
+		{"spaces of the alt", "Logo", `“Logo”`, `“Logo”`, "", "", "data:image/png;base64,QUJD", "data:image/png;base64,QUJD", `Image “Logo”`},
+		{"spaces of the alt, a URL", "Logo", `“Logo” ` + abs, `“Logo” ` + abs, abs, abs, "img/a.png", "img/a.png", `Image “Logo” ` + abs},
 	} {
-		if got := wasImage(tc.now, tc.was, tc.abs, tc.wasAbs, tc.src, tc.oldSrc); got != tc.want {
+		if got := changedImageLabel(tc.alt, tc.now, tc.was, tc.abs, tc.wasAbs, tc.src, tc.oldSrc); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}

@@ -48,7 +48,7 @@ type frameRebase struct {
 	was map[string]oldImage
 	// side is set for the side-by-side view, whose old column shows what
 	// an image was: the new one says only what that column cannot, that
-	// its src was written otherwise, for the same URL (wasImage).
+	// its src was written otherwise, for the same URL (changedImageLabel).
 	side bool
 }
 
@@ -223,7 +223,7 @@ func (f *frameRebase) replaceImage(img *html.Node) {
 			wasAbs := f.absoluteOld(old.src)
 			was := describeImage(strings.TrimSpace(old.alt), wasAbs)
 			if !f.side || was == now {
-				label += wasImage(now, was, abs, wasAbs, src, old.src)
+				label = changedImageLabel(alt, now, was, abs, wasAbs, src, old.src)
 			}
 		}
 	}
@@ -236,27 +236,32 @@ func (f *frameRebase) replaceImage(img *html.Node) {
 	img.Parent.RemoveChild(img)
 }
 
-// wasImage says what a changed image was, given how it is named now and
-// was (now, was), by which absolute URLs (abs, wasAbs: "" for none) and
-// with which src as written (src, oldSrc): " (was …)", never two names
-// that read the same. An image whose src was rewritten to the URL it
-// resolved to says what the src was written as, and that it is the same
-// URL; one whose src changed but is named by no URL (a data: URL) says
-// its src changed; one named alike otherwise (its alt's spaces changed)
-// says nothing.
-func wasImage(now, was, abs, wasAbs, src, oldSrc string) string {
+// changedImageLabel names a changed image and says what it was, given
+// its alt, how it is named now and was (now, was), by which absolute
+// URLs (abs, wasAbs: "" for none) and with which src as written (src,
+// oldSrc): "Image now (was …)", never with two names that read the same.
+// An image whose src was rewritten to the URL it resolved to says so as
+// only the changes and the text format say it (render.AttrChange): "Image
+// “alt”, src "img/a.png" → "URL" (both resolve to URL)"; one whose src
+// changed but is named by no URL (a data: URL) says its src changed; one
+// named alike otherwise (its alt's spaces changed) says nothing more.
+func changedImageLabel(alt, now, was, abs, wasAbs, src, oldSrc string) string {
+	label := "Image " + now
 	switch {
 	case was != now:
-		return " (was " + was + ")"
+		return label + " (was " + was + ")"
+	case src == oldSrc:
+		return label
 	case abs != "" && abs == wasAbs:
-		if r := []rune(oldSrc); len(r) > 200 {
-			oldSrc = string(r[:200]) + "…"
+		label = "Image "
+		if alt != "" {
+			label += "“" + alt + "”, "
 		}
-		return " (src was “" + oldSrc + "”, the same URL)"
-	case src != oldSrc && abs == "" && wasAbs == "":
-		return " (its src changed)"
+		return label + "src " + render.AttrChange(oldSrc, src, wasAbs, abs)
+	case abs == "" && wasAbs == "":
+		return label + " (its src changed)"
 	}
-	return ""
+	return label
 }
 
 // describeImage names an image by its alt text, quoted, and its URL,

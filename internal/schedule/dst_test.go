@@ -13,8 +13,9 @@ import (
 // (02:30 in Paris on 29 March 2026, when 02:00 becomes 03:00) starts at
 // the first instant after the gap, 03:00 CEST (01:00 UTC), not at 03:30;
 // one whose From the clocks show twice (02:30 on 25 October 2026) starts
-// once, at the first, 02:30 CEST (00:30 UTC), and the second 02:30 raises
-// nothing.
+// at the first, 02:30 CEST (00:30 UTC): a check at the second 02:30 finds
+// it started at the first. Each waits until its instant, an hour before
+// as a second before, and starts at it, not an hour later.
 func TestLifespanDST(t *testing.T) {
 	paris, err := time.LoadLocation("Europe/Paris")
 	if err != nil {
@@ -41,17 +42,23 @@ func TestLifespanDST(t *testing.T) {
 			t.Fatalf("%s: %v", tc.from, err)
 		}
 		l := LifespanOf(ch, created)
-		tr := l.Evaluate(tc.starts.Add(-time.Second), Status{}, nil)
-		if tr.Status.Phase() != Pending || !tr.Wake.Equal(tc.starts) {
-			t.Errorf("%s: a second before %s: %s, wake %s; want pending until then", tc.from, tc.starts, tr.Status.Phase(), tr.Wake.UTC())
+		// Just before the instant, and an hour before (where a From
+		// read an hour early would start), it waits for that instant.
+		for _, before := range []time.Duration{time.Hour, time.Second} {
+			tr := l.Evaluate(tc.starts.Add(-before), Status{}, nil)
+			if tr.Status.Phase() != Pending || len(tr.Raised) != 0 || !tr.Wake.Equal(tc.starts) {
+				t.Errorf("%s: %s before %s: %s, raised %v, wake %s; want pending until then", tc.from, before, tc.starts, tr.Status.Phase(), tr.Raised, tr.Wake.UTC())
+			}
 		}
-		tr = l.Evaluate(tc.starts, Status{}, nil)
-		if !slices.Equal(tr.Raised, []spec.EventKind{spec.Start}) || !tr.Status.Started.Equal(tc.starts) {
-			t.Errorf("%s: at %s: raised %v, started %s; want started then", tc.from, tc.starts, tr.Raised, tr.Status.Started.UTC())
-		}
-		// An hour later the clock may show the From again: no second start.
-		if again := l.Evaluate(tc.starts.Add(time.Hour), tr.Status, nil); len(again.Raised) != 0 {
-			t.Errorf("%s: an hour after %s: raised %v again", tc.from, tc.starts, again.Raised)
+		// At it, just after, and an hour after (a check that came late;
+		// in October the clock shows the From again), it starts, and
+		// started at that instant: not at the hour after, where a From
+		// read an hour late would be.
+		for _, after := range []time.Duration{0, time.Second, time.Hour} {
+			tr := l.Evaluate(tc.starts.Add(after), Status{}, nil)
+			if !slices.Equal(tr.Raised, []spec.EventKind{spec.Start}) || !tr.Status.Started.Equal(tc.starts) {
+				t.Errorf("%s: %s after %s: raised %v, started %s; want started at %s", tc.from, after, tc.starts, tr.Raised, tr.Status.Started.UTC(), tc.starts)
+			}
 		}
 	}
 }

@@ -33,7 +33,8 @@ func appendFile(t *testing.T, s vigil.Store, r *vigil.Resource, prev int64, at t
 // monitor's fileTurn). The page that comes back is a page's version
 // again. The changes from the page to its file and back, which have no
 // records, are written by RecordChecks with the sentinel's state and read
-// back with their versions and summaries, in one message's order.
+// back with their versions and summaries, in one message's order, and the
+// state as each check wrote it (SentinelStates).
 func testBinaryVersions(t *testing.T, s vigil.Store) {
 	ctx := context.Background()
 	checks, ok := s.(vigil.CheckStore)
@@ -101,10 +102,23 @@ func testBinaryVersions(t *testing.T, s vigil.Store) {
 		Summary: "the file turned back into a page", Records: empty}
 	text := &vigil.Change{SentinelID: sn.ID, ResourceID: r.ID, FromVersion: page.ID, ToVersion: back.ID, DetectedAt: t0.Add(3 * time.Hour),
 		Summary: "any change: 1 text changed", Records: json.RawMessage(`[{"op":"update","kind":"text"}]`)}
+	// stateIs fails unless the sentinel's stored state is want, after
+	// the check of when.
+	stateIs := func(when string, want json.RawMessage) {
+		t.Helper()
+		states, err := checks.SentinelStates(ctx, []int64{sn.ID})
+		must(t, err)
+		if got, ok := states[sn.ID]; !ok || !sameJSON(got, want) {
+			t.Errorf("the state after %s: %s (stored %v), want %s", when, got, ok, want)
+		}
+	}
+	fileState := json.RawMessage(`{"pages":{"http://example.com/report":{"file":1}}}`)
 	must(t, checks.RecordChecks(ctx, []*vigil.CheckRecord{{SentinelID: sn.ID, CheckedAt: t0.Add(time.Hour), NextCheck: t0.Add(2 * time.Hour),
-		State: json.RawMessage(`{"pages":{"http://example.com/report":{"file":1}}}`), Changes: []*vigil.Change{toFile}}}))
+		State: fileState, Changes: []*vigil.Change{toFile}}}))
+	stateIs("the page turned into a file", fileState)
 	must(t, checks.RecordChecks(ctx, []*vigil.CheckRecord{{SentinelID: sn.ID, CheckedAt: t0.Add(3 * time.Hour), NextCheck: t0.Add(4 * time.Hour),
 		State: json.RawMessage(`{}`), Changes: []*vigil.Change{toPage, text}}}))
+	stateIs("the file turned back into a page", json.RawMessage(`{}`))
 	cs, n, err := s.FindChanges(ctx, vigil.ChangeFilter{SentinelID: sn.ID})
 	must(t, err)
 	if n != 3 || len(cs) != 3 {

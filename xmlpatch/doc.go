@@ -126,6 +126,14 @@
 //     the delta package does, and the decoder reads it as that boundary,
 //     so that Decode gives back what Encode wrote; Apply joins them, as
 //     any XML parser would.
+//     A delta may put them in the version it leads to (delta.Apply keeps
+//     a text updated to the empty string, an empty text inserted, a text
+//     inserted beside another); Export writes the change as XPath's data
+//     model has it: a text updated to empty is removed, an empty one
+//     inserted is not added, and a text added beside another is one text
+//     with it for the selectors after. The patch gives delta.Apply's
+//     document as a parser reads it written: an element that holds only
+//     an empty text, which delta.Apply's result writes <a></a>, is <a/>.
 //   - Undeclared prefixes: an HTML page may use a prefix it never declares
 //     (<fb:like>). Such a name is taken to be in the namespace
 //     urn:vigil:undeclared: plus the prefix, as in the delta package, and

@@ -30,9 +30,12 @@ import (
 //     come beside another is removed too, and added again in step 2;
 //  2. adds: each inserted or moved subtree whose parent stays, as it is in
 //     the new version (what the delta puts inside it included), parent by
-//     parent, consecutive ones in one <add>;
+//     parent, consecutive ones in one <add>, as XPath's data model has
+//     them: without empty texts, and a text added beside one joined with
+//     it;
 //  3. in place: text, comment and processing-instruction updates become
-//     a <replace> of the node (text()[k]), attribute operations an <add
+//     a <replace> of the node (text()[k]), or a <remove> of a text
+//     updated to the empty string, attribute operations an <add
 //     type="@a">, <replace sel=".../@a"> or <remove sel=".../@a">, and a
 //     rename, or a change of a namespace declaration, a <replace> of the
 //     whole element as it ends up;
@@ -86,6 +89,7 @@ type exporter struct {
 	fresh        *freshPrefixes
 	added        map[*tree.Node]bool // roots of the subtrees the adds brought, as in the target
 	sib          *siblings           // the positions of the working copy's nodes among their siblings
+	texts        textJoiner          // joins the texts an add puts beside one, as Apply does
 	ops          []Op
 	// w counts the attributes the export reads, and the frames its
 	// namespace lookups go through; it has no limit.
@@ -132,10 +136,31 @@ func (x *exporter) run() (*Patch, error) {
 			return nil, err
 		}
 	}
-	if diff := tree.Diff(x.work.Root, x.target.Root, tree.ContentAndXIDs); diff != "" {
+	if diff := tree.Diff(x.work.Root, inXPathModel(x.target).Root, tree.ContentAndXIDs); diff != "" {
 		return nil, fmt.Errorf("%w: %s", errMisplaced, diff)
 	}
 	return x.patch(), nil
+}
+
+// inXPathModel returns d as XPath's data model has it, which the working
+// copy follows as Apply does: without empty texts, and with adjacent ones
+// joined (the first keeps its XID). It is d where d holds neither.
+func inXPathModel(d *tree.Document) *tree.Document {
+	loose := false
+	tree.Walk(d.Root, func(n *tree.Node) bool {
+		for i, c := range n.Children {
+			if c.Kind == tree.Text && (c.Value == "" || i > 0 && n.Children[i-1].Kind == tree.Text) {
+				loose = true
+			}
+		}
+		return !loose
+	})
+	if !loose {
+		return d
+	}
+	d = d.Clone()
+	d.Root = normalizeTexts([]*tree.Node{d.Root})[0]
+	return d
 }
 
 // findInPlace pairs the halves of updates that keep their XID: the text
@@ -372,6 +397,11 @@ func (x *exporter) add(p *tree.Node, run []*delta.Op) error {
 		}
 		nodes[i] = x.work.CloneNode(t)
 	}
+	// Apply drops the empty texts and joins adjacent ones: an add of
+	// nothing but empty texts is no add.
+	if nodes = normalizeTexts(nodes); len(nodes) == 0 {
+		return nil
+	}
 	b := x.binder()
 	content, err := x.content(nodes, scopeOf(p, x.w), b)
 	if err != nil {
@@ -395,7 +425,31 @@ func (x *exporter) add(p *tree.Node, run []*delta.Op) error {
 			return true
 		})
 	}
+	// A text added beside one becomes one text with it, in Apply as in
+	// any tool on XPath's data model.
+	x.joinTexts(p, at+len(nodes))
+	x.joinTexts(p, at)
 	return nil
+}
+
+// joinTexts makes one text node of children i-1 and i of p in the working
+// copy where both are texts; the first keeps its XID, and the XID of the
+// second is no longer in the document.
+func (x *exporter) joinTexts(p *tree.Node, i int) {
+	kids := p.Children
+	if i <= 0 || i >= len(kids) || kids[i-1].Kind != tree.Text || kids[i].Kind != tree.Text {
+		return
+	}
+	right := kids[i]
+	if x.sib == nil {
+		x.texts.joinTexts(p, i)
+	} else {
+		x.sib.join(&x.texts, p, i)
+	}
+	if x.byXID[right.XID] == right {
+		delete(x.byXID, right.XID)
+	}
+	delete(x.added, right)
 }
 
 // content returns copies of nodes to write in an operation whose content
@@ -526,17 +580,27 @@ func (x *exporter) changes() error {
 			outer[n] = true
 		}
 	}
-	// What changes inside a replaced element is written with it.
+	// What changes inside a replaced element is written with it; a text
+	// updated to empty goes, as it would from the patch's content.
+	var emptied []*tree.Node
 	for n := range outer {
 		for _, c := range n.Children {
 			tree.Walk(c, func(m *tree.Node) bool {
 				if p := pend[m]; p != nil {
+					x.texts.forget(m)
 					x.change(m, func() { applyPending(m, p, x.w) })
 					delete(pend, m)
+					if m.Kind == tree.Text && m.Value == "" {
+						emptied = append(emptied, m)
+					}
 				}
 				return true
 			})
 		}
+	}
+	for _, m := range emptied {
+		x.removeChild(m)
+		x.forget(m)
 	}
 	var order []*tree.Node
 	tree.Walk(x.work.Root, func(n *tree.Node) bool {
@@ -557,15 +621,17 @@ func (x *exporter) changes() error {
 			b := x.binder()
 			sel := x.selectorOf(n, b)
 			c := p.update.Content
-			var content []*tree.Node
-			if c.Kind == tree.Text {
-				if c.Value != "" {
-					content = []*tree.Node{{Kind: tree.Text, Value: c.Value}}
-				}
-			} else {
-				content = []*tree.Node{{Kind: c.Kind, Name: c.Name, Value: c.Value}}
+			if c.Kind == tree.Text && c.Value == "" {
+				// A text updated to empty is, in XPath's data model, no
+				// text: it is removed, and the selectors after count the
+				// texts without it. Its neighbours are not texts.
+				x.emit(Op{Kind: Remove, Sel: sel}, b)
+				x.removeChild(n)
+				x.forget(n)
+				continue
 			}
-			x.emit(Op{Kind: Replace, Sel: sel, Content: content}, b)
+			x.emit(Op{Kind: Replace, Sel: sel, Content: []*tree.Node{{Kind: c.Kind, Name: c.Name, Value: c.Value}}}, b)
+			x.texts.forget(n)
 			x.change(n, func() { applyPending(n, &pending{update: p.update}, x.w) })
 		}
 		if len(p.attrs) > 0 {

@@ -1,6 +1,7 @@
 package xmlpatch
 
 import (
+	"github.com/vigil-web/vigil/delta"
 	"runtime"
 	"strings"
 	"testing"
@@ -54,6 +55,83 @@ func TestApplyJoinsTextsLinearly(t *testing.T) {
 			// each time allocates hundreds of megabytes.
 			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 32<<20 {
 				t.Errorf("Apply allocated %d MB", alloc>>20)
+			}
+		})
+	}
+}
+
+// TestExportTextsInXPathModel checks Export on deltas whose target holds
+// what XPath's data model has not, an empty text or two texts side by
+// side (delta.Apply keeps them as the delta says): the patch gives
+// delta.Apply's document as it is written and read, and the selectors
+// after count the texts as Apply does, which removes an empty text and
+// joins adjacent ones. The document's XIDs, in post-order, are in each
+// case's comment.
+func TestExportTextsInXPathModel(t *testing.T) {
+	cases := []struct {
+		name, doc, delta string
+		patch            string // the patch as written, where it matters
+	}{{
+		// x 1, a 2, A 3, 0 4, doc 5 (FuzzExportDelta's find).
+		name:  "text updated to empty",
+		doc:   `<doc><a>x</a><A/>0</doc>`,
+		delta: `<d par="2" pos="1" xm="(1)" update="yes">x</d><i par="2" pos="1" xm="(1)" update="yes"><![CDATA[]]></i>`,
+		patch: "<diff>\n<remove sel=\"/doc/a/text()[1]\"/>\n</diff>\n",
+	}, {
+		// x 1, A 2, 0 3, doc 4.
+		name:  "text updated to empty before another text updated",
+		doc:   `<doc>x<A/>0</doc>`,
+		delta: `<d par="4" pos="1" xm="(1)" update="yes">x</d><i par="4" pos="1" xm="(1)" update="yes"><![CDATA[]]></i><d par="4" pos="3" xm="(3)" update="yes">0</d><i par="4" pos="3" xm="(3)" update="yes">1</i>`,
+	}, {
+		name:  "empty text inserted",
+		doc:   `<doc><a>x</a><A/>0</doc>`,
+		delta: `<i par="3" pos="1" xm="(6)"><![CDATA[]]></i>`,
+		patch: "<diff>\n</diff>\n",
+	}, {
+		name:  "empty text inserted beside a text",
+		doc:   `<doc><a>x</a><A/>0</doc>`,
+		delta: `<i par="2" pos="2" xm="(6)"><![CDATA[]]></i>`,
+		patch: "<diff>\n</diff>\n",
+	}, {
+		name:  "text inserted beside a text",
+		doc:   `<doc><a>x</a><A/>0</doc>`,
+		delta: `<i par="2" pos="2" xm="(6)">y</i>`,
+	}, {
+		name:  "text inserted beside a text before another text updated",
+		doc:   `<doc>x<A/>0</doc>`,
+		delta: `<i par="4" pos="2" xm="(5)">y</i><d par="4" pos="3" xm="(3)" update="yes">0</d><i par="4" pos="3" xm="(3)" update="yes">1</i>`,
+	}, {
+		name:  "text inserted beside a text updated",
+		doc:   `<doc>x<A/>0</doc>`,
+		delta: `<i par="4" pos="2" xm="(5)">y</i><d par="4" pos="1" xm="(1)" update="yes">x</d><i par="4" pos="1" xm="(1)" update="yes">z</i>`,
+	}, {
+		name:  "text updated to empty beside a text inserted",
+		doc:   `<doc>x<A/>0</doc>`,
+		delta: `<i par="4" pos="2" xm="(5)">y</i><d par="4" pos="1" xm="(1)" update="yes">x</d><i par="4" pos="1" xm="(1)" update="yes"><![CDATA[]]></i>`,
+	}, {
+		name:  "element holding texts side by side inserted",
+		doc:   `<doc>x<A/>0</doc>`,
+		delta: `<i par="4" pos="2" xm="(5-8)"><e>a<![CDATA[]]>b<![CDATA[]]><![CDATA[]]></e></i><d par="4" pos="3" xm="(3)" update="yes">0</d><i par="4" pos="4" xm="(3)" update="yes">1</i>`,
+	}}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			old := parseXML(t, c.doc)
+			old.AssignXIDs()
+			ds, err := delta.DecodeXML(strings.NewReader("<unit_delta><t>" + c.delta + "</t></unit_delta>"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := agree(t, old, ds[0]); err != nil {
+				t.Fatalf("export: %v", err)
+			}
+			if c.patch != "" {
+				p, err := Export(old, ds[0])
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := encode(t, p); got != c.patch {
+					t.Errorf("patch:\n%s\nwant:\n%s", got, c.patch)
+				}
 			}
 		})
 	}

@@ -1,6 +1,9 @@
 package tree
 
-import "unsafe"
+import (
+	"strings"
+	"unsafe"
+)
 
 // Document is a parsed document: its root element, the nodes around it, and
 // the next XID to allocate.
@@ -102,13 +105,52 @@ func (d *Document) ByXID() map[XID]*Node {
 
 // SplitProlog returns the XML declaration of d's prolog (nil when there is
 // none), and the rest of the prolog before and after the DOCTYPE's place.
+// The declaration is the prolog's first node when IsXMLDeclaration says it
+// is one.
 func (d *Document) SplitProlog() (decl *Node, before, after []*Node) {
 	prolog := d.Prolog
-	if len(prolog) > 0 && prolog[0].Kind == ProcInst && prolog[0].Name == "xml" {
+	if len(prolog) > 0 && IsXMLDeclaration(prolog[0]) {
 		decl, prolog = prolog[0], prolog[1:]
 	}
 	k := min(max(d.DoctypeAfter, 0), len(prolog))
 	return decl, prolog[:k], prolog[k:]
+}
+
+// IsXMLDeclaration reports whether n is an XML declaration as markup's XML
+// parser reads one: a processing instruction whose target is xml, which
+// XML reserves for the declaration and the parser takes only at the very
+// start, as Prolog's first node. That node is the document's declaration:
+// SplitProlog sets it apart, the writers write it as the declaration,
+// DoctypeAfter does not count it, and XPath's data model (package
+// xmlpatch) has no node for it. Elsewhere in a prolog, where only a tree
+// built by hand has one, it is still no comment or processing instruction
+// of the document (the writers refuse it).
+//
+// What an HTML parser makes of a declaration is not one: see
+// IsXMLDeclarationComment.
+func IsXMLDeclaration(n *Node) bool {
+	return n != nil && n.Kind == ProcInst && strings.EqualFold(n.Name, "xml")
+}
+
+// IsXMLDeclarationComment reports whether n is the comment an HTML parser
+// makes of an XML declaration: HTML has no processing instructions, and
+// reads <?xml version="1.0"?> as the comment "?xml version="1.0"?",
+// wherever it stands (before the DOCTYPE or after it, after other
+// comments). Such a node is a comment for every purpose of a Document: it
+// is no declaration for SplitProlog, DoctypeAfter counts it, the writers
+// write it as the comment <!--?xml version="1.0"?-->, and an XPath
+// selector (package xmlpatch) addresses it as a comment, as a browser's
+// DOM holds it. Only package delta, when it compares what stands outside
+// the root of two versions, takes it for the declaration it was written
+// as, so that XHTML read as XML in one version and as HTML in the next is
+// no change.
+func IsXMLDeclarationComment(n *Node) bool {
+	if n == nil || n.Kind != Comment {
+		return false
+	}
+	v := n.Value
+	return len(v) >= 5 && strings.EqualFold(v[:4], "?xml") &&
+		(v[4] == ' ' || v[4] == '\t' || v[4] == '\n' || v[4] == '\r') && strings.HasSuffix(v, "?")
 }
 
 // Clone returns a deep copy of d; the copy shares nothing with d.

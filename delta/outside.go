@@ -32,12 +32,12 @@ type Surroundings struct {
 
 // surroundingsOf returns what stands outside the root of a document with
 // the given DOCTYPE, DoctypeAfter, prolog and epilog, leaving out the XML
-// declaration (the HTML parser makes a comment of one wherever it stands).
+// declarations (isXMLDeclaration).
 func surroundingsOf(doctype string, doctypeAfter int, prolog, epilog []*tree.Node) Surroundings {
 	// Where the DOCTYPE stands, counted as tree.Document.DoctypeAfter
 	// counts it: past a declaration that leads the prolog.
 	rest := prolog
-	if len(rest) > 0 && rest[0].Kind == tree.ProcInst && rest[0].Name == "xml" {
+	if len(rest) > 0 && tree.IsXMLDeclaration(rest[0]) {
 		rest = rest[1:]
 	}
 	after := 0
@@ -57,17 +57,20 @@ func surroundingsOf(doctype string, doctypeAfter int, prolog, epilog []*tree.Nod
 	return Surroundings{Doctype: doctype, Prolog: prolog, Epilog: epilog, DoctypeAfter: after}
 }
 
-// isXMLDeclaration reports whether n is an XML declaration: a processing
-// instruction named xml, or the comment an HTML parser makes of one
-// (<?xml version="1.0"?> read as HTML), so that XHTML read as XML in one
-// version and as HTML in the next is not a change outside the root.
+// isXMLDeclaration reports whether n is an XML declaration as either
+// parser leaves one in a prolog: the processing instruction of an XML
+// parser (tree.IsXMLDeclaration), or the comment an HTML parser makes of
+// one, wherever it stands (tree.IsXMLDeclarationComment). A delta leaves
+// both out of what stands outside the root, so that XHTML read as XML in
+// one version and as HTML in the next is no change there, and Apply keeps
+// the document's own where they stand. Package xmlpatch, whose selectors
+// address the document as parsed, counts only the first: there the
+// comment is a comment() node like any other. Deltas have left the
+// comment out wherever it stands since they carried Outside, so the
+// definition cannot narrow: a delta written before would no longer find
+// its Outside.Old in the document it was made from.
 func isXMLDeclaration(n *tree.Node) bool {
-	if n.Kind == tree.ProcInst {
-		return strings.EqualFold(n.Name, "xml")
-	}
-	v := n.Value
-	return n.Kind == tree.Comment && len(v) >= 5 && strings.EqualFold(v[:4], "?xml") &&
-		(v[4] == ' ' || v[4] == '\t' || v[4] == '\n' || v[4] == '\r') && strings.HasSuffix(v, "?")
+	return tree.IsXMLDeclaration(n) || tree.IsXMLDeclarationComment(n)
 }
 
 // OutsideChanged reports whether what stands outside the root element
@@ -185,7 +188,7 @@ func (s Surroundings) validate(which string) error {
 				return fmt.Errorf("%w: outside the root, %s %s node %d is missing", ErrMalformed, which, list.name, k+1)
 			case n.Kind != tree.Comment && n.Kind != tree.ProcInst:
 				return fmt.Errorf("%w: outside the root, %s %s node %d is of kind %s, not a comment or processing instruction", ErrMalformed, which, list.name, k+1, n.Kind)
-			case n.Kind == tree.ProcInst && strings.EqualFold(n.Name, "xml"):
+			case tree.IsXMLDeclaration(n):
 				return fmt.Errorf("%w: outside the root, %s %s node %d is an XML declaration", ErrMalformed, which, list.name, k+1)
 			case len(n.Children) > 0 || len(n.Attrs) > 0:
 				return fmt.Errorf("%w: outside the root, %s %s node %d has children or attributes", ErrMalformed, which, list.name, k+1)
@@ -200,8 +203,8 @@ func (s Surroundings) validate(which string) error {
 }
 
 // applyOutside checks that doc's surroundings are o.Old and sets them to
-// o.New, keeping doc's XML declaration. It changes nothing when they are
-// not.
+// o.New, keeping doc's XML declarations where they stand (see
+// withDeclarations). It changes nothing when they are not.
 func applyOutside(doc *tree.Document, o *Outside) error {
 	if o == nil {
 		return nil
@@ -211,20 +214,100 @@ func applyOutside(doc *tree.Document, o *Outside) error {
 		return fmt.Errorf("%w: outside the root element, the document has %s", ErrConflict, have.describe(o.Old))
 	}
 	n := o.New.clone()
-	var prolog []*tree.Node // the document's declarations stay, first
-	for _, p := range doc.Prolog {
+	prolog, after := withDeclarations(doc, have, n)
+	doc.Doctype, doc.Prolog, doc.Epilog, doc.DoctypeAfter = n.Doctype, prolog, n.Epilog, after
+	return nil
+}
+
+// withDeclarations returns the prolog of new with the XML declarations of
+// doc's prolog put back, which a delta leaves out, and the DoctypeAfter of
+// a document with that prolog; old is doc's surroundings. A declaration
+// keeps its place beside the nodes around it that the change leaves: it
+// follows as many of new's nodes as it followed of old's when those are
+// all of the unchanged ones at the start, as many fewer of them from the
+// end as it had when it stood among the unchanged ones at the end, and
+// between (among nodes the change rewrote) at most as many as it followed.
+// In the gap of the DOCTYPE it stays on its side of it when it shared
+// that gap before, and stands before it (after the node it followed) when
+// it did not; one leading the prolog leads it still. A delta does not say where a declaration stands,
+// so a version whose declaration moved among unchanged neighbours, or that
+// gained or lost one, is not what Apply rebuilds: that is no change
+// outside the root.
+func withDeclarations(doc *tree.Document, old, new Surroundings) ([]*tree.Node, int) {
+	type kept struct {
+		n       *tree.Node
+		gap     int  // how many of old's nodes precede it, then of new's
+		beforeT bool // it stands before the DOCTYPE, in its gap
+	}
+	lead := 0
+	if len(doc.Prolog) > 0 && tree.IsXMLDeclaration(doc.Prolog[0]) {
+		lead = 1
+	}
+	doctypeAt := len(doc.Prolog) // the DOCTYPE's index among doc's prolog nodes
+	if doc.Doctype != "" {
+		doctypeAt = min(max(doc.DoctypeAfter, 0)+lead, len(doc.Prolog))
+	}
+	var decls []kept
+	k := 0
+	for i, p := range doc.Prolog {
 		if isXMLDeclaration(p) {
-			prolog = append(prolog, p)
+			// Only one in the DOCTYPE's gap can stand after it: another
+			// follows the node before it, the DOCTYPE being elsewhere.
+			decls = append(decls, kept{p, k, k != old.DoctypeAfter || old.Doctype == "" || i < doctypeAt})
+		} else {
+			k++
 		}
 	}
-	// The kept declarations count toward doc.DoctypeAfter, but for one
-	// leading the prolog as a processing instruction.
-	after := n.DoctypeAfter + len(prolog)
-	if len(prolog) > 0 && prolog[0].Kind == tree.ProcInst && prolog[0].Name == "xml" {
-		after--
+	if len(decls) == 0 {
+		return new.Prolog, new.DoctypeAfter
 	}
-	doc.Doctype, doc.Prolog, doc.Epilog, doc.DoctypeAfter = n.Doctype, append(prolog, n.Prolog...), n.Epilog, after
-	return nil
+	lo, ln := len(old.Prolog), len(new.Prolog)
+	same := func(a, b *tree.Node) bool { return a.Kind == b.Kind && a.Name == b.Name && a.Value == b.Value }
+	p := 0 // unchanged at the start
+	for p < lo && p < ln && same(old.Prolog[p], new.Prolog[p]) {
+		p++
+	}
+	q := 0 // unchanged at the end, after those
+	for q < lo-p && q < ln-p && same(old.Prolog[lo-1-q], new.Prolog[ln-1-q]) {
+		q++
+	}
+	for i := range decls {
+		switch g := decls[i].gap; {
+		case g <= p:
+		case g >= lo-q:
+			decls[i].gap = g + ln - lo
+		default:
+			decls[i].gap = min(g, ln-q)
+		}
+	}
+	doctypeGap := -1
+	if new.Doctype != "" {
+		doctypeGap = new.DoctypeAfter
+	}
+	prolog := make([]*tree.Node, 0, ln+len(decls))
+	doctypeAt = 0
+	for g := 0; g <= ln; g++ {
+		for _, d := range decls {
+			if d.gap == g && (g != doctypeGap || d.beforeT) {
+				prolog = append(prolog, d.n)
+			}
+		}
+		if g == doctypeGap {
+			doctypeAt = len(prolog)
+			for _, d := range decls {
+				if d.gap == g && !d.beforeT {
+					prolog = append(prolog, d.n)
+				}
+			}
+		}
+		if g < ln {
+			prolog = append(prolog, new.Prolog[g])
+		}
+	}
+	if doctypeAt > 0 && tree.IsXMLDeclaration(prolog[0]) {
+		doctypeAt-- // the declaration leading the prolog is not counted
+	}
+	return prolog, doctypeAt
 }
 
 // composeOutside returns the change of two consecutive deltas outside the

@@ -174,7 +174,8 @@ func TestOutsideXHTMLReadEitherWay(t *testing.T) {
 		t.Errorf("XHTML read as XML, then as HTML: a change outside the root: %+v", o)
 	}
 	// Read as HTML, a declaration after a comment is a comment too: left
-	// out wherever it stands, and kept by Apply.
+	// out wherever it stands, and kept by Apply where it stands, after
+	// the comment.
 	html1 := &tree.Document{Root: &tree.Node{Kind: tree.Element, Name: "html", XID: 1}}
 	html1.Prolog = []*tree.Node{{Kind: tree.Comment, Value: "a"}, {Kind: tree.Comment, Value: `?xml version="1.0"?`}}
 	html2 := html1.Clone()
@@ -187,7 +188,7 @@ func TestOutsideXHTMLReadEitherWay(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, err := Apply(html1, d)
-	if err != nil || len(got.Prolog) != 2 || got.Prolog[1].Value != "b" || !isXMLDeclaration(got.Prolog[0]) {
+	if err != nil || len(got.Prolog) != 2 || got.Prolog[0].Value != "b" || !isXMLDeclaration(got.Prolog[1]) {
 		t.Fatalf("Apply: %v, prolog %v", err, got.Prolog)
 	}
 	for _, in := range []string{

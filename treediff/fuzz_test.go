@@ -30,6 +30,8 @@ func FuzzDiffRoundTrip(f *testing.F) {
 		{`<p>one <b>two</b> three<p>four`, `<ul><li>one<li>three</ul><p>four <b>two</b>`},
 		{`<r><n><u><i>h</i></u><a>A</a> | <a>B</a>, <a>C</a> | <a>D</a></n></r>`, `<r><n><u><i>h</i></u><a>X</a> | <a>Y</a> | <a>B</a>, <a>C</a><a>D</a> | </n></r>`},
 		{`<html><head><title>Home</title><meta a="b"/></head></html>`, `<html><head><meta a="b"/><title>Start</title><title/></head></html>`},
+		// An XML declaration read as HTML, a comment after another one.
+		{`<!-- x --><?xml version="1.0"?><!DOCTYPE html><html><body><p>a</p></body></html>`, `<!-- y --><?xml version="1.0"?><!DOCTYPE html><html><body><p>b</p></body></html>`},
 	} {
 		f.Add(seed[0], seed[1], false)
 		f.Add(seed[0], seed[1], true)

@@ -50,10 +50,11 @@ func removeAround(doc *tree.Document, n *tree.Node) {
 // beforeDoctype reports whether the prolog node at index i counts toward
 // the document's DoctypeAfter: it stands before the DOCTYPE, and is not
 // the XML declaration that leads the prolog (nodes added after which
-// stand before the DOCTYPE too).
+// stand before the DOCTYPE too). A comment an HTML parser made of a
+// declaration counts, as tree.Document.DoctypeAfter counts it.
 func beforeDoctype(doc *tree.Document, i int) (before, decl bool) {
 	p := doc.Prolog
-	if len(p) > 0 && p[0].Kind == tree.ProcInst && p[0].Name == "xml" {
+	if len(p) > 0 && tree.IsXMLDeclaration(p[0]) {
 		if i == 0 {
 			return true, true
 		}

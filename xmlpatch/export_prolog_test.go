@@ -3,6 +3,7 @@ package xmlpatch
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -44,6 +45,12 @@ var prologCases = []struct{ name, old, new, want string }{
 		`<!--a--><?p 1?><!DOCTYPE r><!--b--><r>x</r><!--e-->`, `<?q 2?><!DOCTYPE r><!--c--><!--d--><r>y</r><?z?>`, ""},
 	{"after an XML declaration",
 		`<?xml version="1.0"?><!--a--><!DOCTYPE r><r>x</r>`, `<?xml version="1.0"?><!--a2--><!--n--><!DOCTYPE r><?p v?><r>x</r>`, ""},
+	{"comment before a declaration read as a comment rewritten",
+		`<!--a--><!--?xml version="1.0"?--><!DOCTYPE r><r>x</r>`, `<!--a2--><!--?xml version="1.0"?--><!DOCTYPE r><r>x</r>`, ""},
+	{"comment added after a declaration read as a comment, after the DOCTYPE",
+		`<!DOCTYPE r><!--?xml version="1.0"?--><r>x</r>`, `<!DOCTYPE r><!--?xml version="1.0"?--><!--n--><r>x</r>`, ""},
+	{"DOCTYPE moved before a comment and a declaration read as a comment",
+		`<!--a--><!--?xml version="1.0"?--><!DOCTYPE r><r>x</r>`, `<!DOCTYPE r><!--a--><!--?xml version="1.0"?--><r>x</r>`, ""},
 	{"epilog changed",
 		`<!--a--><!DOCTYPE r><r>x</r><!--e-->`, `<!--a--><!DOCTYPE r><r>x</r><!--f--><?z?>`, ""},
 	{"without a DOCTYPE",
@@ -65,7 +72,9 @@ var prologCases = []struct{ name, old, new, want string }{
 // whose DOCTYPE comments precede is exported where an RFC 5261 selector
 // can address it, and the patch, applied by Apply as Export returns it
 // and as written and read back, gives the document delta.Apply gives,
-// byte for byte as written, the DOCTYPE's place included. What no
+// byte for byte as written, the DOCTYPE's place included, and that is
+// the new version (a declaration an HTML parser read as a comment where
+// it stood). What no
 // selector can address is refused as inexpressible, with an error that
 // names the operation.
 func TestExportPrologWithDoctype(t *testing.T) {
@@ -90,6 +99,9 @@ func TestExportPrologWithDoctype(t *testing.T) {
 				want, err := delta.Apply(old, d)
 				if err != nil {
 					t.Fatal(err)
+				}
+				if g, w := writeDoc(t, want), writeDoc(t, new); g != w {
+					t.Fatalf("delta.Apply(old, d):\n got %q\nwant %q (new)", g, w)
 				}
 				x := encode(t, p)
 				back, err := Decode(strings.NewReader(x))
@@ -150,6 +162,82 @@ func TestExportPrologEvery(t *testing.T) {
 			case !refuse && err != nil:
 				t.Errorf("%s to %s: %v", o, n, err)
 			}
+		}
+	}
+}
+
+// TestExportDeclarationCommentBothWays: where a declaration read as a
+// comment (<!--?xml ...?-->, an HTML parser's reading, here an XML one's)
+// stands after another comment or the DOCTYPE, the patch of a delta, and
+// of its inverse, carried through either delta codec first, rebuilds the
+// other version byte for byte, the declaration in its place, through the
+// patch written and read back.
+func TestExportDeclarationCommentBothWays(t *testing.T) {
+	codecs := []struct {
+		name    string
+		through func(*delta.Delta) (*delta.Delta, error)
+	}{
+		{"xml", func(d *delta.Delta) (*delta.Delta, error) {
+			var b bytes.Buffer
+			if err := delta.EncodeXML(&b, d); err != nil {
+				return nil, err
+			}
+			ds, err := delta.DecodeXML(&b)
+			if err != nil || len(ds) != 1 {
+				return nil, fmt.Errorf("%d deltas: %v", len(ds), err)
+			}
+			return ds[0], nil
+		}},
+		{"json", func(d *delta.Delta) (*delta.Delta, error) {
+			var b bytes.Buffer
+			if err := delta.EncodeJSON(&b, d); err != nil {
+				return nil, err
+			}
+			return delta.DecodeJSON(&b)
+		}},
+	}
+	for _, c := range []struct{ name, a, b string }{
+		{"comment before it rewritten",
+			`<!--a--><!--?xml version="1.0"?--><!DOCTYPE r><r>x</r>`, `<!--a2--><!--?xml version="1.0"?--><!DOCTYPE r><r>y</r>`},
+		{"comment after it added, after the DOCTYPE",
+			`<!DOCTYPE r><!--?xml version="1.0"?--><r>x</r>`, `<!DOCTYPE r><!--?xml version="1.0"?--><!--n--><r>x</r>`},
+		{"comments around it changed",
+			`<!--a--><!--?xml version="1.0"?--><!--b--><!DOCTYPE r><r>x</r>`, `<!--a--><!--?xml version="1.0"?--><!--b2--><!--c--><!DOCTYPE r><r>x</r>`},
+	} {
+		for _, codec := range codecs {
+			t.Run(c.name+"/"+codec.name, func(t *testing.T) {
+				a, b := parseXML(t, c.a), parseXML(t, c.b)
+				d, err := treediff.Diff(a, b, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, way := range []struct {
+					name     string
+					from, to *tree.Document
+					d        *delta.Delta
+				}{{"forward", a, b, d}, {"inverse", b, a, delta.Invert(d)}} {
+					dd, err := codec.through(way.d)
+					if err != nil {
+						t.Fatalf("%s: delta codec: %v", way.name, err)
+					}
+					p, err := Export(way.from, dd)
+					if err != nil {
+						t.Fatalf("%s: Export: %v", way.name, err)
+					}
+					x := encode(t, p)
+					back, err := Decode(strings.NewReader(x))
+					if err != nil {
+						t.Fatalf("%s: decode: %v\n%s", way.name, err, x)
+					}
+					got := way.from.Clone()
+					if err := Apply(got, back); err != nil {
+						t.Fatalf("%s: Apply: %v\n%s", way.name, err, x)
+					}
+					if g, w := writeDoc(t, got), writeDoc(t, way.to); g != w {
+						t.Errorf("%s: patched:\n got %q\nwant %q\n%s", way.name, g, w, x)
+					}
+				}
+			})
 		}
 	}
 }

@@ -153,7 +153,7 @@ func sameParts(a, b *tree.Document) bool {
 func around(list []*tree.Node) []*tree.Node {
 	var out []*tree.Node
 	for _, n := range list {
-		if !isXMLDeclaration(n) {
+		if !tree.IsXMLDeclaration(n) {
 			out = append(out, n)
 		}
 	}

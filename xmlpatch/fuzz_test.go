@@ -169,8 +169,8 @@ func FuzzExportDelta(f *testing.F) {
 	}
 	// What stands around the root: the DOCTYPE moved before the comment
 	// that precedes it; comments rewritten and added on both sides of it;
-	// and, where nothing precedes it, moved past a comment
-	// (inexpressible).
+	// where nothing precedes it, moved past a comment (inexpressible); and
+	// comments changed beside a declaration read as a comment.
 	for _, c := range []struct{ doc, delta string }{
 		{`<!--a--><!DOCTYPE doc><!--b--><doc><a>x</a><b/></doc>`,
 			`<unit_delta><t><outside><old doctype="doc" doctype-after="1"><prolog><!--a--></prolog><prolog><!--b--></prolog></old><new doctype="doc"><prolog><!--a--></prolog><prolog><!--b--></prolog></new></outside></t></unit_delta>`},
@@ -178,6 +178,12 @@ func FuzzExportDelta(f *testing.F) {
 			`<unit_delta><t><outside><old doctype="doc" doctype-after="1"><prolog><!--a--></prolog><prolog><!--b--></prolog></old><new doctype="doc" doctype-after="2"><prolog><!--c--></prolog><prolog><!--b--></prolog><prolog><?p v?></prolog></new></outside></t></unit_delta>`},
 		{`<!DOCTYPE doc><!--b--><doc><a>x</a><b/></doc>`,
 			`<unit_delta><t><outside><old doctype="doc"><prolog><!--b--></prolog></old><new doctype="doc" doctype-after="1"><prolog><!--b--></prolog></new></outside></t></unit_delta>`},
+		// A declaration read as a comment, which the delta leaves out,
+		// after the comment it changes and after the DOCTYPE.
+		{`<!--a--><!--?xml version="1.0"?--><!DOCTYPE doc><doc><a>x</a><b/></doc>`,
+			`<unit_delta><t><outside><old doctype="doc" doctype-after="1"><prolog><!--a--></prolog></old><new doctype="doc" doctype-after="1"><prolog><!--c--></prolog></new></outside></t></unit_delta>`},
+		{`<!DOCTYPE doc><!--?xml version="1.0"?--><!--a--><doc><a>x</a><b/></doc>`,
+			`<unit_delta><t><outside><old doctype="doc"><prolog><!--a--></prolog></old><new doctype="doc"><prolog><!--a--></prolog><prolog><!--n--></prolog></new></outside></t></unit_delta>`},
 	} {
 		f.Add(c.doc, c.delta)
 	}

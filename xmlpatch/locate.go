@@ -2,7 +2,6 @@ package xmlpatch
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/vigil-web/vigil/tree"
 )
@@ -28,20 +27,22 @@ type ctxNode struct {
 
 // docChildren returns the children of the document node as XPath sees
 // them: the comments and processing instructions before the root (the XML
-// declaration is not a node), the root, and those after it.
+// declaration, tree.IsXMLDeclaration, is not a node), the root, and those
+// after it. The comment an HTML parser makes of a declaration
+// (tree.IsXMLDeclarationComment) is a comment here, where package delta
+// takes it for the declaration: a selector addresses the document as it
+// was read, in which it is a comment() node as in a browser's DOM, and
+// leaving it out would make the comment() steps of patches written before
+// count other nodes.
 func docChildren(doc *tree.Document) []*tree.Node {
 	out := make([]*tree.Node, 0, len(doc.Prolog)+1+len(doc.Epilog))
 	for _, n := range doc.Prolog {
-		if !isXMLDeclaration(n) {
+		if !tree.IsXMLDeclaration(n) {
 			out = append(out, n)
 		}
 	}
 	out = append(out, doc.Root)
 	return append(out, doc.Epilog...)
-}
-
-func isXMLDeclaration(n *tree.Node) bool {
-	return n.Kind == tree.ProcInst && strings.EqualFold(n.Name, "xml")
 }
 
 // locateError is a failure to locate, with the condition to report.

@@ -250,7 +250,14 @@
 //     it claims. Delta.Outside gives it whole, before and after, when it
 //     changed: Apply checks the before and sets the after, Invert swaps
 //     them, Compose chains them. The XML declaration is left out (writers
-//     rewrite it; Apply keeps the document's).
+//     rewrite it), in either form a parser leaves it: the processing
+//     instruction of an XML parser (tree.IsXMLDeclaration) and the comment
+//     an HTML parser makes of it wherever it stands
+//     (tree.IsXMLDeclarationComment), so that XHTML read as XML in one
+//     version and as HTML in the next is no change. Apply keeps the
+//     document's where they stand, beside the nodes around them that the
+//     change leaves; a declaration that moved, came or went is not
+//     rebuilt.
 //   - A move carries only the XID of the moved subtree's root, as the XyDiff
 //     tool writes it; the seed's full XID-map of the moved data cannot be
 //     stated once the moved subtree itself changes.

@@ -11,7 +11,10 @@
 // A Document holds one root element. Everything before and after the root
 // element that is not part of it (the XML declaration, DOCTYPE, comments and
 // processing instructions outside the root) is kept in Document.Prolog and
-// Document.Epilog for serialisation; it is not part of the diffed tree.
+// Document.Epilog for serialisation; it is not part of the diffed tree. The
+// XML declaration is the processing instruction xml that leads the prolog
+// (IsXMLDeclaration); what an HTML parser makes of one, a comment
+// (IsXMLDeclarationComment), is a comment of the prolog like any other.
 //
 // # XIDs
 //

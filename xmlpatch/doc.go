@@ -157,7 +157,12 @@
 //     the XML declaration precedes (XPath selects no DOCTYPE and no
 //     declaration to add beside): Export refuses an add there as
 //     inexpressible, naming the operation and what it adds. White space
-//     outside the root is not kept.
+//     outside the root is not kept. The XML declaration is the processing
+//     instruction tree.IsXMLDeclaration names; the comment an HTML parser
+//     makes of one (tree.IsXMLDeclarationComment), which a delta leaves
+//     out of what it says stands outside the root, is a comment() node
+//     here, as the document was read: selectors count it, and a change
+//     beside it leaves it where delta.Apply leaves it.
 //   - Renames: RFC 5261 has no rename. Export replaces the renamed element
 //     with itself as it ends up, and so an element whose namespace
 //     declarations change (they change the names inside it), or whose

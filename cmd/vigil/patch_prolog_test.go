@@ -8,8 +8,9 @@ import (
 // TestPatchKeepsDoctypePlace: diff then patch writes the comments and
 // processing instructions before the root on the same side of the DOCTYPE
 // as the new version had them, the XML declaration first, byte for byte as
-// the new version is written; an RFC 5261 patch (diff --format xmlpatch)
-// of an XML document does too.
+// the new version is written, an XML declaration an HTML page holds as a
+// comment after another comment included; an RFC 5261 patch (diff
+// --format xmlpatch) of an XML document does too.
 func TestPatchKeepsDoctypePlace(t *testing.T) {
 	for _, tc := range []struct {
 		name, old, new, want string
@@ -35,6 +36,18 @@ func TestPatchKeepsDoctypePlace(t *testing.T) {
 			`<!-- a --><!DOCTYPE r><r>x</r>`,
 			`<!DOCTYPE r><!-- a --><!-- b --><r>y</r>`,
 			`<!DOCTYPE r><!-- a --><!-- b --><r>y</r>`, false},
+		{"html xml declaration after a comment, body changes",
+			`<!-- x --><?xml version="1.0"?><!DOCTYPE html><html><body><p>a</p></body></html>`,
+			`<!-- x --><?xml version="1.0"?><!DOCTYPE html><html><body><p>b</p></body></html>`,
+			`<!-- x --><!--?xml version="1.0"?--><!DOCTYPE html><html><head></head><body><p>b</p></body></html>`, true},
+		{"html xml declaration after a comment that changes",
+			`<!-- x --><?xml version="1.0"?><!DOCTYPE html><html><body><p>a</p></body></html>`,
+			`<!-- y --><?xml version="1.0"?><!DOCTYPE html><html><body><p>b</p></body></html>`,
+			`<!-- y --><!--?xml version="1.0"?--><!DOCTYPE html><html><head></head><body><p>b</p></body></html>`, true},
+		{"xml declaration read as a comment, after a comment that changes",
+			`<!-- x --><!--?xml version="1.0"?--><!DOCTYPE r><r>a</r>`,
+			`<!-- y --><!--?xml version="1.0"?--><!DOCTYPE r><r>b</r>`,
+			`<!-- y --><!--?xml version="1.0"?--><!DOCTYPE r><r>b</r>`, false},
 	} {
 		for _, format := range []string{"xydelta", "xmlpatch"} {
 			if tc.html && format == "xmlpatch" {

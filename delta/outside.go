@@ -214,7 +214,10 @@ func applyOutside(doc *tree.Document, o *Outside) error {
 		return fmt.Errorf("%w: outside the root element, the document has %s", ErrConflict, have.describe(o.Old))
 	}
 	n := o.New.clone()
-	prolog, after := withDeclarations(doc, have, n)
+	prolog, after, err := withDeclarations(doc, have, n)
+	if err != nil {
+		return err
+	}
 	doc.Doctype, doc.Prolog, doc.Epilog, doc.DoctypeAfter = n.Doctype, prolog, n.Epilog, after
 	return nil
 }
@@ -222,18 +225,17 @@ func applyOutside(doc *tree.Document, o *Outside) error {
 // withDeclarations returns the prolog of new with the XML declarations of
 // doc's prolog put back, which a delta leaves out, and the DoctypeAfter of
 // a document with that prolog; old is doc's surroundings. A declaration
-// keeps its place beside the nodes around it that the change leaves: it
-// follows as many of new's nodes as it followed of old's when those are
-// all of the unchanged ones at the start, as many fewer of them from the
-// end as it had when it stood among the unchanged ones at the end, and
-// between (among nodes the change rewrote) at most as many as it followed.
-// In the gap of the DOCTYPE it stays on its side of it when it shared
-// that gap before, and stands before it (after the node it followed) when
-// it did not; one leading the prolog leads it still. A delta does not say where a declaration stands,
-// so a version whose declaration moved among unchanged neighbours, or that
+// keeps its place beside the nodes around it that the change leaves: after
+// the same ones of those that stay at the start, before the same ones of
+// those that stay at the end, and among the nodes the change rewrote (in
+// between) after at most as many as before. In the gap of the DOCTYPE it
+// stays on its side of it when it shared that gap before, and stands
+// before it (after the node it followed) when it did not; one leading the
+// prolog leads it still. A delta does not say where a declaration stands,
+// so a version whose declaration moved among nodes that stay, or that
 // gained or lost one, is not what Apply rebuilds: that is no change
-// outside the root.
-func withDeclarations(doc *tree.Document, old, new Surroundings) ([]*tree.Node, int) {
+// outside the root. The error is an internal one, of places out of order.
+func withDeclarations(doc *tree.Document, old, new Surroundings) ([]*tree.Node, int, error) {
 	type kept struct {
 		n       *tree.Node
 		gap     int  // how many of old's nodes precede it, then of new's
@@ -259,7 +261,7 @@ func withDeclarations(doc *tree.Document, old, new Surroundings) ([]*tree.Node, 
 		}
 	}
 	if len(decls) == 0 {
-		return new.Prolog, new.DoctypeAfter
+		return new.Prolog, new.DoctypeAfter, nil
 	}
 	lo, ln := len(old.Prolog), len(new.Prolog)
 	same := func(a, b *tree.Node) bool { return a.Kind == b.Kind && a.Name == b.Name && a.Value == b.Value }
@@ -284,18 +286,26 @@ func withDeclarations(doc *tree.Document, old, new Surroundings) ([]*tree.Node, 
 	if new.Doctype != "" {
 		doctypeGap = new.DoctypeAfter
 	}
+	// The gaps stay in order (those at the start are at most p, those
+	// between at least p and at most ln-q, those at the end at least
+	// ln-q), so the declarations of each gap are a run of decls.
 	prolog := make([]*tree.Node, 0, ln+len(decls))
 	doctypeAt = 0
+	j := 0
 	for g := 0; g <= ln; g++ {
-		for _, d := range decls {
-			if d.gap == g && (g != doctypeGap || d.beforeT) {
+		start := j
+		for j < len(decls) && decls[j].gap == g {
+			j++
+		}
+		for _, d := range decls[start:j] {
+			if g != doctypeGap || d.beforeT {
 				prolog = append(prolog, d.n)
 			}
 		}
 		if g == doctypeGap {
 			doctypeAt = len(prolog)
-			for _, d := range decls {
-				if d.gap == g && !d.beforeT {
+			for _, d := range decls[start:j] {
+				if !d.beforeT {
 					prolog = append(prolog, d.n)
 				}
 			}
@@ -304,10 +314,13 @@ func withDeclarations(doc *tree.Document, old, new Surroundings) ([]*tree.Node, 
 			prolog = append(prolog, new.Prolog[g])
 		}
 	}
+	if j != len(decls) { // the gaps above are in order
+		return nil, 0, fmt.Errorf("apply delta: internal error: %d XML declarations before the root are out of order", len(decls)-j)
+	}
 	if doctypeAt > 0 && tree.IsXMLDeclaration(prolog[0]) {
 		doctypeAt-- // the declaration leading the prolog is not counted
 	}
-	return prolog, doctypeAt
+	return prolog, doctypeAt, nil
 }
 
 // composeOutside returns the change of two consecutive deltas outside the

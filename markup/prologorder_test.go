@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/vigil-web/vigil/markup"
+	"github.com/vigil-web/vigil/tree"
 )
 
 // TestPrologOrderRoundTrip checks that the DOCTYPE is written where the
@@ -54,5 +55,31 @@ func TestPrologOrderRoundTrip(t *testing.T) {
 				t.Errorf("round trip of %q: got %qwant %q", tc.in, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestWriteXMLDeclarationAnyCase: a tree built by hand whose prolog leads
+// with a processing instruction XML (tree.IsXMLDeclaration, any case) is
+// written with it as the XML declaration, which reads back; the same
+// target elsewhere in the prolog is refused, XML reserving it.
+func TestWriteXMLDeclarationAnyCase(t *testing.T) {
+	d, err := markup.ParseXMLBytes([]byte(`<!--a--><r/>`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Prolog = append([]*tree.Node{d.NewNode(tree.ProcInst, "XML", `version="1.0"`)}, d.Prolog...)
+	var buf bytes.Buffer
+	if err := markup.WriteXML(&buf, d, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := buf.String(), `<?xml version="1.0"?><!--a--><r/>`; got != want {
+		t.Errorf("written %q, want %q", got, want)
+	}
+	if _, err := markup.ParseXMLBytes(buf.Bytes(), nil); err != nil {
+		t.Errorf("reading it back: %v", err)
+	}
+	d.Prolog[0], d.Prolog[1] = d.Prolog[1], d.Prolog[0]
+	if err := markup.WriteXML(&bytes.Buffer{}, d, nil); err == nil {
+		t.Error("a processing instruction XML after a comment is written")
 	}
 }

@@ -49,8 +49,8 @@ func (db *DB) CreateSentinel(ctx context.Context, s *vigil.Sentinel) error {
 		if err := userExists(ctx, tx, s.OwnerID); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, q("SELECT pg_advisory_xact_lock(?, ?)"), sentinelNameLock, int32(s.OwnerID)); err != nil {
-			return fmt.Errorf("lock the sentinel names of user %d: %w", s.OwnerID, err)
+		if err := lockSentinelNames(ctx, tx, []int64{s.OwnerID}); err != nil {
+			return err
 		}
 		if err := nameFree(ctx, tx, s.OwnerID, s.Name); err != nil {
 			return err
@@ -81,11 +81,44 @@ func userExists(ctx context.Context, tx *sql.Tx, id int64) error {
 }
 
 // sentinelNameLock is the class of the transaction-level advisory lock
-// (pg_advisory_xact_lock(sentinelNameLock, owner id)) that an add or a
-// rename of a sentinel holds from its look for the name among the
-// owner's to its commit. The key is the owner's id as an int4: owners whose ids are
-// 2^32 apart share a lock, which only makes one wait for the other.
+// that an add or a rename of a sentinel holds on its owner's names from
+// its look for the name among them to its commit (lockSentinelNames).
 const sentinelNameLock = 7423192
+
+// sentinelNameKey is the SQL of the key of owner $1's sentinelNameLock,
+// for the one-argument (bigint) pg_advisory_xact_lock: a 64-bit hash of
+// the whole owner id, seeded with the class. The two-argument form keyed
+// on the class and int32(owner) let owners whose ids share their low 32
+// bits wait for one another. No 64-bit key holds both a class and a
+// 64-bit id; the id alone as the key would share its space with every
+// other bigint lock (the migrator's, 7423190, an owner's id too). The
+// hash reads every digit of the id, and the seed keeps the class's keys
+// apart from any other's; two owners (or another lock) share a key only
+// by a 64-bit hash's chance, and then one only waits for the other. The
+// keys need agree only among the transactions of one server at a time.
+const sentinelNameKey = "hashtextextended(?::bigint::text, ?)"
+
+// lockSentinelNames takes, in tx, the sentinelNameLock of each of owners,
+// held to the commit, in the order of their keys, as every writer of
+// several owners' names takes them, so that two such writes cannot
+// deadlock.
+func lockSentinelNames(ctx context.Context, tx *sql.Tx, owners []int64) error {
+	keys := make([]int64, 0, len(owners))
+	for _, o := range owners {
+		var k int64
+		if err := tx.QueryRowContext(ctx, q("SELECT "+sentinelNameKey), o, sentinelNameLock).Scan(&k); err != nil {
+			return fmt.Errorf("lock the sentinel names of user %d: %w", o, err)
+		}
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range slices.Compact(keys) {
+		if _, err := tx.ExecContext(ctx, q("SELECT pg_advisory_xact_lock(?)"), k); err != nil {
+			return fmt.Errorf("lock the sentinel names of users %v: %w", owners, err)
+		}
+	}
+	return nil
+}
 
 // nameFree returns ECONFLICT (vigil.SentinelNameUsed) when owner has a
 // sentinel called name (vigil.SentinelNameFree).
@@ -116,17 +149,8 @@ func renamesFree(ctx context.Context, tx *sql.Tx, list []*vigil.Sentinel) error 
 			owners = append(owners, owner)
 		}
 	}
-	// Locked in order of key, as every writer of several owners' names
-	// locks them, so that two such writes cannot deadlock.
-	keys := make([]int32, 0, len(owners))
-	for _, o := range owners {
-		keys = append(keys, int32(o))
-	}
-	slices.Sort(keys)
-	for _, k := range slices.Compact(keys) {
-		if _, err := tx.ExecContext(ctx, q("SELECT pg_advisory_xact_lock(?, ?)"), sentinelNameLock, k); err != nil {
-			return fmt.Errorf("lock the sentinel names of user %d: %w", k, err)
-		}
+	if err := lockSentinelNames(ctx, tx, owners); err != nil {
+		return err
 	}
 	var used []vigil.StoredSentinelName
 	for _, o := range owners {

@@ -29,9 +29,11 @@ import (
 //
 // A reader of a database in WAL mode needs its -shm and -wal files, which
 // SQLite makes where no process has the database open, and leaves, empty,
-// with the database's mode; where the directory may not be written
-// either, OpenCurrent says so. It never reads the file as immutable,
-// which would be wrong beside a vigil serve writing it.
+// with the database's mode. Where the directory may not be written
+// either, and they are missing, OpenCurrent reads the file as immutable
+// if its -wal holds nothing, and else says why it cannot read it
+// (readonly.go). A write through the DB it returns says that the store
+// is read-only.
 func OpenCurrent(ctx context.Context, dir string) (*DB, error) {
 	path := filepath.Join(dir, FileName)
 	fi, err := os.Stat(path)
@@ -43,33 +45,30 @@ func OpenCurrent(ctx context.Context, dir string) (*DB, error) {
 	if fi.Size() == 0 {
 		return nil, vigil.Errorf(vigil.ENOTFOUND, "no store in %s: its %s is empty", dir, FileName)
 	}
-	q := url.Values{}
-	q.Set("mode", "ro")
-	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
-	q.Add("_pragma", "query_only(1)")
-	dsn := "file:" + path + "?" + q.Encode()
+	dsn := currentDSN(path, false)
 	where := "sqlite at " + path
-	w, err := sql.Open("sqlite", dsn)
-	if err != nil {
-		return nil, fmt.Errorf("%s: open: %w", where, err)
+	db, err := openCurrent(ctx, path, dsn)
+	if isReadOnlyDirectory(err) {
+		// A directory this user may not write: read as immutable
+		// (readonly.go), if it can be.
+		if ferr := immutableFallback(path, err); ferr != nil {
+			return nil, fmt.Errorf("%s: %w", where, ferr)
+		}
+		dsn = currentDSN(path, true)
+		db, err = openCurrent(ctx, path, dsn)
 	}
-	w.SetMaxOpenConns(1)
-	w.SetMaxIdleConns(1)
-	w.SetConnMaxLifetime(0)
-	db := &DB{write: w, stmts: newStmtCache(w), path: path, now: time.Now, readOnly: true, wrote: new(atomic.Bool)}
-	if err := db.checkCurrent(ctx); err != nil {
-		w.Close()
-		if vigil.ErrorCode(err) == vigil.ENOTFOUND {
-			return nil, err
-		}
-		if isReadOnlyDirectory(err) {
-			return nil, fmt.Errorf("%s: %s", where, shmMissing(path))
-		}
+	switch {
+	case err == nil:
+	case vigil.ErrorCode(err) == vigil.ENOTFOUND:
+		return nil, err
+	case isUnreadableWAL(path, err):
+		return nil, fmt.Errorf("%s: %w", where, walLeft(path))
+	default:
 		return nil, fmt.Errorf("%s: %w", where, err)
 	}
 	r, err := sql.Open("sqlite", dsn)
 	if err != nil {
-		w.Close()
+		db.write.Close()
 		return nil, fmt.Errorf("%s: open: %w", where, err)
 	}
 	r.SetMaxOpenConns(8)
@@ -79,11 +78,40 @@ func OpenCurrent(ctx context.Context, dir string) (*DB, error) {
 	return db, nil
 }
 
-// shmMissing says why the database at path, in WAL mode, cannot be read
-// by a user who may not write it (isReadOnlyDirectory).
-func shmMissing(path string) string {
-	return fmt.Sprintf("cannot read it read-only: it is in WAL mode, and a reader that may not write it needs its %s-shm, which is missing (no process has the store open) and which this user may not make in %s; run the command as the store's owner, or while vigil serve runs",
-		filepath.Base(path), filepath.Dir(path))
+// currentDSN is the data source name of OpenCurrent's connections to the
+// database at path: read-only, and immutable where asked.
+func currentDSN(path string, immutable bool) string {
+	q := url.Values{}
+	q.Set("mode", "ro")
+	if immutable {
+		q.Set("immutable", "1")
+	}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
+	q.Add("_pragma", "query_only(1)")
+	return "file:" + path + "?" + q.Encode()
+}
+
+// immutableDSN is the data source name of Open's connections to the
+// database at path in a directory this user may not write
+// (immutableFallback).
+func immutableDSN(path string) string { return currentDSN(path, true) }
+
+// openCurrent opens OpenCurrent's writer connection to the database at
+// path with dsn, and checks the store (checkCurrent).
+func openCurrent(ctx context.Context, path, dsn string) (*DB, error) {
+	w, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open: %w", err)
+	}
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxLifetime(0)
+	db := &DB{write: w, stmts: newStmtCache(w), path: path, now: time.Now, readOnly: true, wrote: new(atomic.Bool)}
+	if err := db.checkCurrent(ctx); err != nil {
+		w.Close()
+		return nil, err
+	}
+	return db, nil
 }
 
 // isReadOnly reports whether err is one of SQLite's SQLITE_READONLY

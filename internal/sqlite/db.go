@@ -63,7 +63,7 @@ type DB struct {
 	// the transaction every read and write of it runs in.
 	tx execer
 	// readOnly is a DB OpenCurrent opened, which Close does not
-	// checkpoint.
+	// checkpoint, and whose writes are refused as such (readOnlyError).
 	readOnly bool
 	// wrote is set once a write of this process is committed (a
 	// migration, a write transaction, a vacuum), shared by the copies
@@ -87,7 +87,10 @@ func Open(ctx context.Context, dir string) (*DB, error) {
 	return OpenFile(ctx, filepath.Join(dir, FileName))
 }
 
-// OpenFile opens the database at path and migrates it.
+// OpenFile opens the database at path and migrates it. A store this
+// user may read but not write is read, in a directory they may not
+// write too (readonly.go), and a write to it says that the store is
+// read-only.
 //
 // A database made by two processes at the same moment (vigil serve and a
 // vigil user add started together on a new data directory) may refuse
@@ -142,14 +145,34 @@ func openFile(ctx context.Context, path string) (*DB, error) {
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
 	db := &DB{write: w, stmts: newStmtCache(w), path: path, now: time.Now, wrote: new(atomic.Bool)}
+	readDSN := dsn("&_pragma=query_only(1)")
 	if err := db.migrate(ctx); err != nil {
 		w.Close()
-		if isReadOnlyDirectory(err) {
-			return nil, fmt.Errorf("%s: %s", where, shmMissing(path))
+		switch {
+		case isUnreadableWAL(path, err):
+			return nil, fmt.Errorf("%s: %w", where, walLeft(path))
+		case !isReadOnlyDirectory(err):
+			return nil, fmt.Errorf("%s: %w", where, err)
 		}
-		return nil, fmt.Errorf("%s: %w", where, err)
+		// A directory this user may not write: read as immutable
+		// (readonly.go), if it can be.
+		if ferr := immutableFallback(path, err); ferr != nil {
+			return nil, fmt.Errorf("%s: %w", where, ferr)
+		}
+		readDSN = immutableDSN(path)
+		if w, err = sql.Open("sqlite", readDSN); err != nil {
+			return nil, fmt.Errorf("%s: open: %w", where, err)
+		}
+		w.SetMaxOpenConns(1)
+		w.SetMaxIdleConns(1)
+		w.SetConnMaxLifetime(0)
+		db.write, db.stmts = w, newStmtCache(w)
+		if err := db.migrate(ctx); err != nil {
+			w.Close()
+			return nil, fmt.Errorf("%s: %w", where, err)
+		}
 	}
-	r, err := sql.Open("sqlite", dsn("&_pragma=query_only(1)"))
+	r, err := sql.Open("sqlite", readDSN)
 	if err != nil {
 		w.Close()
 		return nil, fmt.Errorf("%s: open: %w", where, err)
@@ -432,14 +455,14 @@ func (db *DB) update(ctx context.Context, fn func(tx execer) error) error {
 	db.stmts.prepareWanted(ctx) // the writer connection is free here
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
-		return db.busyError(err)
+		return db.readOnlyError(db.busyError(err))
 	}
 	if err := fn(cachedTx{tx: tx, cache: db.stmts}); err != nil {
 		tx.Rollback()
-		return err
+		return db.readOnlyError(err)
 	}
 	if err := tx.Commit(); err != nil {
-		return err
+		return db.readOnlyError(err)
 	}
 	db.wrote.Store(true)
 	return nil

@@ -26,7 +26,7 @@ func (db *DB) InTransaction(ctx context.Context, fn func(tx vigil.TxStore) error
 	db.stmts.prepareWanted(ctx) // the writer connection is free here
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
-		return db.busyError(err)
+		return db.readOnlyError(db.busyError(err))
 	}
 	committed := false
 	defer func() {
@@ -37,14 +37,14 @@ func (db *DB) InTransaction(ctx context.Context, fn func(tx vigil.TxStore) error
 	in := *db
 	in.tx = cachedTx{tx: tx, cache: db.stmts}
 	if err := fn(&in); err != nil {
-		return err
+		return db.readOnlyError(err)
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	committed = true
 	if err := tx.Commit(); err != nil {
-		return err
+		return db.readOnlyError(err)
 	}
 	db.wrote.Store(true)
 	return nil

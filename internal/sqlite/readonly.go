@@ -78,9 +78,8 @@ func (db *DB) readOnlyError(err error) error {
 	if !isReadOnly(err) {
 		return err
 	}
-	why := "this user may not write it or its directory: run the command as the store's owner, or on a copy in a directory you may write"
 	if db.readOnly {
-		why = "it was opened to be read only"
+		return fmt.Errorf("the store at %s is read-only: it was opened to be read only (%w)", db.path, err)
 	}
-	return fmt.Errorf("the store at %s is read-only: %s (%w)", db.path, why, err)
+	return fmt.Errorf("the store at %s is read-only: this user may not write it or its directory (%w); run the command as the store's owner, or on a copy in a directory you may write", db.path, err)
 }

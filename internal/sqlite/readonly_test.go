@@ -3,9 +3,11 @@ package sqlite_test
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/vigil-web/vigil"
@@ -48,13 +50,52 @@ func TestWriteThroughOpenCurrent(t *testing.T) {
 	}
 }
 
-// readOnlyDir makes dir and the files in it read-only for this user
-// until the test ends; it skips the test as root, whom the modes do not
-// stop.
+// asNobody runs the test, when it runs as root (whom a read-only mode
+// does not stop), as nobody (uid 65534) in a process of a copy of the
+// test binary, fails it if that process does not pass it, and reports
+// whether it did so: the test then returns. As another user it reports
+// false: the test runs here.
+func asNobody(t *testing.T) bool {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		return false
+	}
+	self, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	// nobody must reach the binary and a directory to make its own in.
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "sqlite.test")
+	if err := os.WriteFile(bin, self, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tmp := filepath.Join(dir, "tmp")
+	if err := os.Mkdir(tmp, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{tmp, dir, filepath.Dir(dir)} {
+		if err := os.Chmod(d, 0o777); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command(bin, "-test.run", "^"+t.Name()+"$", "-test.count", "1", "-test.v")
+	cmd.Dir = tmp
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: "+t.Name()) || strings.Contains(string(out), "--- SKIP") {
+		t.Errorf("%s as nobody: %v\n%s", t.Name(), err, out)
+	}
+	return true
+}
+
+// readOnlyDir makes dir and the files in it read-only for this user (not
+// root: asNobody) until the test ends.
 func readOnlyDir(t *testing.T, dir string) {
 	t.Helper()
 	if os.Geteuid() == 0 {
-		t.Skip("running as root: a read-only mode does not stop root from writing; run the test as another user")
+		t.Fatal("readOnlyDir as root, whom a read-only mode does not stop: run the test asNobody")
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -92,6 +133,9 @@ func dirNames(t *testing.T, dir string) []string {
 // reader that may not write a WAL database needs its -shm file, which no
 // one may make there.
 func TestReadOnlyDirectory(t *testing.T) {
+	if asNobody(t) {
+		return
+	}
 	ctx := context.Background()
 	for _, tc := range []struct {
 		name string
@@ -132,6 +176,9 @@ func TestReadOnlyDirectory(t *testing.T) {
 // reader that may not make the -shm file could only read vigil.db
 // without those commits.
 func TestReadOnlyDirectoryUncheckpointed(t *testing.T) {
+	if asNobody(t) {
+		return
+	}
 	ctx := context.Background()
 	src := t.TempDir()
 	w, err := sqlite.Open(ctx, src)

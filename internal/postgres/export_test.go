@@ -22,9 +22,9 @@ func SetBackfillBytes(n int) (restore func()) {
 	return func() { backfillBytes = old }
 }
 
-// RetargetLock is retargetLock, the class of the advisory lock a retry to
-// a new target holds.
-const RetargetLock = retargetLock
+// RetargetLockQuery is retargetLockQuery, the statement that takes the
+// advisory lock a retry to a new target holds, for the tests.
+func RetargetLockQuery(target string) (string, []any) { return retargetLockQuery(target) }
 
 // ClaimSettings is claimSettings for the tests.
 const ClaimSettings = claimSettings

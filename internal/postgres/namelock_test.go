@@ -83,15 +83,6 @@ func TestSentinelNameLockWholeOwnerID(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer watch.Close(ctx)
-			blockedBy := func(pid int) int {
-				t.Helper()
-				var p int
-				err := watch.QueryRow(ctx, "SELECT coalesce(min(pid), 0) FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))", pid).Scan(&p)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return p
-			}
 			adder := 0
 			for adder == 0 {
 				select {
@@ -99,7 +90,7 @@ func TestSentinelNameLockWholeOwnerID(t *testing.T) {
 					t.Fatalf("the add for user %d did not wait for their row: %v", low.ID, err)
 				case <-time.After(10 * time.Millisecond):
 				}
-				adder = blockedBy(holder)
+				adder = blockedBy(t, watch, holder)
 			}
 
 			second := make(chan error, 1)
@@ -113,7 +104,7 @@ func TestSentinelNameLockWholeOwnerID(t *testing.T) {
 					}
 					done = true
 				case <-time.After(10 * time.Millisecond):
-					waited = blockedBy(adder) != 0
+					waited = blockedBy(t, watch, adder) != 0
 				}
 			}
 			if waited {
@@ -132,4 +123,16 @@ func TestSentinelNameLockWholeOwnerID(t *testing.T) {
 			}
 		})
 	}
+}
+
+// blockedBy returns, read through watch, the backend pid of a session
+// that waits for a lock the session of backend pid holds, 0 if none does.
+func blockedBy(t *testing.T, watch *pgx.Conn, pid int) int {
+	t.Helper()
+	var p int
+	err := watch.QueryRow(context.Background(), "SELECT coalesce(min(pid), 0) FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))", pid).Scan(&p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

@@ -182,12 +182,21 @@ func (db *DB) MarkNotificationDead(ctx context.Context, id int64, errMsg string)
 }
 
 // retargetLock is the class of the transaction-level advisory lock
-// (pg_advisory_xact_lock(retargetLock, hashtext(target))) that a retry
-// to a new target holds from its look for a sibling there to its commit:
-// of two retries moved to one target at once, the second looks once the
-// first has committed, and finds it. The migrator's lock is a single
-// bigint key, a key space of its own.
+// (retargetLockQuery) that a retry to a new target holds from its look
+// for a sibling there to its commit: of two retries moved to one target
+// at once, the second looks once the first has committed, and finds it.
 const retargetLock = 7423191
+
+// retargetLockQuery returns the statement that takes the retargetLock of
+// target, and its arguments: the one-argument (bigint) lock keyed on
+// hashtextextended(target, retargetLock), a 64-bit hash of the target
+// seeded with the class, as sentinelNameKey is of an owner. The lock
+// (retargetLock, hashtext(target)) was keyed on a 32-bit hash, which two
+// targets share once in some 2^32 pairs, and among tens of thousands of
+// targets likely: a retry to one then waited for a retry to the other.
+func retargetLockQuery(target string) (string, []any) {
+	return q("SELECT pg_advisory_xact_lock(hashtextextended(?, ?))"), []any{target, retargetLock}
+}
 
 // RetryNotification implements vigil.OutboxStore. The letter's sentinel
 // is locked first, as DeleteSentinel locks it (the same order, so the
@@ -220,7 +229,8 @@ func (db *DB) RetryNotification(ctx context.Context, id int64, r vigil.Notificat
 			return vigil.Errorf(vigil.ECONFLICT, "notification %d is not retried: %s", id, vigil.SentinelRemoved)
 		}
 		if r.Target != "" && r.Target != target {
-			if _, err := tx.ExecContext(ctx, q("SELECT pg_advisory_xact_lock(?, hashtext(?))"), retargetLock, r.Target); err != nil {
+			query, args := retargetLockQuery(r.Target)
+			if _, err := tx.ExecContext(ctx, query, args...); err != nil {
 				return fmt.Errorf("retry notification %d: lock its new target: %w", id, err)
 			}
 			sib, err := findSibling(ctx, tx, id, r.Target)

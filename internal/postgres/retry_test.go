@@ -186,7 +186,8 @@ func TestRetriesMovedToOneTarget(t *testing.T) {
 		if _, err := tx.Exec(ctx, "SELECT 1 FROM notifications WHERE id = $1 FOR UPDATE", first); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1, hashtext($2))", postgres.RetargetLock, c); err != nil {
+		query, args := postgres.RetargetLockQuery(c)
+		if _, err := tx.Exec(ctx, query, args...); err != nil {
 			return err
 		}
 		_, err := tx.Exec(ctx, "UPDATE notifications SET state = 'pending', attempts = 0, target = $2 WHERE id = $1", first, c)

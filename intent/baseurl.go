@@ -53,7 +53,7 @@ func PageBase(page string, doc *tree.Document) *url.URL {
 			if href, ok := attrFold(n, "href"); ok {
 				// A base that is not http or https is passed over:
 				// only the first base element with an href counts.
-				if b, err := base.Parse(strings.TrimSpace(href)); err == nil && webScheme(b) {
+				if b, ok := baseHref(base, href); ok {
 					base = b
 				}
 				found = true
@@ -62,6 +62,20 @@ func PageBase(page string, doc *tree.Document) *url.URL {
 		return !elementIs(n, "body")
 	})
 	return base
+}
+
+// baseHref returns href, a base element's, resolved against from, the
+// document's address (an empty URL if unknown), and whether it can be the
+// document's base: not an absolute URL of another scheme than http or
+// https (ftp:, javascript:, data:, about:blank, blob:), which browsers
+// pass over for the document's address. PageBase and SourceLinks (a
+// document read as text) take their base with it.
+func baseHref(from *url.URL, href string) (*url.URL, bool) {
+	b, err := from.Parse(strings.TrimSpace(href))
+	if err != nil || (b.IsAbs() && !webScheme(b)) {
+		return nil, false
+	}
+	return b, true
 }
 
 // webScheme reports whether u is an http or https URL (url.Parse gives

@@ -30,7 +30,8 @@ type SourceLink struct {
 	Resource bool
 	// Base is what Ref resolves against: the text's first base element's
 	// href, resolved against the document's address, for a relative Ref
-	// when the text has one, else the document's address (nil if
+	// when the text has one and it is http or https (PageBase passes
+	// over another scheme), else the document's address (nil if
 	// unknown).
 	Base *url.URL
 	// Label is the label of a Markdown link, "" for a bare URL and for a
@@ -53,7 +54,8 @@ func (l *SourceLink) URL() string {
 // URLs of each text node (TextLinks), and the URLs its tags write
 // relative in their href and src attributes (markupRefs: the text nodes
 // read as one text, as a tag may run over lines), resolved against the
-// text's first base element's href if it has one, else against base.
+// text's first base element's href if it has one that is http or https
+// (or relative), else against base, as PageBase takes a page's.
 // Comments and processing instructions are not read.
 func SourceLinks(root *tree.Node, base *url.URL) []SourceLink {
 	if root == nil {
@@ -86,7 +88,10 @@ func sourceLinks(root *tree.Node, base *url.URL, skip func(*tree.Node) bool) []S
 			if from == nil {
 				from = &url.URL{} // a relative base resolves to itself
 			}
-			if u, err := from.Parse(ref.url); err == nil {
+			// Only the first base element with an href counts, and
+			// one that is not http or https is passed over, as a
+			// parsed page's (PageBase).
+			if u, ok := baseHref(from, ref.url); ok {
 				refBase = u
 			}
 			break

@@ -47,3 +47,37 @@ func TestSourceLinks(t *testing.T) {
 		t.Errorf("SourceLinks(nil) = %v", l)
 	}
 }
+
+// TestSourceLinksBase: a text's relative hrefs resolve against its first
+// base element with an href, as a parsed page's do (PageBase): one that
+// is not http or https (ftp:, javascript:, data:) is passed over for the
+// document's address, and so are those after it; one relative resolves
+// against the address. It took any base, and an ftp: one made every
+// relative href an ftp: URL.
+func TestSourceLinksBase(t *testing.T) {
+	base, _ := url.Parse("https://example.com/dir/page.txt")
+	for _, tc := range []struct {
+		name, text, want string
+		page             *url.URL
+	}{
+		{"an https base", `<base href="https://cdn.example/x/"> <a href="y.html">`, "https://cdn.example/x/y.html", base},
+		{"an ftp base", `<base href="ftp://files.example/"> <a href="y.html">`, "https://example.com/dir/y.html", base},
+		{"a javascript base", `<base href="javascript:void(0)"> <a href="y.html">`, "https://example.com/dir/y.html", base},
+		{"a data base", `<base href="data:text/html,x"> <a href="y.html">`, "https://example.com/dir/y.html", base},
+		{"an ftp base, then an https one", `<base href="ftp://files.example/"><base href="https://cdn.example/x/"> <a href="y.html">`, "https://example.com/dir/y.html", base},
+		{"a base without an href first", `<base target="_top"><base href="https://cdn.example/x/"> <a href="y.html">`, "https://cdn.example/x/y.html", base},
+		{"a relative base", `<base href="../docs/"> <a href="y.html">`, "https://example.com/docs/y.html", base},
+		{"a relative base, no address", `<base href="/docs/"> <a href="y.html">`, "/docs/y.html", nil},
+		{"an ftp base, no address", `<base href="ftp://files.example/"> <a href="y.html">`, "y.html", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, l := range SourceLinks(textPage(t, tc.text).Root, tc.page) {
+				got = append(got, l.URL())
+			}
+			if !slices.Equal(got, []string{tc.want}) {
+				t.Errorf("links %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

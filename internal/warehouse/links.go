@@ -14,8 +14,10 @@ import (
 // ExtractLinks returns the outgoing links of a document fetched from
 // pageURL, in document order: every <a> or <area> with an href (HTML,
 // matched case-insensitively) and every element with an xlink:href (XML),
-// resolved against <base href> and pageURL and canonicalised (the
-// fragment kept), with the anchor's text (white space collapsed) and the
+// resolved against pageURL and its base (intent.PageBase, as the page's
+// views and change records resolve them: the first base element with an
+// href, passed over for pageURL when it is not http or https, an ftp: or
+// javascript: one) and canonicalised (the fragment kept), with the anchor's text (white space collapsed) and the
 // WHOWEDA link type (vigil.ClassifyLink). A feed's links are its feed
 // links instead (intent.FeedLinks: the hrefs of Atom links to content,
 // not self, edit or replies ones, and content src, resolved against
@@ -82,18 +84,12 @@ func extractLinks(doc *tree.Document, pageURL string, crawl bool) []*vigil.Link 
 		}
 		return out
 	}
-	// <base href> changes the base of every relative link in the page.
-	tree.Walk(doc.Root, func(n *tree.Node) bool {
-		if n.Kind == tree.Element && strings.EqualFold(n.Name, "base") {
-			if h, ok := attr(n, "href"); ok {
-				if b, err := base.Parse(strings.TrimSpace(h)); err == nil {
-					base = b
-				}
-			}
-			return false
-		}
-		return true
-	})
+	// The page's base is the one its views and change records take
+	// (intent.PageBase): its first base element with an href, if that
+	// is http or https, else the page's own address.
+	if b := intent.PageBase(source, doc); b != nil {
+		base = b
+	}
 	tree.Walk(doc.Root, func(n *tree.Node) bool {
 		if n.Kind != tree.Element {
 			return true

@@ -47,8 +47,11 @@
 //     text that is not markup (text/plain, JSON, CSV: a text sitemap, an
 //     llms.txt), is read as the warehouse reads it (warehouse.ReadBody,
 //     under the markup parsers' size limit) for its title and links
-//     (warehouse.ExtractSiteLinks, and frames), if it is a page or a
-//     list of pages (readsLinks, below); a page read as
+//     (warehouse.ExtractSiteLinks, and frames, resolved against the
+//     page's base as its views show them, intent.PageBase: the first
+//     base element with an href, an ftp: or javascript: one passed over
+//     for the page's URL), if it is a page or a list of pages
+//     (readsLinks, below); a page read as
 //     its source text (an HTML page that does not parse, XML that is not
 //     well-formed, a page served as text that does not begin with "<")
 //     has a Note that says so and why, no title, and for links the
@@ -56,8 +59,8 @@
 //     or else by the URL as written, and those its a and area elements
 //     write relative in href (not an img's or a script's src nor a
 //     stylesheet's href, relative or absolute, as of a page parsed),
-//     resolved against its URL or its text's base element
-//     and labelled by their target (warehouse.ExtractTextLinks, through
+//     resolved against its URL or its text's first base element (if
+//     http or https) and labelled by their target (warehouse.ExtractTextLinks, through
 //     intent.SourceLinks: the links a links sentinel reads in a page read
 //     as text; until they were read, a crawl did not follow the relative
 //     links of an HTML page too deep to parse, and a site diff against

@@ -6,11 +6,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 	"time"
 
 	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/intent"
 	"github.com/vigil-web/vigil/internal/warehouse"
 	"github.com/vigil-web/vigil/spec"
 	"github.com/vigil-web/vigil/tree"
@@ -396,8 +396,10 @@ func crawlLinks(ls []*vigil.Link) []Link {
 // pageLinks returns the links of a document read from pageURL, in document
 // order: those of warehouse.ExtractSiteLinks (<a href>, <area href>,
 // xlink:href; a feed's feed links and its paging links) and the frames
-// (<frame src>, <iframe src>, labelled with their title), fragments
-// dropped, a host spelt in Unicode in its ASCII (punycode) form
+// (<frame src>, <iframe src>, labelled with their title), all resolved
+// against the page's base as its views show them (intent.PageBase: its
+// first base element with an href, passed over for pageURL when it is
+// not http or https), fragments dropped, a host spelt in Unicode in its ASCII (punycode) form
 // (spec.ASCIIHost), so that a site's links to its own pages are in its
 // scope however they spell its name. A link to a host IDNA or DNS
 // refuses (spec.CheckHostName) is left out, as other invalid links are:
@@ -405,8 +407,12 @@ func crawlLinks(ls []*vigil.Link) []Link {
 // fetched, as "127.0.0.1").
 func pageLinks(doc *tree.Document, pageURL string) []Link {
 	out := crawlLinks(warehouse.ExtractSiteLinks(doc, pageURL))
-	base, err := url.Parse(pageURL)
-	if err != nil || doc.Root == nil {
+	if doc == nil || doc.Root == nil {
+		return out
+	}
+	// The frames resolve against the base the links do.
+	base := intent.PageBase(pageURL, doc)
+	if base == nil {
 		return out
 	}
 	tree.Walk(doc.Root, func(n *tree.Node) bool {
@@ -414,12 +420,6 @@ func pageLinks(doc *tree.Document, pageURL string) []Link {
 			return true
 		}
 		switch strings.ToLower(localName(n.Name)) {
-		case "base":
-			if h, ok := attr(n, "href"); ok {
-				if b, err := base.Parse(strings.TrimSpace(h)); err == nil {
-					base = b
-				}
-			}
 		case "frame", "iframe":
 			src, ok := attr(n, "src")
 			if !ok {

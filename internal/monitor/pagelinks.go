@@ -32,8 +32,9 @@ func pageKey(canonical string) uint64 { return maphash.String(keySeed, canonical
 // pageURL (whose key is self) links to, each once, sorted, the page
 // itself left out. An HTML body is scanned for its links
 // (markup.HTMLLinks), not parsed into a tree, unless its links are to be
-// decoded from another charset than UTF-8, or it is a feed served as
-// text/html, whose links are its feed links (htmlLinkKeys); another markup
+// decoded from another charset than UTF-8, it has a base element, or it
+// is a feed served as text/html, whose links are its feed links
+// (htmlLinkKeys); another markup
 // body is read from the tree a comparison of this check parsed (pairs),
 // else parsed now; a body read as its source text links to the URLs
 // written in it. It returns an error if the body cannot be read now
@@ -84,12 +85,17 @@ func treeLinkKeys(doc *tree.Document, pageURL string, self uint64, asText bool) 
 // pageURL in charset (as the version has it) links to, as
 // warehouse.ExtractLinks finds them in its tree, each once, sorted, self
 // left out; false if the body's hrefs are to be decoded from another
-// charset than UTF-8 first (HTMLLinks gives their bytes as written), which
-// the caller reads from the tree. Those are a body in UTF-16 (a byte
-// order mark, or so labelled), and a non-ASCII byte in an href or base
-// that is not UTF-8, or of a page labelled in another charset: its
-// "caf\xe9.html" in ISO-8859-1 is caf%C3%A9.html in the tree, and its
-// key would be that of caf%E9.html, a page nobody watches. So is a feed
+// charset than UTF-8 first (HTMLLinks gives their bytes as written), or
+// resolved against a base element, which the caller reads from the tree.
+// Those are a body in UTF-16 (a byte order mark, or so labelled), and a
+// non-ASCII byte in an href or base that is not UTF-8, or of a page
+// labelled in another charset: its "caf\xe9.html" in ISO-8859-1 is
+// caf%C3%A9.html in the tree, and its key would be that of caf%E9.html,
+// a page nobody watches. So is a page with a base element with an href:
+// its links resolve against the base its views take (intent.PageBase:
+// the first with an href, in its head, passed over when it is not http
+// or https), which the tree tells; it took every base in turn, an ftp:
+// one leaving no link. So is a feed
 // (feedBody) served as text/html or with no type, which the warehouse
 // reads as XML and links to its feed links (intent.FeedLinks, through
 // ExtractLinks), which a scan of a and area tags does not see. An XHTML
@@ -112,10 +118,17 @@ func htmlLinkKeys(body []byte, charset, pageURL string, self uint64) ([]uint64, 
 			}
 		}
 	}
+	if len(bases) > 0 {
+		// The page's base is the one its views and stored links take
+		// (intent.PageBase, through ExtractLinks): its first base
+		// element with an href, if that is http or https and in its
+		// head, which the tree tells and a scan of tags does not.
+		return nil, false
+	}
 	if len(hrefs) == 0 {
 		return nil, true
 	}
-	r, err := newLinkResolver(pageURL, bases)
+	r, err := newLinkResolver(pageURL)
 	if err != nil {
 		return nil, true
 	}
@@ -178,18 +191,17 @@ func sortedKeys(keys []uint64, self uint64) []uint64 {
 	return slices.Clip(keys)
 }
 
-// linkResolver resolves the hrefs of one page to canonical URLs, as
-// warehouse.ExtractLinks does (its fragment left out). A page without a
-// base element, the usual case, resolves the plain hrefs (those of
-// plainHref) by joining strings, which give the canonical form as they
-// are; the others are parsed and canonicalised.
+// linkResolver resolves the hrefs of one page without a base element to
+// canonical URLs, as warehouse.ExtractLinks does (its fragment left out):
+// the plain hrefs (those of plainHref) by joining strings, which give the
+// canonical form as they are; the others are parsed and canonicalised.
 type linkResolver struct {
-	base   *url.URL
-	origin string // scheme://host of the canonical page URL, "" if base is another URL (a base element)
-	dir    string // its escaped path up to its last slash
+	base   *url.URL // the canonical page URL
+	origin string   // its scheme://host
+	dir    string   // its escaped path up to its last slash
 }
 
-func newLinkResolver(pageURL string, bases []string) (*linkResolver, error) {
+func newLinkResolver(pageURL string) (*linkResolver, error) {
 	canon, err := vigil.CanonicalURL(pageURL)
 	if err != nil {
 		return nil, err
@@ -198,31 +210,20 @@ func newLinkResolver(pageURL string, bases []string) (*linkResolver, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &linkResolver{base: base}
-	if len(bases) == 0 {
-		p := base.EscapedPath()
-		r.origin, r.dir = base.Scheme+"://"+base.Host, p[:strings.LastIndexByte(p, '/')+1]
-	}
-	for _, h := range bases {
-		if b, err := r.base.Parse(strings.TrimSpace(h)); err == nil {
-			r.base = b
-		}
-	}
-	return r, nil
+	p := base.EscapedPath()
+	return &linkResolver{base: base, origin: base.Scheme + "://" + base.Host, dir: p[:strings.LastIndexByte(p, '/')+1]}, nil
 }
 
 // target returns the canonical URL href leads to, without its fragment;
 // false for an href that is not http(s), or invalid.
 func (r *linkResolver) target(href string) (string, bool) {
 	href = strings.TrimSpace(href)
-	if r.origin != "" {
-		rest, _, _ := strings.Cut(href, "#")
-		if path, ok := plainHref(rest); ok {
-			if strings.HasPrefix(rest, "/") {
-				return r.origin + path, true
-			}
-			return r.origin + r.dir + path, true
+	rest, _, _ := strings.Cut(href, "#")
+	if path, ok := plainHref(rest); ok {
+		if strings.HasPrefix(rest, "/") {
+			return r.origin + path, true
 		}
+		return r.origin + r.dir + path, true
 	}
 	u, err := r.base.Parse(href)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {

@@ -26,6 +26,13 @@ func TestHTMLLinkKeys(t *testing.T) {
 		{"other hosts and schemes", `<a href="//other.example/x">o</a><a href="HTTPS://Other.Example:443/y">y</a><a href="mailto:a@b.c">m</a><a href="javascript:void(0)">j</a>`, 2, ""},
 		{"percent-encoding and odd characters", `<a href="%7Euser/a%2fb.html">p</a><a href="a b.html">s</a><a href="caf%C3%A9.html">c</a><a href="x:y.html">c</a>`, 3, ""},
 		{"a base element", `<head><base href="/other/dir/"></head><a href="a.html">a</a><a href="/abs.html">b</a>`, 2, ""},
+		// The base is the one the page's views and stored links take
+		// (intent.PageBase): the first base element with an href, and
+		// the page's address for one that is not http or https.
+		{"an ftp base", `<html><head><base href="ftp://files.example/"></head><body><a href="a.html">a</a><a href="/b.html">b</a></body></html>`, 2, "-"},
+		{"a javascript base", `<html><head><base href="javascript:void(0)"></head><body><a href="a.html">a</a></body></html>`, 1, "-"},
+		{"the first base with an href", `<html><head><base target="_top"><base href="/x/"><base href="/y/"></head><body><a href="a.html">a</a><a href="b.html">b</a></body></html>`, 2, "-"},
+		{"an ftp base, then an http one", `<html><head><base href="ftp://files.example/"><base href="http://other.example/"></head><body><a href="a.html">a</a></body></html>`, 1, "-"},
 		{"area and xlink", `<map><area href="area.html"></map><svg><a xlink:href="svg.html"><text>s</text></a><use xlink:href="#icon"/></svg>`, 2, ""},
 		{"links in scripts and comments are none", `<script>var s = '<a href="no.html">';</script><!-- <a href="no2.html"> --><a href="yes.html">y</a>`, 1, ""},
 		{"upper-case tags and attributes", `<A HREF="Up.html">u</A>`, 1, ""},
@@ -45,7 +52,8 @@ func TestHTMLLinkKeys(t *testing.T) {
 		{"a prefixed Atom feed after a stylesheet", `<?xml version="1.0"?><?xml-stylesheet href="/f.xsl"?><a:feed xmlns:a="http://www.w3.org/2005/Atom">` +
 			`<a:entry><a:link href="http://example.com/a.html"/></a:entry></a:feed>`, 1, "-"},
 		// An XHTML page with an XML declaration is scanned (TestXHTMLScanned),
-		// as is a page of HTML that starts with one.
+		// as is a page of HTML that starts with one; this one, with a
+		// base element, is read from its tree.
 		{"XHTML with an XML declaration", `<?xml version="1.0" encoding="utf-8"?><!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd">` +
 			`<html xmlns="http://www.w3.org/1999/xhtml"><head><base href="/docs/"/></head><body><a href="a.html">a</a><p><a href="/b">b</a></p></body></html>`, 2, "-"},
 		{"HTML with an XML declaration", `<?xml version="1.0"?><html><body><a href=a.html>a</a><br><a href=/b>b</a></body></html>`, 2, "-"},
@@ -92,7 +100,8 @@ func TestHTMLLinkKeys(t *testing.T) {
 // TestXHTMLScanned: an XHTML page, or a page of HTML, that starts with an
 // XML declaration is scanned for its links, not parsed into a tree on
 // every check; a feed (any prefix, after a DOCTYPE or processing
-// instruction) is read from its tree.
+// instruction) is read from its tree, and so is a page with a base
+// element with an href (the tree tells which base it takes).
 func TestXHTMLScanned(t *testing.T) {
 	for _, tc := range []struct {
 		name, body string
@@ -100,6 +109,8 @@ func TestXHTMLScanned(t *testing.T) {
 	}{
 		{"XHTML", `<?xml version="1.0" encoding="iso-8859-1"?><!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "x"><html xmlns="http://www.w3.org/1999/xhtml"><body><a href="/a">a</a></body></html>`, false},
 		{"HTML", `<?xml version="1.0"?><html><body><a href=/a>a</a><br></body></html>`, false},
+		{"a base element", `<html><head><base href="/docs/"></head><body><a href="a">a</a></body></html>`, true},
+		{"a base element without an href", `<html><head><base target="_top"></head><body><a href="a">a</a></body></html>`, false},
 		{"XML, no feed", `<?xml version="1.0"?><catalog><a href="/a">a</a></catalog>`, false},
 		{"RSS 0.91", `<?xml version="1.0"?><!DOCTYPE rss PUBLIC "-//Netscape Communications//DTD RSS 0.91//EN" "x"><rss version="0.91"><channel/></rss>`, true},
 		{"RSS after a byte order mark, in windows-1252", "\xef\xbb\xbf<?xml version=\"1.0\" encoding=\"windows-1252\"?>\n<rss version=\"2.0\"><channel/></rss>", true},

@@ -24,7 +24,8 @@ func (c *content) at(page string) *content {
 
 // PageBase returns the URL the relative URLs of doc, a page read from the
 // address page, resolve against: the href of its first base element with
-// one (in its head, before its body, as browsers take it), resolved
+// one, wherever it stands (a base in the body is the document's base too,
+// for the links before it as well, as browsers take it), resolved
 // against page, if that is an http or https URL, else page; nil if page
 // is not an absolute URL. A base of another scheme (data:, javascript:,
 // ftp:, about:blank, blob:) is passed over for page, as browsers pass
@@ -59,7 +60,7 @@ func PageBase(page string, doc *tree.Document) *url.URL {
 				found = true
 			}
 		}
-		return !elementIs(n, "body")
+		return true
 	})
 	return base
 }

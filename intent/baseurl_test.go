@@ -171,6 +171,24 @@ func TestPageBase(t *testing.T) {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}
+	// A base element in the body counts as in the head: the document's
+	// base is its first base element with an href, wherever it stands
+	// (HTML's "frozen base URL"), and every link of the page resolves
+	// against it, those before it too.
+	for _, tc := range []struct{ name, head, body, want string }{
+		{"a base in the body", "", `<a href="x.html">x</a><base href="https://cdn.example/">`, "https://cdn.example/"},
+		{"a head base first", `<base href="https://cdn.example/">`, `<base href="https://late.example/">`, "https://cdn.example/"},
+		{"an ftp base in the body", "", `<base href="ftp://files.example/">`, page},
+	} {
+		doc := parseDoc(t, "<html><head>"+tc.head+"</head><body><p>Cameras</p>"+tc.body+"</body></html>")
+		got := ""
+		if u := PageBase(page, doc); u != nil {
+			got = u.String()
+		}
+		if got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
 }
 
 // TestAnyChangeSameURL: any change passes over a link target, image

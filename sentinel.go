@@ -107,10 +107,12 @@ func ValidImportance(f float64) bool { return f >= 0 && f <= 1 }
 // checker keys the sentinels it knows (spec.Checker, whose Lookup finds
 // a sentinel by name). This is not strings.EqualFold, which also takes
 // 'ſ' for 's' where the checker does not. Names are compared as stored, in
-// the form the sentinel language keeps them (spec.CanonicalName: as
-// written when valid so, in Unicode NFC otherwise): the domain has no
-// normalisation tables, so a caller comparing a name a user typed makes it
-// canonical first.
+// the form the sentinel language keeps them (spec.CanonicalName: in
+// Unicode NFC where that is a valid name): the domain has no normalisation
+// tables, so a caller comparing a name a user typed makes it canonical
+// first. A name stored by a Vigil older than that rule in another form
+// than NFC (Hangul jamo, a compatibility ideograph) is compared as
+// written.
 func SameSentinelName(a, b string) bool {
 	return a == b || sentinelNameKey(a) == sentinelNameKey(b)
 }

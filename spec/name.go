@@ -9,18 +9,17 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// CanonicalName returns name as a sentinel name is kept: as written when
-// it is a valid name as written, and otherwise in Unicode normalisation
-// form C (NFC) when that is valid, so that a name written decomposed
-// ("cafe" and U+0301, as macOS keyboards and some copies write café) is
-// the name written composed. A valid name is never rewritten: NFC also
-// decomposes a few letters (U+095B) and replaces compatibility ideographs
-// (U+F900), and a name stored so before must stay the name it was. A name
-// valid in neither form is returned as written, so that the error names
-// the text the user wrote, at its columns. The parser and the JSON decoder
-// keep every sentinel name so.
+// CanonicalName returns name as a sentinel name is kept: in Unicode
+// normalisation form C (NFC) when that is a valid name, so that a name
+// written decomposed ("cafe" and U+0301, as macOS keyboards and some
+// copies write café; Hangul as jamo) is the name written composed. A name
+// whose NFC form is not valid is returned as written: valid as written
+// (NFC decomposes a few letters, U+095B into a letter and a mark), it is
+// kept so; valid in neither form, the error names the text the user
+// wrote, at its columns. The parser and the JSON decoder keep every
+// sentinel name so.
 func CanonicalName(name string) string {
-	if validName(name) || norm.NFC.IsNormalString(name) {
+	if norm.NFC.IsNormalString(name) {
 		return name
 	}
 	if c := norm.NFC.String(name); validName(c) {
@@ -30,7 +29,7 @@ func CanonicalName(name string) string {
 }
 
 // SameName reports whether a and b name one sentinel of an owner: their
-// canonical forms (CanonicalName) have one lower case (nameKey). For names kept as CanonicalName
+// NFC forms have one lower case (nameKey). For names kept as CanonicalName
 // keeps them this is what vigil.SameSentinelName says, which has no
 // normalisation tables; a name typed by a user (a command's argument) is
 // first made a CanonicalName.
@@ -60,12 +59,18 @@ func invalidName(name string, pos Pos) string {
 }
 
 // nameKey is the key of a sentinel's name in the checker's maps: the lower
-// case of its CanonicalName. Two names are one sentinel's when their keys
-// are equal, which strings.EqualFold is not: it also takes 'ſ' for 's'.
+// case of its NFC form, so that names NFC takes for one (a letter NFC
+// decomposes, written either way) are one name. Two names are one
+// sentinel's when their keys are equal, which strings.EqualFold is not: it
+// also takes 'ſ' for 's'.
 func nameKey(name string) string {
-	return strings.ToLower(CanonicalName(name))
+	if !norm.NFC.IsNormalString(name) {
+		name = norm.NFC.String(name)
+	}
+	return strings.ToLower(name)
 }
 
 // sameName says whether a and b name one sentinel: their keys (nameKey)
-// are equal, as vigil.SameSentinelName says of names kept canonical.
+// are equal, as vigil.SameSentinelName says of names kept canonical
+// (CanonicalName).
 func sameName(a, b string) bool { return a == b || nameKey(a) == nameKey(b) }

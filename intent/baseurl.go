@@ -28,9 +28,11 @@ func (c *content) at(page string) *content {
 // for the links before it as well, as browsers take it), resolved
 // against page, if that is an http or https URL, else page; nil if page
 // is not an absolute URL. A base of another scheme (data:, javascript:,
-// ftp:, about:blank, blob:) is passed over for page, as browsers pass
-// over a base that cannot be one: no view could name a URL resolved
-// against it. A nil doc (a document that is not a page) has no base
+// ftp:, about:blank, blob:) is passed over for page. Here Vigil departs
+// from browsers, which pass over only data: and javascript: bases: a URL
+// resolved against an ftp: or blob: base is none Vigil may fetch or a view
+// may link to, and the page's address names what the author most likely
+// meant. A nil doc (a document that is not a page) has no base
 // element. Every place that shows a user a URL of a page (the change
 // records, the dashboard's views of a diff, the notifications) resolves
 // it against this base with ResolveURL.

@@ -332,9 +332,9 @@
 //     composite operands must be distinct (the seed's "t1 ◇ t2"); the
 //     subsumption lattice any ⊇ {words, links, images}, words ⊇ {keywords,
 //     phrase, table, list, regular expression}; names are compared without
-//     regard to case, and kept and compared in Unicode NFC (CanonicalName):
-//     "cafe" with a combining acute accent, as macOS keyboards and some
-//     copies write café, is the name café. The seed's lifespan messages ("startTimept,Given
+//     regard to case, compared in Unicode NFC and kept in it where that is
+//     a valid name (CanonicalName): "cafe" with a combining acute accent,
+//     as macOS keyboards and some copies write café, is the name café. The seed's lifespan messages ("startTimept,Given
 //     timepoint is less than current time", "startType,End time is less
 //     than start time") are written in plain words that name the clause
 //     (From, To), point at its time point and say what to write instead.

@@ -109,7 +109,14 @@ func pageName(raw string, query, clip bool) string {
 		return host + "/…/" + tail
 	}
 	r := []rune(rest)
-	return host + "/…" + string(r[len(r)-budget-1:])
+	from := len(r) - budget - 1
+	// Not inside a percent escape, nor at one that continues a UTF-8
+	// character: what is shown starts where a character does.
+	for from < len(r)-1 && (r[from-1] == '%' || from >= 2 && r[from-2] == '%' ||
+		r[from] == '%' && from+1 < len(r) && strings.ContainsRune("89ABab", r[from+1])) {
+		from++
+	}
+	return host + "/…" + string(r[from:])
 }
 
 // changedPages returns the pages that changed, each once, in the order a

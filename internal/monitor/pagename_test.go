@@ -33,6 +33,8 @@ func TestPageNames(t *testing.T) {
 			[]string{"intranet-reports.finance-department.example.com/…/q1/summary-a.html", "b.example"}},
 		{"a long host and a long last segment", []string{"https://intranet-reports.finance-department.example.com/" + strings.Repeat("y", 30), "https://b.example/"},
 			[]string{"intranet-reports.finance-department.example.com/…" + strings.Repeat("y", 21), "b.example"}},
+		{"clipped after a percent escape", []string{"https://a.example/" + strings.Repeat("%C3%A9", 12), "https://a.example/y"},
+			[]string{"a.example/…" + strings.Repeat("%C3%A9", 4), "a.example/y"}},
 		{"differ by query", []string{"https://a.example/item?id=1", "https://a.example/item?id=2"},
 			[]string{"a.example/item?id=1", "a.example/item?id=2"}},
 		{"alike once clipped", []string{"https://reports.example/one" + long[23:] + "x", "https://reports.example/two" + long[23:] + "x"},

@@ -78,7 +78,7 @@ func TestServerLocation(t *testing.T) {
 		}
 		for _, path := range []string{"/sentinels/new", "/sentinels/" + strconv.FormatInt(sen.ID, 10)} {
 			status, body = c.do("GET", path, "")
-			if line := "Dates are in " + tc.zone; status != 200 || !strings.Contains(body, line) {
+			if line := "Dates you write are read in " + tc.zone; status != 200 || !strings.Contains(body, line) {
 				t.Errorf("%s: GET %s: %d, does not say %q", tc.zone, path, status, line)
 			}
 		}

@@ -103,6 +103,9 @@ type Monitor struct {
 	// week or month added to another sentinel's event keeps its clock
 	// there (schedule.Lifespan.Location). Nil is UTC.
 	Location *time.Location
+	// Panicked, if not nil, is called once for each group of checks that
+	// panicked (see checkGroup).
+	Panicked func()
 
 	Now  func() time.Time
 	Rand func() float64 // in [0, 1)
@@ -469,39 +472,7 @@ func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sin
 				}
 				wg.Done()
 			}()
-			grant := &memoryGrant{b: &m.budget}
-			defer grant.done()
-			if site {
-				for _, j := range jobs {
-					m.checkSite(ctx, j, now, grant)
-					grant.done()
-				}
-			} else {
-				render := strings.HasPrefix(key, "render:")
-				for _, url := range strings.Split(strings.TrimPrefix(key, "render:"), "\x00") {
-					m.checkPage(ctx, url, render, jobs, now, grant)
-					grant.done() // the page's comparisons are over
-				}
-			}
-			if ctx.Err() != nil {
-				if abandon != nil {
-					ids := make([]int64, len(jobs))
-					for i, j := range jobs {
-						ids[i] = j.s.ID
-					}
-					abandon(ids)
-				}
-				return // shutting down: the lease hands these checks to the next run
-			}
-			for _, j := range jobs {
-				// Every page of the group is checked: report what waited
-				// for the others, then the digest of the period.
-				m.settle(ctx, j, now, grant)
-				grant.done()
-				m.digest(ctx, j, now)
-				m.finish(j, now)
-				sink(j.rec)
-			}
+			m.checkGroup(ctx, key, site, jobs, now, sink, abandon)
 		}()
 	}
 	if len(given) > 0 {

@@ -1,0 +1,189 @@
+package monitor
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/internal/schedule"
+	"github.com/vigil-web/vigil/spec"
+)
+
+// panickingFetcher is a pagesFetcher that panics for the URL bad while
+// bad is set, as a bug in fetching or parsing one page would.
+type panickingFetcher struct {
+	pagesFetcher
+	bad string
+}
+
+func (f *panickingFetcher) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigil.FetchResult, error) {
+	f.mu.Lock()
+	bad := f.bad
+	f.mu.Unlock()
+	if bad != "" && req.URL == bad {
+		var parts []int
+		_ = parts[len(req.URL)] // a slice past its end, as the message bug was
+	}
+	return f.pagesFetcher.Fetch(ctx, req)
+}
+
+// TestCheckPanicRecovered: a check that panics (in the fetcher of one
+// page, or in building one sentinel's message) does not take the monitor
+// down. The sentinels of other pages checked in the same round are
+// checked and told; the one whose check panicked is recorded as a failed
+// check: its page's last fetch says "internal error" (what the dashboard
+// shows), its next check is the policy's after a failure (not at once),
+// nothing the check did before the panic is kept (no change, no
+// message, its state as before), so that the next check, once the bug
+// is gone, reports the change. The panic is logged at Error level with
+// the sentinel, its URL (logURL: its password hidden), the panic and its
+// stack, and counted (Monitor.Panicked). It runs on both stores.
+func TestCheckPanicRecovered(t *testing.T) {
+	for _, where := range []string{"fetcher", "message"} {
+		t.Run(where, func(t *testing.T) {
+			onEachStore(t, func(t *testing.T, open storeOpener) {
+				ctx := context.Background()
+				db := open(t)
+				u := &vigil.User{Email: "owner@example.test", Name: "owner"}
+				if err := db.CreateUser(ctx, u); err != nil {
+					t.Fatal(err)
+				}
+				const (
+					goodURL = "https://good.example.test/news"
+					badURL  = "https://bad.example.test/news"
+				)
+				clock := time.Now().UTC().Truncate(time.Minute)
+				checker := spec.NewChecker(clock)
+				create := func(name, url string) *vigil.Sentinel {
+					return createSentinel(t, db, checker, u, name,
+						"Create Sentinel "+name+" Using "+url+" Monitor any change Notify By email owner@example.test\n")
+				}
+				good, bad := create("good", goodURL), create("bad", badURL)
+				f := &panickingFetcher{pagesFetcher: pagesFetcher{pages: map[string]string{
+					goodURL: "<html><body><p>first news</p></body></html>",
+					badURL:  "<html><body><p>first news</p></body></html>",
+				}}}
+				var logs syncBuffer
+				var panicked sync.Mutex
+				panics := 0
+				var panicLinks bool
+				m := &Monitor{Store: db, Warehouse: newWarehouse(t, db), Fetcher: f,
+					Policy: schedule.Policy{MinInterval: time.Minute}, Now: func() time.Time { return clock },
+					Logger:   slogJSON(&logs),
+					Panicked: func() { panicked.Lock(); panics++; panicked.Unlock() },
+					MessageLink: func(s *vigil.Sentinel) string {
+						if panicLinks && s.ID == bad.ID {
+							var parts []string
+							return parts[s.ID] // a slice past its end, as the message bug was
+						}
+						return ""
+					}}
+				round := func() {
+					t.Helper()
+					makeDue(t, db, good, clock)
+					makeDue(t, db, bad, clock)
+					runOnce(t, m, 2)
+				}
+				round() // the first reads
+				clock = clock.Add(2 * time.Hour)
+				f.set(goodURL, "<html><body><p>second news</p></body></html>")
+				f.set(badURL, "<html><body><p>second news</p></body></html>")
+				if where == "fetcher" {
+					f.mu.Lock()
+					f.bad = badURL
+					f.mu.Unlock()
+				} else {
+					panicLinks = true
+				}
+				round()
+				if n := len(changesOf(t, db, good)); n != 1 {
+					t.Errorf("the good sentinel has %d changes; want 1, checked beside the panic", n)
+				}
+				if n := len(messagesOf(t, db, u, good)); n != 1 {
+					t.Errorf("the good sentinel has %d messages; want 1, told beside the panic", n)
+				}
+				if n := len(changesOf(t, db, bad)); n != 0 {
+					t.Errorf("the panicking sentinel has %d changes; want none", n)
+				}
+				if n := len(messagesOf(t, db, u, bad)); n != 0 {
+					t.Errorf("the panicking sentinel has %d messages; want none", n)
+				}
+				_, v, err := db.LatestVersionByURL(ctx, badURL)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if v.Error != internalError {
+					t.Errorf("the last fetch of the panicking page says %q; want %q", v.Error, internalError)
+				}
+				cur, err := db.FindSentinelByID(ctx, bad.ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !cur.LastCheck.Equal(clock) {
+					t.Errorf("the panicking sentinel was last checked %v; want %v, the check recorded", cur.LastCheck, clock)
+				}
+				if cur.NextCheck.Before(clock.Add(time.Minute)) {
+					t.Errorf("the panicking sentinel is next due %v; want the policy's time after a failure, not at once (%v)", cur.NextCheck, clock)
+				}
+				states, err := db.SentinelStates(ctx, []int64{bad.ID})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var st state
+				if err := json.Unmarshal(states[bad.ID], &st); err != nil {
+					t.Fatal(err)
+				}
+				if ps := st.Pages[badURL]; ps == nil || ps.Count != 1 || ps.FailingSince.IsZero() {
+					t.Errorf("the panicking sentinel's page state %+v; want the first read alone, failing since this check", ps)
+				}
+				panicked.Lock()
+				if panics != 1 {
+					t.Errorf("%d panics counted; want 1", panics)
+				}
+				panicked.Unlock()
+				log := logs.String()
+				var line map[string]any
+				for _, l := range strings.Split(log, "\n") {
+					if strings.Contains(l, "check panicked") {
+						if err := json.Unmarshal([]byte(l), &line); err != nil {
+							t.Fatal(err)
+						}
+					}
+				}
+				if line == nil {
+					t.Fatalf("no panic logged in:\n%s", log)
+				}
+				if line["level"] != "ERROR" || !strings.Contains(line["panic"].(string), "index out of range") ||
+					!strings.Contains(line["stack"].(string), "monitor.") || fmt.Sprint(line["urls"]) != "["+badURL+"]" {
+					t.Errorf("panic logged as %v; want an error with the panic, its stack and the URL", line)
+				}
+				if ids, ok := line["sentinels"].([]any); !ok || len(ids) != 1 || ids[0] != float64(bad.ID) {
+					t.Errorf("panic logged for sentinels %v; want [%d]", line["sentinels"], bad.ID)
+				}
+
+				// The bug gone, the next check reports the change the
+				// panicking one found but did not keep.
+				f.mu.Lock()
+				f.bad = ""
+				f.mu.Unlock()
+				panicLinks = false
+				clock = clock.Add(24 * time.Hour)
+				round()
+				if n := len(changesOf(t, db, bad)); n != 1 {
+					t.Errorf("after the panic, the sentinel has %d changes; want 1", n)
+				}
+			})
+		})
+	}
+}
+
+// slogJSON returns a logger writing JSON lines, every level, to w.
+func slogJSON(w *syncBuffer) *slog.Logger {
+	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -36,6 +37,8 @@ const batchSize = 64
 // Crawl returns an EINVALID error for a bad query, and an error wrapping
 // ctx.Err() if ctx ends before the crawl does; a page that fails is not an
 // error of the crawl, even the start page (see Snapshot.StartFailure).
+// A fetch that panics on a worker makes Crawl panic, in its caller's
+// goroutine, with a *WorkerPanic.
 func Crawl(ctx context.Context, f vigil.Fetcher, q Query) (*Snapshot, error) {
 	q, err := q.resolved()
 	if err != nil {
@@ -168,12 +171,26 @@ func (c *crawler) fetchAll(ctx context.Context, batch []string, depth int) []vis
 	out := make([]visit, len(batch))
 	work := make(chan int)
 	var wg sync.WaitGroup
+	var once sync.Once
+	var panicked *WorkerPanic
 	for range min(c.q.Workers, len(batch)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				out[i] = fetchPage(ctx, c.f, batch[i], c.q.Bodies, check)
+				func() {
+					// A fetch that panics (a bug in the fetcher or in
+					// reading its page) is raised again below, in the
+					// caller's goroutine, where it may be recovered: on
+					// this one it would crash the process. The worker
+					// goes on, lest the batch wait for it for ever.
+					defer func() {
+						if r := recover(); r != nil {
+							once.Do(func() { panicked = &WorkerPanic{Value: r, Stack: debug.Stack()} })
+						}
+					}()
+					out[i] = fetchPage(ctx, c.f, batch[i], c.q.Bodies, check)
+				}()
 			}
 		}()
 	}
@@ -182,7 +199,30 @@ func (c *crawler) fetchAll(ctx context.Context, batch []string, depth int) []vis
 	}
 	close(work)
 	wg.Wait()
+	if panicked != nil {
+		panic(panicked)
+	}
 	return out
+}
+
+// WorkerPanic is what Crawl panics with when the fetch of a page panicked
+// on one of its workers: the worker's panic and its stack, raised again
+// in Crawl's goroutine, where its caller may recover it. A crawl is not
+// to swallow a bug; it hands it to its caller, whose goroutine it is.
+type WorkerPanic struct {
+	Value any    // what the worker panicked with
+	Stack []byte // the worker's stack when it panicked
+}
+
+// Error says the worker's panic and its stack.
+func (p *WorkerPanic) Error() string {
+	return fmt.Sprintf("crawl worker panicked: %v\n\nworker's stack:\n%s", p.Value, p.Stack)
+}
+
+// Unwrap returns the worker's panic if it is an error (a runtime error).
+func (p *WorkerPanic) Unwrap() error {
+	err, _ := p.Value.(error)
+	return err
 }
 
 // errOutOfScope refuses a redirect that leaves the crawl's scope.

@@ -98,4 +98,11 @@
 // than Monitor.SiteFresh ago (the shortest interval by default) and
 // began after its previous crawl ended; each sentinel still compares it
 // with its own previous crawl, through its own Monitor clause.
+//
+// A check that panics (a bug in fetching, reading, comparing or telling)
+// does not stop the daemon (group.go, Monitor.checkGroup): its sentinels
+// are recorded as a failed check, "internal error", from their state as
+// the check began, the panic is logged at Error level with its stack and
+// counted (Monitor.Panicked), and the other checks go on; a delivery that
+// panics is recorded as a failed delivery (Deliverer.deliverGuarded).
 package monitor

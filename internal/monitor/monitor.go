@@ -392,15 +392,25 @@ func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sin
 			// held back every change of the others.
 			j.st.Confirm = nil
 		}
-		if !m.lifespan(ctx, j, now, lookups) {
-			if j.st.Status.Phase() == schedule.Ended {
-				m.endDigest(ctx, j, now)
+		// The lifespan and a digest due alone run here, and may panic as
+		// a check may (checkGroup): the sentinel's check is then recorded
+		// failed from its state as stored.
+		start := begun{state: states[s.ID], rec: *j.rec, nextAt: j.nextAt}
+		done := false
+		if !m.guard(ctx, []*job{j}, []begun{start}, sink, abandon, func() {
+			if !m.lifespan(ctx, j, now, lookups) {
+				if j.st.Status.Phase() == schedule.Ended {
+					m.endDigest(ctx, j, now)
+				}
+				done = true
+			} else if j.digestOnly(now) {
+				m.sendDigestOnly(ctx, j, now)
+				done = true
 			}
-			sink(j.rec)
+		}) {
 			continue
 		}
-		if j.digestOnly(now) {
-			m.sendDigestOnly(ctx, j, now)
+		if done {
 			sink(j.rec)
 			continue
 		}

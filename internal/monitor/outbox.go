@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"runtime/debug"
 	"strconv"
 	"sync"
 	"time"
@@ -32,6 +33,9 @@ type Deliverer struct {
 	// owner may have replaced since.
 	MessageLink func(s *vigil.Sentinel) string
 	Sentinels   SentinelFinder
+	// Panicked, if not nil, is called for each delivery that panicked
+	// (see deliverGuarded), to count them.
+	Panicked func()
 
 	Lease       time.Duration // 2m: how long a claimed entry is hidden from other workers
 	Batch       int           // 32 entries claimed at a time
@@ -127,7 +131,7 @@ func (d *Deliverer) RunOnce(ctx context.Context) (int, error) {
 		wg.Add(1)
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			if err := d.deliver(ctx, n); err != nil {
+			if err := d.deliverGuarded(ctx, n); err != nil {
 				mu.Lock()
 				errs = append(errs, err)
 				mu.Unlock()
@@ -136,6 +140,40 @@ func (d *Deliverer) RunOnce(ctx context.Context) (int, error) {
 	}
 	wg.Wait()
 	return len(batch), errors.Join(errs...)
+}
+
+// deliverGuarded is deliver, recovering a panic of the delivery (a bug
+// in a channel's Notifier or in the message's rendering): one entry's bug
+// must not stop the daemon, and every other delivery and check with it,
+// and, its entry left claimed and retried after the restart, crash it
+// again and again. The panic stays loud: it is logged at Error level
+// with its stack (the entry's target, which may hold a secret, hidden
+// from the panic's value as from an error's) and counted
+// (Deliverer.Panicked), and the entry is recorded as a failed delivery,
+// "internal error", retried after its back-off and dead after
+// MaxAttempts, as one whose channel failed is.
+func (d *Deliverer) deliverGuarded(ctx context.Context, n *vigil.Notification) (err error) {
+	defer func() {
+		r := recover()
+		if r == nil {
+			return
+		}
+		why := redactURLs(redactTarget(fmt.Sprint(r), n.Target))
+		d.Logger.Error("delivery panicked", LogNotification, n.ID, LogChannel, n.Channel, LogAttempts, n.Attempts,
+			"panic", why, "stack", string(debug.Stack()))
+		if d.Panicked != nil {
+			d.Panicked()
+		}
+		rctx, cancel := afterStop(ctx)
+		defer cancel()
+		if n.Attempts >= d.MaxAttempts {
+			err = recorded(n.ID, "record it dead", d.Store.MarkNotificationDead(rctx, n.ID, internalError))
+			return
+		}
+		next := d.Now().Add(Backoff(d.BaseBackoff, d.MaxBackoff, n.Attempts, rand.Float64()))
+		err = recorded(n.ID, "record its failure", d.Store.MarkNotificationFailed(rctx, n.ID, internalError, next))
+	}()
+	return d.deliver(ctx, n)
 }
 
 // deliver attempts one entry (Attempts already counts this attempt) and

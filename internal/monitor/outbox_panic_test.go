@@ -1,0 +1,66 @@
+package monitor
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vigil-web/vigil"
+)
+
+// TestDelivererPanicRecovered: a delivery whose channel panics does not
+// take the daemon down (its entry, left claimed, would crash it again
+// after each restart): the entry is recorded as failed, "internal error",
+// retried after its back-off as a failed delivery is, while the other
+// entries of the batch are delivered. The panic is logged at Error level
+// with the entry, its channel and its stack, its target's secrets hidden,
+// and counted (Deliverer.Panicked).
+func TestDelivererPanicRecovered(t *testing.T) {
+	ctx := context.Background()
+	now := time.Unix(1_000_000, 0)
+	store := newMemOutbox()
+	const target = "https://hooks.example.org/x?token=S3CRET"
+	var sent []string
+	boom := vigil.NotifierFunc(func(ctx context.Context, target string, m *vigil.Message) error {
+		panic("webhook broke on " + target)
+	})
+	ok := vigil.NotifierFunc(func(ctx context.Context, target string, m *vigil.Message) error {
+		sent = append(sent, target)
+		return nil
+	})
+	var logs syncBuffer
+	panics := 0
+	d := &Deliverer{Store: store, Channels: map[string]vigil.Notifier{"boom": boom, "ok": ok}, Workers: 1,
+		MaxAttempts: 4, BaseBackoff: time.Minute, MaxBackoff: time.Hour, Now: func() time.Time { return now },
+		Logger: slog.New(slog.NewJSONHandler(&logs, nil)), Panicked: func() { panics++ }}
+	bad := &vigil.Notification{Channel: "boom", Target: target, Payload: []byte(`{"subject":"hi","text":"x"}`)}
+	good := &vigil.Notification{Channel: "ok", Target: "fine", Payload: []byte(`{"subject":"hi","text":"x"}`)}
+	store.EnqueueNotification(ctx, bad)
+	store.EnqueueNotification(ctx, good)
+	if _, err := d.RunOnce(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if len(sent) != 1 || sent[0] != "fine" {
+		t.Errorf("sent %q; want the other entry delivered", sent)
+	}
+	n, err := store.FindNotificationByID(ctx, bad.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n.State != vigil.NotificationFailed || n.LastError != internalError || !n.NextAttempt.After(now) {
+		t.Errorf("the panicking entry is %s, %q, next at %v; want failed, %q, after its back-off", n.State, n.LastError, n.NextAttempt, internalError)
+	}
+	if panics != 1 {
+		t.Errorf("%d panics counted; want 1", panics)
+	}
+	log := logs.String()
+	if !strings.Contains(log, `"level":"ERROR","msg":"delivery panicked"`) || !strings.Contains(log, "webhook broke on") ||
+		!strings.Contains(log, `"stack":"goroutine`) || !strings.Contains(log, `"channel":"boom"`) {
+		t.Errorf("the panic is not logged with its entry, channel, value and stack:\n%s", log)
+	}
+	if strings.Contains(log, "S3CRET") {
+		t.Errorf("the log names the target's secret:\n%s", log)
+	}
+}

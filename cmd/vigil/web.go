@@ -171,6 +171,10 @@ func mountWeb(mux *http.ServeMux, d *daemon) {
 	if d.monitor != nil {
 		d.monitor.Fetcher = metrics.Fetcher(d.monitor.Fetcher)
 		d.monitor.Store = countedStore{Store: d.monitor.Store, checks: metrics.CheckStore(d.monitor.Store)}
+		d.monitor.Panicked = func() { metrics.CountPanic("check") }
+	}
+	if d.deliverer != nil {
+		d.deliverer.Panicked = func() { metrics.CountPanic("delivery") }
 	}
 	s := &web.Server{
 		Store:      d.store,

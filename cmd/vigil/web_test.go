@@ -605,7 +605,7 @@ func TestWebAPI(t *testing.T) {
 	}
 	m := c.want(200, "GET", "/metrics", nil)
 	for _, name := range []string{"vigil_fetches_total", "vigil_checks_total", "vigil_checks_per_second", "vigil_sentinels_due",
-		"vigil_notifications_queued", "vigil_diff_duration_seconds_count"} {
+		"vigil_notifications_queued", "vigil_diff_duration_seconds_count", `vigil_panics_total{in="check"} 0`, `vigil_panics_total{in="delivery"} 0`} {
 		if !strings.Contains(string(m.body), name) {
 			t.Errorf("metrics: no %s", name)
 		}

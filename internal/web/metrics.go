@@ -17,7 +17,8 @@ import (
 // (counted by the Fetcher that Fetcher wraps), checks and changes (counted
 // by the CheckStore that CheckStore wraps) with checks a second over the
 // last minute, the queue depths (due sentinels and undelivered
-// notifications, read from the store at each scrape) and diff time.
+// notifications, read from the store at each scrape), diff time, and the
+// panics the daemon recovered from (CountPanic).
 type Metrics struct {
 	reg          *prometheus.Registry
 	fetches      *prometheus.CounterVec
@@ -25,6 +26,7 @@ type Metrics struct {
 	checks       prometheus.Counter
 	changes      prometheus.Counter
 	diffSeconds  prometheus.Histogram
+	panics       *prometheus.CounterVec
 
 	mu     sync.Mutex
 	window [60]struct {
@@ -46,10 +48,15 @@ func NewMetrics(st vigil.Store) *Metrics {
 	m.diffSeconds = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "vigil_diff_duration_seconds",
 		Help:    "Time to load two versions and compute their delta for the API and dashboard.",
 		Buckets: prometheus.ExponentialBuckets(0.001, 3, 10)})
+	m.panics = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "vigil_panics_total",
+		Help: "Panics the daemon recovered from (a bug, logged with its stack), by where: check or delivery."}, []string{"in"})
 	for _, s := range []string{"ok", "not_modified", "error"} {
 		m.fetches.WithLabelValues(s)
 	}
-	m.reg.MustRegister(m.fetches, m.fetchSeconds, m.checks, m.changes, m.diffSeconds,
+	for _, in := range []string{"check", "delivery"} {
+		m.panics.WithLabelValues(in)
+	}
+	m.reg.MustRegister(m.fetches, m.fetchSeconds, m.checks, m.changes, m.diffSeconds, m.panics,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "vigil_checks_per_second",
 		Help: "Sentinel checks a second, over the last minute."}, m.checksPerSecond))
@@ -66,6 +73,14 @@ func (m *Metrics) observeDiff(d time.Duration) {
 	if m != nil {
 		m.diffSeconds.Observe(d.Seconds())
 	}
+}
+
+// CountPanic counts a panic the daemon recovered from, in a check of
+// the monitor ("check": monitor.Monitor.Panicked) or a delivery of the
+// outbox ("delivery": monitor.Deliverer.Panicked): a bug, which the log
+// says with its stack.
+func (m *Metrics) CountPanic(in string) {
+	m.panics.WithLabelValues(in).Inc()
 }
 
 func (m *Metrics) countChecks(n int) {

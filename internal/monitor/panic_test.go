@@ -45,7 +45,7 @@ func (f *panickingFetcher) Fetch(ctx context.Context, req *vigil.FetchRequest) (
 // the sentinel, its URL (logURL: its password hidden), the panic and its
 // stack, and counted (Monitor.Panicked). It runs on both stores.
 func TestCheckPanicRecovered(t *testing.T) {
-	for _, where := range []string{"fetcher", "message"} {
+	for _, where := range []string{"fetcher", "message", "site"} {
 		t.Run(where, func(t *testing.T) {
 			onEachStore(t, func(t *testing.T, open storeOpener) {
 				ctx := context.Background()
@@ -56,7 +56,8 @@ func TestCheckPanicRecovered(t *testing.T) {
 				}
 				const (
 					goodURL = "https://good.example.test/news"
-					badURL  = "https://bad.example.test/news"
+					badURL  = "https://bad.example.test/news/"
+					badPage = "https://bad.example.test/news/page.html"
 				)
 				clock := time.Now().UTC().Truncate(time.Minute)
 				checker := spec.NewChecker(clock)
@@ -64,10 +65,15 @@ func TestCheckPanicRecovered(t *testing.T) {
 					return createSentinel(t, db, checker, u, name,
 						"Create Sentinel "+name+" Using "+url+" Monitor any change Notify By email owner@example.test\n")
 				}
-				good, bad := create("good", goodURL), create("bad", badURL)
+				using := badURL
+				if where == "site" {
+					using = "site " + badURL + " depth 1 pages 10"
+				}
+				good, bad := create("good", goodURL), create("bad", using)
 				f := &panickingFetcher{pagesFetcher: pagesFetcher{pages: map[string]string{
 					goodURL: "<html><body><p>first news</p></body></html>",
-					badURL:  "<html><body><p>first news</p></body></html>",
+					badURL:  `<html><body><p>first news</p><a href="page.html">more</a></body></html>`,
+					badPage: "<html><body><p>first page</p></body></html>",
 				}}}
 				var logs syncBuffer
 				var panicked sync.Mutex
@@ -93,12 +99,18 @@ func TestCheckPanicRecovered(t *testing.T) {
 				round() // the first reads
 				clock = clock.Add(2 * time.Hour)
 				f.set(goodURL, "<html><body><p>second news</p></body></html>")
-				f.set(badURL, "<html><body><p>second news</p></body></html>")
-				if where == "fetcher" {
+				f.set(badURL, `<html><body><p>second news</p><a href="page.html">more</a></body></html>`)
+				switch where {
+				case "fetcher":
 					f.mu.Lock()
 					f.bad = badURL
 					f.mu.Unlock()
-				} else {
+				case "site":
+					// Fetched by a worker of the crawl (crawl.WorkerPanic).
+					f.mu.Lock()
+					f.bad = badPage
+					f.mu.Unlock()
+				default:
 					panicLinks = true
 				}
 				round()
@@ -139,7 +151,7 @@ func TestCheckPanicRecovered(t *testing.T) {
 				if err := json.Unmarshal(states[bad.ID], &st); err != nil {
 					t.Fatal(err)
 				}
-				if ps := st.Pages[badURL]; ps == nil || ps.Count != 1 || ps.FailingSince.IsZero() {
+				if ps := st.Pages[badURL]; ps == nil || where != "site" && ps.Count != 1 || ps.FailingSince.IsZero() {
 					t.Errorf("the panicking sentinel's page state %+v; want the first read alone, failing since this check", ps)
 				}
 				panicked.Lock()
@@ -163,6 +175,9 @@ func TestCheckPanicRecovered(t *testing.T) {
 					!strings.Contains(line["stack"].(string), "monitor.") || fmt.Sprint(line["urls"]) != "["+badURL+"]" {
 					t.Errorf("panic logged as %v; want an error with the panic, its stack and the URL", line)
 				}
+				if where == "site" && !strings.Contains(line["panic"].(string), "crawl worker panicked") {
+					t.Errorf("panic logged as %v; want the crawl's worker's panic", line["panic"])
+				}
 				if ids, ok := line["sentinels"].([]any); !ok || len(ids) != 1 || ids[0] != float64(bad.ID) {
 					t.Errorf("panic logged for sentinels %v; want [%d]", line["sentinels"], bad.ID)
 				}
@@ -175,7 +190,7 @@ func TestCheckPanicRecovered(t *testing.T) {
 				panicLinks = false
 				clock = clock.Add(24 * time.Hour)
 				round()
-				if n := len(changesOf(t, db, bad)); n != 1 {
+				if n := len(changesOf(t, db, bad)); n != 1 && where != "site" {
 					t.Errorf("after the panic, the sentinel has %d changes; want 1", n)
 				}
 			})

@@ -3,10 +3,12 @@ package monitor
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -201,4 +203,55 @@ func TestCheckPanicRecovered(t *testing.T) {
 // slogJSON returns a logger writing JSON lines, every level, to w.
 func slogJSON(w *syncBuffer) *slog.Logger {
 	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+// TestRunCheckPanicRecovered: in the daemon's loop (Run), a check whose
+// fetch panics, at every check, is recorded failed through the committer
+// like any check, beside another sentinel's, and Run goes on: the
+// sentinel is not checked again before the policy's time after a failure
+// (no tight loop of panics), and Run stops cleanly when asked.
+func TestRunCheckPanicRecovered(t *testing.T) {
+	ctx := context.Background()
+	db, wh, u := testStore(t)
+	const goodURL, badURL = "https://good.example.test/", "https://bad.example.test/"
+	clock := time.Now().UTC().Truncate(time.Minute)
+	checker := spec.NewChecker(clock)
+	good := createSentinel(t, db, checker, u, "good", "Create Sentinel good Using "+goodURL+" Monitor any change\n")
+	bad := createSentinel(t, db, checker, u, "bad", "Create Sentinel bad Using "+badURL+" Monitor any change\n")
+	f := &panickingFetcher{pagesFetcher: pagesFetcher{pages: map[string]string{goodURL: "<p>good</p>", badURL: "<p>bad</p>"}}, bad: badURL}
+	var panics, committed atomic.Int64
+	m := &Monitor{Store: db, Warehouse: wh, Fetcher: f, Policy: schedule.Policy{MinInterval: time.Minute},
+		Now: func() time.Time { return clock }, Panicked: func() { panics.Add(1) },
+		Committed: func(n int) { committed.Add(int64(n)) }}
+	rctx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- m.Run(rctx, 5*time.Millisecond, nil) }()
+	deadline := time.Now().Add(10 * time.Second)
+	for committed.Load() < 2 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond) // some polls more: none checks the failed one again
+	stop()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("Run = %v; want it stopped by its context", err)
+	}
+	if n := committed.Load(); n != 2 {
+		t.Errorf("%d checks committed; want 2, once each", n)
+	}
+	if n := panics.Load(); n != 1 {
+		t.Errorf("%d panics; want 1", n)
+	}
+	for _, s := range []*vigil.Sentinel{good, bad} {
+		cur, err := db.FindSentinelByID(ctx, s.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !cur.LastCheck.Equal(clock) || !cur.NextCheck.After(clock) {
+			t.Errorf("sentinel %s last checked %v, next %v; want checked at %v and due later", s.Name, cur.LastCheck, cur.NextCheck, clock)
+		}
+	}
+	_, v, err := db.LatestVersionByURL(ctx, badURL)
+	if err != nil || v.Error != internalError {
+		t.Errorf("the last fetch of the panicking page: %+v, %v; want %q", v, err, internalError)
+	}
 }

@@ -126,7 +126,7 @@ func (m *Monitor) guard(ctx context.Context, jobs []*job, starts []begun, sink f
 			return
 		}
 		for _, u := range urls {
-			m.storePanicked(ctx, u, m.Now())
+			m.storePanicked(ctx, u, starts[0].rec.CheckedAt)
 		}
 		for i, j := range jobs {
 			sink(m.failPanicked(ctx, j, starts[i]))
@@ -139,6 +139,10 @@ func (m *Monitor) guard(ctx context.Context, jobs []*job, starts []begun, sink f
 // storePanicked stores the failure of url in a check that panicked, as a
 // failed fetch is stored (storeFailure): the page's history, the
 // dashboard and the API say its check failed with an internal error.
+// The version is the page's, not the sentinel's: another sentinel whose
+// check of the page went well (a panic in one sentinel's own part) sees
+// it too, until its next check reads the page again, as after any failed
+// fetch; a bug is worth that.
 func (m *Monitor) storePanicked(ctx context.Context, url string, now time.Time) {
 	defer func() {
 		if r := recover(); r != nil {

@@ -3,7 +3,6 @@ package spec
 import (
 	"testing"
 	"time"
-	_ "time/tzdata" // Europe/Paris and America/New_York where the system has no zoneinfo
 )
 
 // TestEventOffsetDST: days and weeks added to an event of another
@@ -14,15 +13,8 @@ import (
 // on Sunday, 23 hours later; it was 24 hours later, 10:00 in Paris, the
 // day counted on UTC's clock.
 func TestEventOffsetDST(t *testing.T) {
-	paris, err := time.LoadLocation("Europe/Paris")
-	if err != nil {
-		t.Fatal(err)
-	}
-	newYork, err := time.LoadLocation("America/New_York")
-	if err != nil {
-		t.Fatal(err)
-	}
-	utc := func(mo time.Month, d, h, min int) time.Time { return time.Date(2026, mo, d, h, min, 0, 0, time.UTC) }
+	paris, newYork := dstZones(t)
+	utc := utc2026
 	for _, tc := range []struct {
 		name string
 		loc  *time.Location

@@ -3,7 +3,6 @@ package spec
 import (
 	"testing"
 	"time"
-	_ "time/tzdata" // Europe/Paris and America/New_York where the system has no zoneinfo
 )
 
 // TestLocalTimeDST: a time point written as a local time (From or To with
@@ -14,15 +13,8 @@ import (
 // (02:30 in Paris on 25 October 2026) is the first of the two, as in New
 // York, where Go took the first in one zone and the second in another.
 func TestLocalTimeDST(t *testing.T) {
-	paris, err := time.LoadLocation("Europe/Paris")
-	if err != nil {
-		t.Fatal(err)
-	}
-	newYork, err := time.LoadLocation("America/New_York")
-	if err != nil {
-		t.Fatal(err)
-	}
-	utc := func(mo time.Month, d, h, min int) time.Time { return time.Date(2026, mo, d, h, min, 0, 0, time.UTC) }
+	paris, newYork := dstZones(t)
+	utc := utc2026
 	for _, tc := range []struct {
 		loc        *time.Location
 		from       string

@@ -28,7 +28,7 @@ func (m *Monitor) pageFailing(ctx context.Context, j *job, ps *pageState, url, w
 	since := ps.FailingSince.UTC().Format(time.RFC3339)
 	url = vigil.RedactURL(url) // the notice names the page, never its password
 	msg := &vigil.Message{SentinelID: j.s.ID, SentinelName: j.s.Name, URL: url, Changes: []*vigil.MessageItem{},
-		Subject: subjectLine(j.s.Name, url+" fails since "+since),
+		Subject: subjectLine(j.s.Name, subjectEntry{page: url, what: " fails since " + since}),
 		Failure: &vigil.PageFailure{URL: url, Since: ps.FailingSince.UTC(), Error: why}}
 	msg.Text = fmt.Sprintf("Sentinel %s cannot read %s: every check since %s failed.\nThe last error: %s\n\n"+
 		"Vigil keeps checking it and will say when it works again.\n", j.s.Name, url, since, why)
@@ -54,7 +54,7 @@ func (m *Monitor) pageWorks(ctx context.Context, j *job, ps *pageState, url stri
 	}
 	url = vigil.RedactURL(url) // the notice names the page, never its password
 	msg := &vigil.Message{SentinelID: j.s.ID, SentinelName: j.s.Name, URL: url, Changes: []*vigil.MessageItem{},
-		Subject: subjectLine(j.s.Name, url+" works again"),
+		Subject: subjectLine(j.s.Name, subjectEntry{page: url, what: " works again"}),
 		Failure: &vigil.PageFailure{URL: url, Since: since.UTC(), Recovered: true}}
 	msg.Text = fmt.Sprintf("Sentinel %s reads %s again, after failing since %s.\n", j.s.Name, url, since.UTC().Format(time.RFC3339))
 	msg.HTML = fmt.Sprintf("<p>Sentinel <b>%s</b> reads <a href=\"%s\">%s</a> again, after failing since %s.</p>\n",

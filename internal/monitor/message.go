@@ -75,11 +75,12 @@ func (m *Monitor) reportTogether(ctx context.Context, j *job, found []foundChang
 	if len(found) == 0 || j.plan.mode != spec.Immediate && j.plan.mode != spec.BestEffort {
 		return
 	}
-	entries := summaries
-	if names := pageNames(pages); names != nil { // several pages: which page each entry is of
-		entries = make([]string, len(summaries))
-		for i, s := range summaries {
-			entries[i] = names[i] + ": " + s
+	entries := make([]subjectEntry, len(summaries))
+	names := pageNames(pages) // several pages: which page each entry is of
+	for i, s := range summaries {
+		entries[i] = subjectEntry{what: s}
+		if names != nil {
+			entries[i] = subjectEntry{page: names[i], what: ": " + s}
 		}
 	}
 	msg := &vigil.Message{SentinelID: j.s.ID, SentinelName: j.s.Name, URL: found[0].pg.url,
@@ -208,7 +209,7 @@ func (m *Monitor) sendDigest(ctx context.Context, j *job, now time.Time) bool {
 		changes = "change"
 	}
 	msg := &vigil.Message{SentinelID: j.s.ID, SentinelName: j.s.Name, URL: j.plan.urls[0], Digest: true, Since: since, Until: now,
-		Subject: subjectLine(j.s.Name, fmt.Sprintf("%d %s since %s", len(all), changes, since.UTC().Format("2006-01-02 15:04 MST"))),
+		Subject: subjectLine(j.s.Name, subjectEntry{what: fmt.Sprintf("%d %s since %s", len(all), changes, since.UTC().Format("2006-01-02 15:04 MST"))}),
 		Changes: items}
 	msg.Text, msg.HTML, msg.FeedLink = m.render(ctx, j, items, lists, m.changePages(ctx, j, all), nil)
 	m.enqueue(j, msg, -1, now)

@@ -834,7 +834,7 @@ func (m *Monitor) reportSite(ctx context.Context, j *job, rid, to int64, records
 	}
 	items := []*vigil.MessageItem{{Change: c}}
 	msg := &vigil.Message{SentinelID: j.s.ID, SentinelName: j.s.Name, URL: j.plan.site.URL,
-		Subject: subjectLine(j.s.Name, c.Summary), Changes: items}
+		Subject: subjectLine(j.s.Name, subjectEntry{what: c.Summary}), Changes: items}
 	msg.Text, msg.HTML, msg.FeedLink = m.render(ctx, j, items, [][]intent.Change{records}, nil, nil)
 	due := now
 	if j.plan.mode == spec.BestEffort {

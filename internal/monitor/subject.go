@@ -13,7 +13,10 @@ import (
 // "; ". It is capped at maxSubject characters, so that a sentinel on a
 // hundred pages ("Using A AND B AND ...") does not write one of thousands:
 // the entries that do not fit are counted ("… and 3 more"), and an entry
-// too long alone is cut at a word, ending with "…". Every subject is made
+// too long alone has its page cut in the middle, keeping the URL's host
+// and end, never what it says of it ("fails since …", "works again"): a
+// failure and a recovery of one page never have one subject. The name is
+// cut at maxSubjectName characters, so that it leaves room for them. Every subject is made
 // by subjectLine, and reused as it is as the title of a chat message or a
 // webhook's payload.
 
@@ -21,29 +24,88 @@ import (
 const maxSubject = 200
 
 // subjectLine returns the subject of a message about sentinel name that
-// tells entries, capped at maxSubject characters: as many entries as fit
-// whole, then "… and N more" for the others; the first alone, cut at a
-// word (clip), if it does not fit whole.
-func subjectLine(name string, entries ...string) string {
-	head := "[Vigil] " + name + ": "
-	if s := head + strings.Join(entries, "; "); utf8.RuneCountInString(s) <= maxSubject {
+// tells entries, capped at maxSubject characters. The name is cut at
+// maxSubjectName characters. Then come as many entries as fit whole, then
+// "; … and N more" for the others; if the first does not fit whole, its
+// page is cut in the middle (clipMiddle) so that what it says of the page
+// fits whole; only an entry with no page, or one whose words alone leave
+// no room for a page, has its words cut (clip).
+func subjectLine(name string, entries ...subjectEntry) string {
+	head := "[Vigil] " + clip(name, maxSubjectName) + ": "
+	texts := make([]string, len(entries))
+	for i, e := range entries {
+		texts[i] = e.page + e.what
+	}
+	if s := head + strings.Join(texts, "; "); utf8.RuneCountInString(s) <= maxSubject {
 		return s
 	}
-	for k := len(entries) - 1; k > 0; k-- {
-		s := head + strings.Join(entries[:k], "; ") + "; … " + moreEntries(len(entries)-k)
+	for k := len(texts) - 1; k > 0; k-- {
+		s := head + strings.Join(texts[:k], "; ") + "; … " + moreEntries(len(texts)-k)
 		if utf8.RuneCountInString(s) <= maxSubject {
 			return s
 		}
 	}
+	if len(entries) == 0 {
+		return clip(head, maxSubject)
+	}
+	first := entries[0]
 	tail := ""
+	if len(entries) > 1 {
+		tail = "; … " + moreEntries(len(entries)-1)
+	}
+	room := maxSubject - utf8.RuneCountInString(head+first.what+tail)
+	if first.page != "" && room >= minSubjectPage {
+		return head + clipMiddle(first.page, room) + first.what + tail
+	}
 	if len(entries) > 1 {
 		tail = " " + moreEntries(len(entries)-1)
 	}
-	first := ""
-	if len(entries) > 0 {
-		first = entries[0]
+	if first.page != "" {
+		first.page = clipMiddle(first.page, minSubjectPage)
 	}
-	return clip(head+first, maxSubject-utf8.RuneCountInString(tail)) + tail
+	return clip(head+first.page+first.what, maxSubject-utf8.RuneCountInString(tail)) + tail
+}
+
+// subjectEntry is one entry of a subject: the page it is of (its URL or
+// its name among the sentinel's pages; "" for none), which a subject too
+// long cuts in the middle, and what it says of it, written after the page
+// (" fails since …", ": 1 text changed"), which is kept whole.
+type subjectEntry struct{ page, what string }
+
+// maxSubjectName bounds the sentinel's name in a subject, in characters,
+// so that a long name leaves room for what the message says.
+const maxSubjectName = 60
+
+// minSubjectPage is the fewest characters of a page a subject keeps when
+// it cuts the page to keep what the entry says whole.
+const minSubjectPage = 24
+
+// clipMiddle returns s cut to n characters at most, "…" in the middle:
+// its beginning up to the end of a URL's host (or half of n if the host is
+// longer), and as much of its end as fits. It is s if s has n characters
+// or fewer.
+func clipMiddle(s string, n int) string {
+	all := []rune(s)
+	if len(all) <= n {
+		return s
+	}
+	if n < 2 {
+		return clip(s, n)
+	}
+	front := (n - 1) / 2
+	if i := strings.Index(s, "://"); i >= 0 {
+		host := i + 3
+		if j := strings.IndexAny(s[host:], "/?#"); j >= 0 {
+			host += j + 1 // the host and the "/" after it
+		} else {
+			host = len(s)
+		}
+		if h := utf8.RuneCountInString(s[:host]); h < n-1 && h > front {
+			front = h
+		}
+	}
+	back := n - 1 - front
+	return string(all[:front]) + "…" + string(all[len(all)-back:])
 }
 
 // moreEntries counts the entries a subject leaves out: "and 3 more".

@@ -31,7 +31,11 @@ func TestSubjectLine(t *testing.T) {
 		{name: "one long entry and more", entries: []string{words, "b"}, suffix: "changé… and 1 more"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := subjectLine("s", tc.entries...)
+			es := make([]subjectEntry, len(tc.entries))
+			for i, e := range tc.entries {
+				es[i] = subjectEntry{what: e}
+			}
+			got := subjectLine("s", es...)
 			if n := utf8.RuneCountInString(got); n > maxSubject || !utf8.ValidString(got) {
 				t.Errorf("subject of %d characters (valid UTF-8: %v), want %d at most: %q", n, utf8.ValidString(got), maxSubject, got)
 			}
@@ -42,6 +46,61 @@ func TestSubjectLine(t *testing.T) {
 				t.Errorf("subject %q, want it to end with %q", got, tc.suffix)
 			}
 		})
+	}
+}
+
+// TestSubjectLinePage: a page's part of a subject entry (its URL or
+// name) is what is cut when the subject is too long, in the middle,
+// keeping its host and its end; what the entry says of it ("fails since
+// …", "works again", a count) is never cut. The sentinel's name is cut at
+// maxSubjectName characters, and the entries left out are counted right.
+// Before, a URL of 200 characters cut "fails since" and "works again"
+// alike, so a failure and a recovery had one subject, and a name of 200
+// characters left room for no entry: "[Vigil] nnn…… and 2 more".
+func TestSubjectLinePage(t *testing.T) {
+	url := "https://shop.example/" + strings.Repeat("p", 240) + "/abcd"
+	longName := strings.Repeat("n", 200)
+	fails := " fails since 2026-12-01T04:05:07Z"
+	for _, tc := range []struct {
+		name    string
+		sname   string
+		entries []subjectEntry
+		prefix  string // the subject begins so
+		suffix  string // and ends so
+		has     []string
+	}{
+		{name: "failing, long URL", sname: "prices", entries: []subjectEntry{{page: url, what: fails}},
+			prefix: "[Vigil] prices: https://shop.example/", suffix: "/abcd" + fails, has: []string{"…"}},
+		{name: "recovery, long URL", sname: "prices", entries: []subjectEntry{{page: url, what: " works again"}},
+			prefix: "[Vigil] prices: https://shop.example/", suffix: "/abcd works again", has: []string{"…"}},
+		{name: "long name", sname: longName, entries: []subjectEntry{{page: "a", what: ": 1 text changed"}, {page: "b", what: ": 1 text changed"}},
+			prefix: "[Vigil] " + strings.Repeat("n", maxSubjectName-1) + "…: ", suffix: "a: 1 text changed; b: 1 text changed"},
+		{name: "long name, long URL", sname: longName, entries: []subjectEntry{{page: url, what: fails}},
+			prefix: "[Vigil] " + strings.Repeat("n", maxSubjectName-1) + "…: https://shop.example/", suffix: "/abcd" + fails},
+		{name: "long name, long entries counted", sname: longName, entries: []subjectEntry{{page: url, what: ": 1 text changed"}, {page: url + "2", what: ": 2 texts changed"}, {page: url + "3", what: ": 3 texts changed"}},
+			prefix: "[Vigil] " + strings.Repeat("n", maxSubjectName-1) + "…: https://shop.example/", suffix: "/abcd: 1 text changed; … and 2 more"},
+		{name: "entries counted", sname: "s", entries: []subjectEntry{{page: url, what: ": 1 text changed"}, {page: "b", what: ": 1 text changed"}, {page: "c", what: ": 1 text changed"}},
+			prefix: "[Vigil] s: https://shop.example/", suffix: "/abcd: 1 text changed; … and 2 more"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := subjectLine(tc.sname, tc.entries...)
+			if n := utf8.RuneCountInString(got); n > maxSubject || !utf8.ValidString(got) {
+				t.Errorf("subject of %d characters (valid UTF-8: %v), want %d at most: %q", n, utf8.ValidString(got), maxSubject, got)
+			}
+			if !strings.HasPrefix(got, tc.prefix) || !strings.HasSuffix(got, tc.suffix) {
+				t.Errorf("subject\n%q, want it to begin with\n%q and end with\n%q", got, tc.prefix, tc.suffix)
+			}
+			for _, h := range tc.has {
+				if !strings.Contains(got, h) {
+					t.Errorf("subject %q, want %q in it", got, h)
+				}
+			}
+		})
+	}
+	failing := subjectLine("prices", subjectEntry{page: url, what: fails})
+	working := subjectLine("prices", subjectEntry{page: url, what: " works again"})
+	if failing == working {
+		t.Errorf("a failure and a recovery of one page have one subject: %q", failing)
 	}
 }
 

@@ -311,14 +311,11 @@ func (c *Checker) check(filename string, s *Sentinel) (*Checked, ErrorList) {
 
 	name := s.Name.Name
 	if old := c.lookup(name); old != nil {
-		switch {
-		case old.Checked != nil && old.Sentinel != nil && old.Sentinel.Name != nil:
-			k.errorf(s.Name, name, "sentinel name %s is not unique: the owner already has a sentinel %s", short(name), short(old.Sentinel.Name.Name))
-		case old.Unreadable != nil:
-			k.errorf(s.Name, name, "sentinel name %s is not unique: the owner already has one, whose stored form cannot be read: %v", short(name), old.Unreadable)
-		default:
-			k.errorf(s.Name, name, "sentinel name %s is not unique: the owner already has one", short(name))
+		holder := NameHolder{Unreadable: old.Unreadable}
+		if old.Checked != nil && old.Sentinel != nil && old.Sentinel.Name != nil {
+			holder.Name = old.Sentinel.Name.Name
 		}
+		k.report(s.Name, name, NameTakenMessage(name, holder))
 		k.errs[len(k.errs)-1].NameTaken = true
 	}
 

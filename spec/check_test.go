@@ -197,7 +197,7 @@ func TestIncremental(t *testing.T) {
 		t.Errorf("cycle: %v", err)
 	}
 	_, err = c.Check(mustParse(t, "Create Sentinel A Using http://y.example").Sentinels[0])
-	if err == nil || !strings.Contains(err.Error(), "sentinel name A is not unique") {
+	if err == nil || !strings.Contains(err.Error(), "sentinel name A is taken: your sentinel a has it; choose another name") {
 		t.Errorf("unique through Lookup: %v", err)
 	}
 	var e *Error
@@ -374,8 +374,8 @@ func TestCheckReplaceLongS(t *testing.T) {
 			return c
 		}()},
 	} {
-		if _, err := tc.c.CheckReplace("best", edit); err == nil || !strings.Contains(err.Error(), "sentinel name beſt is not unique") {
-			t.Errorf("%s: CheckReplace of best renamed beſt: %v; want not unique", tc.name, err)
+		if _, err := tc.c.CheckReplace("best", edit); err == nil || !strings.Contains(err.Error(), "sentinel name beſt is taken: your sentinel beſt has it; choose another name") {
+			t.Errorf("%s: CheckReplace of best renamed beſt: %v; want taken", tc.name, err)
 		}
 		if _, err := tc.c.CheckReplace("Best", mustParse(t, "Create Sentinel BEST Using http://b.example").Sentinels[0]); err != nil {
 			t.Errorf("%s: CheckReplace of best renamed BEST: %v", tc.name, err)

@@ -18,7 +18,7 @@ func TestUnreadableStored(t *testing.T) {
 		replace bool // checked as an edit of lost
 		want    []string
 	}{
-		{"Create Sentinel Lost Using http://b.example/", false, []string{"sentinel name Lost is not unique: the owner already has one, whose stored form cannot be read: " + why}},
+		{"Create Sentinel Lost Using http://b.example/", false, []string{"sentinel name Lost is taken: another of your sentinels has it, whose stored form cannot be read (" + why + "); choose another name"}},
 		{"Create Sentinel u Using lost", false, []string{"sentinel lost cannot be read from the store: " + why}},
 		{"Create Sentinel u Using http://b.example/ From start(lost)", false, []string{"sentinel lost cannot be read from the store: " + why}},
 		{"Create Sentinel u Using http://b.example/ From Now To end(lost)", false, []string{"sentinel lost cannot be read from the store: " + why}},

@@ -200,7 +200,7 @@ func storeSentinels(ctx context.Context, env *environment, st vigil.Store, sf st
 		}
 		var taken *vigil.SentinelNameTakenError
 		if err := st.CreateSentinel(ctx, sen); errors.As(err, &taken) {
-			msg := fmt.Sprintf("sentinel name %s is not unique: the owner already has a sentinel %s (sentinel %d), added since the check", a.name, taken.IDName, taken.ID)
+			msg := spec.NameTakenMessage(a.name, spec.NameHolder{Name: taken.IDName, ID: taken.ID})
 			printDiagnostics(env.stdout, spec.ErrorList{{Pos: a.namePos, Msg: msg, Found: a.name, NameTaken: true}}, "")
 			refused = true
 			continue

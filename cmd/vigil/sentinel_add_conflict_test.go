@@ -108,7 +108,7 @@ func TestSentinelAddStoreConflicts(t *testing.T) {
 				odd = oddConflictSecretStore{oddConflictStore{st}, ss}
 			}
 			refused, err := storeSentinels(ctx, env, odd, sf, "ann@example.org", now, adds)
-			taken := "a.ssl:1:17: sentinel name taken is not unique: the owner already has a sentinel Taken (sentinel " + strconv.FormatInt(holder.ID, 10) + "), added since the check\n"
+			taken := "a.ssl:1:17: sentinel name taken is taken: your sentinel Taken (sentinel " + strconv.FormatInt(holder.ID, 10) + ") has it; choose another name\n"
 			out := stdout.String()
 			if !refused || !strings.HasPrefix(out, taken) || !strings.Contains(out, "added sentinel ") || strings.Contains(out, oddConflict) {
 				t.Errorf("stdout %q, refused %v; want the name taken printed first, %q, then fine added, and nothing of odd", out, refused, taken)

@@ -43,7 +43,7 @@ func TestSentinelCheckAgreesWithAdd(t *testing.T) {
 		// it was added; one that starts later is refused, saying when.
 		{"during a stored sentinel", "ann@example.org", during, "", exitOK},
 		{"during a stored sentinel not started", "ann@example.org", duringLater, duringLater + ":2:7: start event is invalid: during(later) needs later to be active, but it has not started: it starts {time}; write From start(later) to start with it\n", exitChanged},
-		{"name taken", "ann@example.org", dup, dup + ":1:17: sentinel name Shop is not unique: the owner already has a sentinel shop\n", exitChanged},
+		{"name taken", "ann@example.org", dup, dup + ":1:17: sentinel name Shop is taken: your sentinel shop has it; choose another name\n", exitChanged},
 		{"another owner's sentinel", "bob@example.org", uses, uses + ":1:28: unknown sentinel shop\n", exitChanged},
 		{"no sentinel", "ann@example.org", empty, empty + ":1:1: no sentinel: expected Create Sentinel\n", exitChanged},
 	}

@@ -94,7 +94,7 @@ func TestSentinelStoredUnderEarlierRules(t *testing.T) {
 			for _, o := range storedByEarlierRelease {
 				dup := writeFile(t, dir, o.name+".ssl", "Create Sentinel "+o.name+" Using http://b.example/\n")
 				code, out, errOut := runVigil(t, "", append(append([]string{"sentinel", "add", "--owner", owner}, store...), dup)...)
-				want := dup + ":1:17: sentinel name " + o.name + " is not unique: the owner already has a sentinel " + o.name + "\n"
+				want := dup + ":1:17: sentinel name " + o.name + " is taken: your sentinel " + o.name + " has it; choose another name\n"
 				if code != exitChanged || out != want || errOut != "" {
 					t.Errorf("add a second %s: exit %d, stdout %q, stderr %q; want %d and %q", o.name, code, out, errOut, exitChanged, want)
 				}
@@ -164,7 +164,7 @@ func TestSentinelStoredUnreadable(t *testing.T) {
 	dup := writeFile(t, dir, "dup.ssl", "Create Sentinel Lost Using http://b.example/\n")
 	uses := writeFile(t, dir, "uses.ssl", "Create Sentinel uses Using lost\n")
 	for _, c := range []struct{ file, want string }{
-		{dup, dup + ":1:17: sentinel name Lost is not unique: the owner already has one, whose stored form cannot be read: " + why + "\n"},
+		{dup, dup + ":1:17: sentinel name Lost is taken: another of your sentinels has it, whose stored form cannot be read (" + why + "); choose another name\n"},
 		{uses, uses + ":1:28: sentinel lost cannot be read from the store: " + why + "\n"},
 	} {
 		code, out, errOut := runVigil(t, "", append(append([]string{"sentinel", "add", "--owner", owner}, store...), c.file)...)

@@ -17,9 +17,11 @@ import (
 // another of the owner's sentinels between the check and the write. Both
 // are shown alike, on the name: the editor shows its form again with the
 // name marked, the API answers 409 with one diagnostic whose field is
-// name, naming the sentinel that has it. Another conflict of the store's
-// write is shown as itself; a name taken among other mistakes of the
-// sentinel is one of its diagnostics (EINVALID, 400), marked name too.
+// name, naming the sentinel that has it, in the words of
+// spec.NameTakenMessage, as the check and the command line say it. Another
+// conflict of the store's write is shown as itself; a name taken among
+// other mistakes of the sentinel is one of its diagnostics (EINVALID,
+// 400), marked name too.
 
 // nameTakenField is the Diagnostic.Field of a name another sentinel has.
 const nameTakenField = "name"
@@ -36,7 +38,7 @@ func nameTaken(sen *spec.Sentinel, src string, err error) error {
 	if !errors.As(err, &taken) || !vigil.SameSentinelName(taken.Name, name) {
 		return err
 	}
-	return nameConflict(sen, src, fmt.Sprintf("sentinel name %s is taken: your sentinel %s (sentinel %d) was given it meanwhile; choose another name", name, taken.IDName, taken.ID))
+	return nameConflict(sen, src, spec.NameTakenMessage(name, spec.NameHolder{Name: taken.IDName, ID: taken.ID}))
 }
 
 // nameHeld returns the check's refusal of sen's name (spec.Error.NameTaken)
@@ -52,7 +54,7 @@ func (s *Server) nameHeld(ctx context.Context, u *vigil.User, sen *spec.Sentinel
 	name := sen.Name.Name
 	for _, o := range all {
 		if (replacing == nil || o.ID != replacing.ID) && vigil.SameSentinelName(o.Name, name) {
-			return nameConflict(sen, src, fmt.Sprintf("sentinel name %s is taken: your sentinel %s (sentinel %d) has it; choose another name", name, o.Name, o.ID))
+			return nameConflict(sen, src, spec.NameTakenMessage(name, spec.NameHolder{Name: o.Name, ID: o.ID}))
 		}
 	}
 	return nameConflict(sen, src, checked)

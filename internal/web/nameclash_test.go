@@ -61,7 +61,7 @@ func (conflictStore) UpdateSentinels(context.Context, []*vigil.Sentinel) error {
 // marked, and the store's message is not replaced. Before, every
 // ECONFLICT of the write was taken for a name taken, which the editor
 // showed on the name ("sentinel name gamma is taken: another of your
-// sentinels was given it meanwhile").
+// sentinels has it").
 func TestStoreConflictNotNameClash(t *testing.T) {
 	const src = "Create Sentinel gamma Using http://a.example/ Fetch 1 hour"
 	s, u := newTestServer(t)
@@ -160,7 +160,7 @@ func TestSentinelNameClash(t *testing.T) {
 					if st.before != nil {
 						t.Fatal("the store was not asked to write the sentinel")
 					}
-					clash := "sentinel name gamma is taken: your sentinel Gamma (sentinel " + strconv.FormatInt(beta.ID, 10) + ") was given it meanwhile; choose another name"
+					clash := "sentinel name gamma is taken: your sentinel Gamma (sentinel " + strconv.FormatInt(beta.ID, 10) + ") has it; choose another name"
 					if status != tc.status {
 						t.Errorf("%s %s: %d, want %d:\n%s", tc.method, path, status, tc.status, got)
 					}

@@ -1,0 +1,32 @@
+package spec
+
+import "fmt"
+
+// NameHolder is what is known of the sentinel of an owner that has a
+// name another sentinel is refused: its name as stored ("" if unknown),
+// its id (0 if unknown), and, if its stored form cannot be read, why.
+type NameHolder struct {
+	Name       string
+	ID         int64
+	Unreadable error
+}
+
+// NameTakenMessage returns the message that sentinel name name is
+// taken, another sentinel of the owner, holder, having it: one wording
+// wherever it is found (the check, the store's refusal of a write, in
+// the editor, the API and the command line), naming the holder as far
+// as it is known. Long names are shortened as in every diagnostic.
+func NameTakenMessage(name string, holder NameHolder) string {
+	who := "another of your sentinels"
+	switch {
+	case holder.Name != "" && holder.ID != 0:
+		who = fmt.Sprintf("your sentinel %s (sentinel %d)", short(holder.Name), holder.ID)
+	case holder.Name != "":
+		who = "your sentinel " + short(holder.Name)
+	}
+	has := "has it"
+	if holder.Unreadable != nil {
+		has = fmt.Sprintf("has it, whose stored form cannot be read (%v)", holder.Unreadable)
+	}
+	return fmt.Sprintf("sentinel name %s is taken: %s %s; choose another name", short(name), who, has)
+}

@@ -18,7 +18,9 @@ import (
 // are shown alike, on the name: the editor shows its form again with the
 // name marked, the API answers 409 with one diagnostic whose field is
 // name, naming the sentinel that has it, in the words of
-// spec.NameTakenMessage, as the check and the command line say it. Another
+// spec.NameTakenMessage, as the check and the command line say it. A
+// name whose holder was removed between the check and the look-up of
+// the holder is free: the save is tried again (nameFreedError). Another
 // conflict of the store's write is shown as itself; a name taken among
 // other mistakes of the sentinel is one of its diagnostics (EINVALID,
 // 400), marked name too.
@@ -44,8 +46,10 @@ func nameTaken(sen *spec.Sentinel, src string, err error) error {
 // nameHeld returns the check's refusal of sen's name (spec.Error.NameTaken)
 // as the ECONFLICT diagnosticsError nameTaken returns for the store's,
 // saying which of u's sentinels other than replacing (nil for a new
-// sentinel) has it; checked is the check's message, said if none has it
-// any more (removed since the check).
+// sentinel) has it. If none has it any more (removed since the check), it
+// returns a *nameFreedError, for the save to be tried again, carrying
+// the refusal with checked, the check's message, for a save that finds
+// the name freed at each try.
 func (s *Server) nameHeld(ctx context.Context, u *vigil.User, sen *spec.Sentinel, src string, replacing *vigil.Sentinel, checked string) error {
 	all, _, err := s.Store.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: u.ID})
 	if err != nil {
@@ -57,8 +61,18 @@ func (s *Server) nameHeld(ctx context.Context, u *vigil.User, sen *spec.Sentinel
 			return nameConflict(sen, src, spec.NameTakenMessage(name, spec.NameHolder{Name: o.Name, ID: o.ID}))
 		}
 	}
-	return nameConflict(sen, src, checked)
+	return &nameFreedError{conflict: nameConflict(sen, src, checked)}
 }
+
+// nameFreedError is nameHeld's answer when the sentinel that had the
+// name at the check has been removed since: the name is free, and the
+// save is tried again (saveSentinel). conflict is the check's refusal,
+// returned if the name is found taken and then freed at each try.
+type nameFreedError struct{ conflict error }
+
+func (e *nameFreedError) Error() string { return e.conflict.Error() }
+
+func (e *nameFreedError) Unwrap() error { return e.conflict }
 
 // nameConflict returns the ECONFLICT diagnosticsError saying msg on sen's
 // name: its place in src (empty for the JSON form), and field name.

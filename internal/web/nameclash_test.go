@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/spec"
@@ -391,6 +392,61 @@ func TestSentinelNameTakenAtCheck(t *testing.T) {
 						t.Errorf("sentinels after the refusal: %v; want alpha, Gamma", names)
 					}
 				})
+			}
+		})
+	}
+}
+
+// TestSentinelNameFreedAfterCheck: a name the check found taken, whose
+// holder was removed before the save looked up which sentinel has it, is
+// free: the save is tried again, and the sentinel is saved under it, new
+// or renamed. Before, the save answered that the name was taken (409 in
+// the API), with the check's message, though no sentinel had it any more.
+// On SQLite, and on PostgreSQL when VIGIL_TEST_POSTGRES_DSN is set.
+func TestSentinelNameFreedAfterCheck(t *testing.T) {
+	const src = "Create Sentinel gamma Using http://a.example/ Fetch 1 hour"
+	for name, open := range raceStores() {
+		t.Run(name, func(t *testing.T) {
+			for _, edit := range []bool{false, true} {
+				ctx := context.Background()
+				st := open(t)
+				s, u := checkingServer(t, st)
+				alpha := createChecked(t, s, u, "Create Sentinel alpha Using http://a.example/ Fetch 1 hour")
+				holder := createChecked(t, s, u, "Create Sentinel Gamma Using http://b.example/ Fetch 1 hour")
+				check := s.Checker
+				removed := false
+				s.Checker = func(ctx context.Context, owner *vigil.User, now time.Time) (*spec.Checker, error) {
+					c, err := check(ctx, owner, now)
+					if !removed { // another request removes Gamma once the check knows it
+						removed = true
+						if err := st.DeleteSentinel(ctx, holder.ID); err != nil {
+							t.Fatal(err)
+						}
+					}
+					return c, err
+				}
+				var replacing *vigil.Sentinel
+				if edit {
+					replacing = alpha
+				}
+				if _, err := s.saveSentinel(ctx, u, &sentinelInput{Source: src}, replacing); err != nil {
+					t.Errorf("save (edit %v) of gamma, Gamma removed after the check: %v; want it saved", edit, err)
+				}
+				all, _, err := st.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: u.ID})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var names []string
+				for _, sen := range all {
+					names = append(names, sen.Name)
+				}
+				want := "alpha,gamma"
+				if edit {
+					want = "gamma"
+				}
+				if strings.Join(names, ",") != want {
+					t.Errorf("sentinels after the save (edit %v): %v; want %s", edit, names, want)
+				}
 			}
 		})
 	}

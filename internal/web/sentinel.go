@@ -184,10 +184,18 @@ func printSource(sen *spec.Sentinel, src string) string {
 // it was being saved, which failed the write, is checked and saved again
 // (saveAttempts), the users removed constraining it no more; if users
 // are removed at each write, it is ECONFLICT naming them (usersRemoved).
+// A name the check found taken whose holder was removed before it was
+// looked up (a *nameFreedError) is free: the save is tried again, once.
 func (s *Server) saveSentinel(ctx context.Context, u *vigil.User, in *sentinelInput, replacing *vigil.Sentinel) (*vigil.Sentinel, error) {
 	var removed []string
 	for range saveAttempts {
 		out, err := s.saveSentinelOnce(ctx, u, in, replacing)
+		var freed *nameFreedError
+		if errors.As(err, &freed) { // the name is free now: try again, once
+			if out, err = s.saveSentinelOnce(ctx, u, in, replacing); errors.As(err, &freed) {
+				return nil, freed.conflict
+			}
+		}
 		var gone *usersGoneError
 		if !errors.As(err, &gone) {
 			return out, err

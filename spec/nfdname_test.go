@@ -35,7 +35,7 @@ func TestNameNFD(t *testing.T) {
 		{"Using sentinel", "Create Sentinel b Using sentinel " + cafeNFD, []string{cafeNFC}, ""},
 		{"event", "Create Sentinel b Using http://b.example To end(" + cafeNFD + ")", []string{cafeNFC}, ""},
 		{"upper case", "Create Sentinel b Using CAFE\u0301", []string{"CAF\u00c9"}, ""},
-		{"not unique", "Create Sentinel " + cafeNFD + " Using http://b.example", nil, "sentinel name " + cafeNFC + " is taken"},
+		{"taken", "Create Sentinel " + cafeNFD + " Using http://b.example", nil, "sentinel name " + cafeNFC + " is taken"},
 	} {
 		s, err := ParseSentinel("", []byte(tc.src))
 		if err != nil {

@@ -36,8 +36,8 @@ func TestSentinelCheckStoreOnlyGiven(t *testing.T) {
 		}
 	}
 	// Given, the store is read: shop is taken.
-	if code, out, _ := runVigil(t, "", "sentinel", "check", "--data", data, shop); code != exitChanged || !strings.Contains(out, "not unique") {
-		t.Errorf("check --data of an added file: exit %d, stdout %q; want 1 and not unique", code, out)
+	if code, out, _ := runVigil(t, "", "sentinel", "check", "--data", data, shop); code != exitChanged || !strings.Contains(out, "sentinel name shop is taken: your sentinel shop has it") {
+		t.Errorf("check --data of an added file: exit %d, stdout %q; want 1 and the name taken", code, out)
 	}
 
 	missing := filepath.Join(t.TempDir(), "nonexist")

@@ -53,7 +53,7 @@ func (m *Monitor) checkGroup(ctx context.Context, key string, site bool, jobs []
 	for i, j := range jobs {
 		starts[i] = begun{state: j.st.encode(), rec: *j.rec, nextAt: j.nextAt}
 	}
-	if !m.guard(ctx, jobs, starts, sink, abandon, func() {
+	if !m.guard(ctx, jobs, starts, true, sink, abandon, func() {
 		if site {
 			for _, j := range jobs {
 				m.checkSite(ctx, j, now, grant)
@@ -78,7 +78,7 @@ func (m *Monitor) checkGroup(ctx context.Context, key string, site bool, jobs []
 	for i, j := range jobs {
 		// Every page of the group is checked: report what waited for the
 		// others, then the digest of the period.
-		if m.guard(ctx, jobs[i:i+1], starts[i:i+1], sink, abandon, func() {
+		if m.guard(ctx, jobs[i:i+1], starts[i:i+1], false, sink, abandon, func() {
 			m.settle(ctx, j, now, grant)
 			grant.done()
 			m.digest(ctx, j, now)
@@ -93,15 +93,24 @@ func (m *Monitor) checkGroup(ctx context.Context, key string, site bool, jobs []
 // that may panic, and reports whether it returned. If it panicked, the
 // panic is logged and counted, the jobs are recorded as failed checks
 // (failPanicked) and handed to sink, or abandoned if ctx ended, and
-// guard returns false.
-func (m *Monitor) guard(ctx context.Context, jobs []*job, starts []begun, sink func(*vigil.CheckRecord), abandon func([]int64), check func()) (ok bool) {
+// guard returns false; if pages (check fetched and read the jobs'
+// pages), each page's history gets the failure too (storePanicked): a
+// panic in one sentinel's own part (its lifespan, what it reports) leaves
+// the pages, which other sentinels read, as they were fetched.
+func (m *Monitor) guard(ctx context.Context, jobs []*job, starts []begun, pages bool, sink func(*vigil.CheckRecord), abandon func([]int64), check func()) (ok bool) {
 	defer func() {
 		if ok {
 			return
 		}
 		r := recover()
 		if r == nil {
-			return // runtime.Goexit, not a panic: the goroutine ends
+			// runtime.Goexit, not a panic: the goroutine ends, and the
+			// jobs are given back, lest they stay in flight, unchecked,
+			// until the daemon stops.
+			if abandon != nil {
+				abandon(jobIDs(jobs))
+			}
+			return
 		}
 		stack := debug.Stack()
 		var urls []string
@@ -117,7 +126,7 @@ func (m *Monitor) guard(ctx context.Context, jobs []*job, starts []begun, sink f
 			redacted[i] = vigil.RedactURL(u)
 		}
 		m.Logger.Error("check panicked", "sentinels", jobIDs(jobs), slog.Any("urls", redacted),
-			"panic", fmt.Sprint(r), "stack", string(stack))
+			"panic", redactURLs(fmt.Sprint(r)), "stack", string(stack))
 		if m.Panicked != nil {
 			m.Panicked()
 		}
@@ -125,8 +134,10 @@ func (m *Monitor) guard(ctx context.Context, jobs []*job, starts []begun, sink f
 			abandon(jobIDs(jobs))
 			return
 		}
-		for _, u := range urls {
-			m.storePanicked(ctx, u, starts[0].rec.CheckedAt)
+		if pages {
+			for _, u := range urls {
+				m.storePanicked(ctx, u, starts[0].rec.CheckedAt)
+			}
 		}
 		for i, j := range jobs {
 			sink(m.failPanicked(ctx, j, starts[i]))
@@ -139,14 +150,14 @@ func (m *Monitor) guard(ctx context.Context, jobs []*job, starts []begun, sink f
 // storePanicked stores the failure of url in a check that panicked, as a
 // failed fetch is stored (storeFailure): the page's history, the
 // dashboard and the API say its check failed with an internal error.
-// The version is the page's, not the sentinel's: another sentinel whose
-// check of the page went well (a panic in one sentinel's own part) sees
-// it too, until its next check reads the page again, as after any failed
-// fetch; a bug is worth that.
+// The version is the page's, not the sentinel's: another sentinel of the
+// page whose check panicked with it sees it too, until its next check
+// reads the page again, as after any failed fetch. A panic in one
+// sentinel's own part stores none (guard).
 func (m *Monitor) storePanicked(ctx context.Context, url string, now time.Time) {
 	defer func() {
 		if r := recover(); r != nil {
-			m.Logger.Error("store the failure of a check that panicked: panicked", logURL(url), "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			m.Logger.Error("store the failure of a check that panicked: panicked", logURL(url), "panic", redactURLs(fmt.Sprint(r)), "stack", string(debug.Stack()))
 		}
 	}()
 	rid, err := m.resource(ctx, url)
@@ -178,7 +189,7 @@ func (m *Monitor) failPanicked(ctx context.Context, j *job, start begun) *vigil.
 			if r := recover(); r != nil {
 				m.told.take(tried)
 				m.Logger.Error("record a check that panicked: panicked", LogSentinel, j.s.ID, "notice", notice,
-					"panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+					"panic", redactURLs(fmt.Sprint(r)), "stack", string(debug.Stack()))
 				rec = nil
 			}
 		}()

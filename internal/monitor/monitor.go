@@ -397,7 +397,7 @@ func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sin
 		// failed from its state as stored.
 		start := begun{state: states[s.ID], rec: *j.rec, nextAt: j.nextAt}
 		done := false
-		if !m.guard(ctx, []*job{j}, []begun{start}, sink, abandon, func() {
+		if !m.guard(ctx, []*job{j}, []begun{start}, false, sink, abandon, func() {
 			if !m.lifespan(ctx, j, now, lookups) {
 				if j.st.Status.Phase() == schedule.Ended {
 					m.endDigest(ctx, j, now)

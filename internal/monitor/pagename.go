@@ -109,14 +109,19 @@ func pageName(raw string, query, clip bool) string {
 		return host + "/…/" + tail
 	}
 	r := []rune(rest)
-	from := len(r) - budget - 1
-	// Not inside a percent escape, nor at one that continues a UTF-8
-	// character: what is shown starts where a character does.
-	for from < len(r)-1 && (r[from-1] == '%' || from >= 2 && r[from-2] == '%' ||
-		r[from] == '%' && from+1 < len(r) && strings.ContainsRune("89ABab", r[from+1])) {
+	return host + "/…" + string(r[charStart(r, len(r)-budget-1):])
+}
+
+// charStart returns from, or the place after it where a character of r, a
+// percent-escaped URL or part of one, starts: not inside an escape, whose
+// hex digits read alone would name another path, nor at an escape of a
+// byte that continues a UTF-8 character.
+func charStart(r []rune, from int) int {
+	for from > 0 && from < len(r)-1 && (r[from-1] == '%' || from >= 2 && r[from-2] == '%' ||
+		r[from] == '%' && strings.ContainsRune("89ABab", r[from+1])) {
 		from++
 	}
-	return host + "/…" + string(r[from:])
+	return from
 }
 
 // changedPages returns the pages that changed, each once, in the order a

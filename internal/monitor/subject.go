@@ -82,8 +82,8 @@ const minSubjectPage = 24
 
 // clipMiddle returns s cut to n characters at most, "…" in the middle:
 // its beginning up to the end of a URL's host (or half of n if the host is
-// longer), and as much of its end as fits. It is s if s has n characters
-// or fewer.
+// longer), and as much of its end as fits, from where a character starts
+// (charStart). It is s if s has n characters or fewer.
 func clipMiddle(s string, n int) string {
 	all := []rune(s)
 	if len(all) <= n {
@@ -100,12 +100,12 @@ func clipMiddle(s string, n int) string {
 		} else {
 			host = len(s)
 		}
-		if h := utf8.RuneCountInString(s[:host]); h < n-1 && h > front {
+		if h := utf8.RuneCountInString(s[:host]); h < front {
 			front = h
 		}
 	}
 	back := n - 1 - front
-	return string(all[:front]) + "…" + string(all[len(all)-back:])
+	return string(all[:front]) + "…" + string(all[charStart(all, len(all)-back):])
 }
 
 // moreEntries counts the entries a subject leaves out: "and 3 more".

@@ -94,6 +94,13 @@ func TestReadOnlyStoreReads(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(data, sqlite.FileName+"-shm")); err == nil {
 		t.Errorf("a reader that may not write the store made its -shm")
 	}
+	// vigil serve, which writes every check, does not start on it: its
+	// lock file cannot be made there, and a store read as immutable is
+	// refused too (sqlite.DB.ReadOnly).
+	code, _, errOut = asReader("serve", "--addr", "127.0.0.1:0")
+	if code != exitError || !strings.Contains(errOut, "permission denied") && !strings.Contains(errOut, "start vigil serve as the store's owner") {
+		t.Errorf("vigil serve on a store this user may not write: exit %d, stderr %q; want it refused", code, errOut)
+	}
 }
 
 // readOnlyRunner makes data (under dir) read-only, its directory 555 and

@@ -265,6 +265,12 @@ func runServe(ctx context.Context, env *environment, args []string) (code int, e
 	// full disk) fails the stop, which says why (the store's error names
 	// it and where), after an error of the daemon's own too.
 	defer closeStore(st, &code, &err)
+	// A store this user may only read (a SQLite directory of another
+	// user's, read as immutable) would fail every check's commit: the
+	// daemon does not start on it.
+	if ro, ok := st.(interface{ ReadOnly() bool }); ok && ro.ReadOnly() {
+		return exitError, fmt.Errorf("the store in %s is read-only: this user may not write its directory; start vigil serve as the store's owner", *sf.data)
+	}
 	logSchema(logger, st)
 	d, err := newDaemon(st, *sf.data, c, logger)
 	if err != nil {

@@ -65,6 +65,10 @@ type DB struct {
 	// readOnly is a DB OpenCurrent opened, which Close does not
 	// checkpoint, and whose writes are refused as such (readOnlyError).
 	readOnly bool
+	// immutable is a DB Open read as immutable, in a directory this user
+	// may not write (readonly.go): its writes fail as read-only, and
+	// ReadOnly says so to the daemon, which refuses it.
+	immutable bool
 	// wrote is set once a write of this process is committed (a
 	// migration, a write transaction, a vacuum), shared by the copies
 	// of DB that InTransaction hands out: Close lets pass the read-only
@@ -160,6 +164,7 @@ func openFile(ctx context.Context, path string) (*DB, error) {
 			return nil, fmt.Errorf("%s: %w", where, ferr)
 		}
 		readDSN = immutableDSN(path)
+		db.immutable = true
 		if w, err = sql.Open("sqlite", readDSN); err != nil {
 			return nil, fmt.Errorf("%s: open: %w", where, err)
 		}
@@ -183,6 +188,12 @@ func openFile(ctx context.Context, path string) (*DB, error) {
 	db.readStmts = newStmtCache(r)
 	return db, nil
 }
+
+// ReadOnly reports whether the store may not be written through db:
+// opened by OpenCurrent, or by Open in a directory this user may not
+// write (read as immutable). vigil serve refuses such a store, which
+// would fail every check's commit.
+func (db *DB) ReadOnly() bool { return db.readOnly || db.immutable }
 
 // Path returns the database file.
 func (db *DB) Path() string { return db.path }

@@ -153,6 +153,9 @@ func TestReadOnlyDirectory(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s of a read-only copy: %v", tc.name, err)
 			}
+			if !db.ReadOnly() {
+				t.Errorf("%s of a read-only copy: ReadOnly() = false, want true (vigil serve refuses it)", tc.name)
+			}
 			if _, err := db.FindResourceByURL(ctx, "http://example.com/"); err != nil {
 				t.Errorf("read: %v", err)
 			}

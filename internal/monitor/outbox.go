@@ -192,6 +192,9 @@ func (d *Deliverer) deliver(ctx context.Context, n *vigil.Notification) error {
 	if err != nil {
 		return recorded(n.ID, "record it dead", d.Store.MarkNotificationDead(ctx, n.ID, "payload: "+err.Error()))
 	}
+	// A subject queued by a Vigil older than the cap (subjectLine) is
+	// capped as it is delivered.
+	m.Subject = clip(m.Subject, maxSubject)
 	if err := d.relink(ctx, n, m); err != nil {
 		if ctx.Err() != nil {
 			return d.release(n) // the stop cut its store read short

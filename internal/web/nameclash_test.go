@@ -196,15 +196,8 @@ func TestSentinelNameClash(t *testing.T) {
 					}
 					// Nothing saved: alpha keeps its name, and no other
 					// sentinel was made.
-					all, _, err := st.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: u.ID})
-					if err != nil {
-						t.Fatal(err)
-					}
-					var names []string
-					for _, sen := range all {
-						names = append(names, sen.Name)
-					}
-					if strings.Join(names, ",") != "alpha,Gamma" {
+					names := ownerSentinelNames(t, st, u.ID)
+					if names != "alpha,Gamma" {
 						t.Errorf("sentinels after the refusal: %v; want alpha, Gamma", names)
 					}
 				})
@@ -316,7 +309,6 @@ func TestSentinelNameTakenAtCheck(t *testing.T) {
 				{"API, new, another mistake", "POST", false, "Create Sentinel gamma Using nosuch", false, 400},
 			} {
 				t.Run(tc.name, func(t *testing.T) {
-					ctx := context.Background()
 					st := open(t)
 					s, u := checkingServer(t, st)
 					alpha := createChecked(t, s, u, "Create Sentinel alpha Using http://a.example/ Fetch 1 hour")
@@ -380,15 +372,8 @@ func TestSentinelNameTakenAtCheck(t *testing.T) {
 							}
 						}
 					}
-					all, _, err := st.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: u.ID})
-					if err != nil {
-						t.Fatal(err)
-					}
-					var names []string
-					for _, sen := range all {
-						names = append(names, sen.Name)
-					}
-					if strings.Join(names, ",") != "alpha,Gamma" {
+					names := ownerSentinelNames(t, st, u.ID)
+					if names != "alpha,Gamma" {
 						t.Errorf("sentinels after the refusal: %v; want alpha, Gamma", names)
 					}
 				})
@@ -432,22 +417,30 @@ func TestSentinelNameFreedAfterCheck(t *testing.T) {
 				if _, err := s.saveSentinel(ctx, u, &sentinelInput{Source: src}, replacing); err != nil {
 					t.Errorf("save (edit %v) of gamma, Gamma removed after the check: %v; want it saved", edit, err)
 				}
-				all, _, err := st.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: u.ID})
-				if err != nil {
-					t.Fatal(err)
-				}
-				var names []string
-				for _, sen := range all {
-					names = append(names, sen.Name)
-				}
+				names := ownerSentinelNames(t, st, u.ID)
 				want := "alpha,gamma"
 				if edit {
 					want = "gamma"
 				}
-				if strings.Join(names, ",") != want {
+				if names != want {
 					t.Errorf("sentinels after the save (edit %v): %v; want %s", edit, names, want)
 				}
 			}
 		})
 	}
+}
+
+// ownerSentinelNames returns the names of owner's sentinels in st, in the
+// store's order, joined by commas.
+func ownerSentinelNames(t *testing.T, st vigil.Store, owner int64) string {
+	t.Helper()
+	all, _, err := st.FindSentinels(context.Background(), vigil.SentinelFilter{OwnerID: owner})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := make([]string, len(all))
+	for i, sen := range all {
+		names[i] = sen.Name
+	}
+	return strings.Join(names, ",")
 }

@@ -5,9 +5,8 @@ import "strings"
 // URLAttr reports whether the attribute attr of an HTML element holds a
 // URL that a reader is shown resolved (ResolveURL against PageBase)
 // rather than as the page wrote it: any element's href, src or cite (a
-// link's target, an image's source, a quotation's). The element does not
-// matter in HTML; it is named so that a caller need not know that.
-func URLAttr(element, attr string) bool {
+// link's target, an image's source, a quotation's), whatever the element.
+func URLAttr(attr string) bool {
 	switch strings.ToLower(attr) {
 	case "href", "src", "cite":
 		return true
@@ -44,7 +43,7 @@ func sameURL(cp *contentPair, r cxRecord, c Change) bool {
 // resolves reports whether c shows l, a leaf of it, resolved (shown):
 // an attribute of a page that holds a URL, when the page has an address.
 func (c *content) resolves(l *leaf) bool {
-	return l != nil && l.kind == leafAttr && c.html && c.base != nil && URLAttr(l.node.Name, c.attrName(l))
+	return l != nil && l.kind == leafAttr && c.html && c.base != nil && URLAttr(c.attrName(l))
 }
 
 // attrName returns the name of l, an attribute leaf.

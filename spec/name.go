@@ -28,13 +28,6 @@ func CanonicalName(name string) string {
 	return name
 }
 
-// SameName reports whether a and b name one sentinel of an owner: their
-// NFC forms have one lower case (nameKey). For names kept as CanonicalName
-// keeps them this is what vigil.SameSentinelName says, which has no
-// normalisation tables; a name typed by a user (a command's argument) is
-// first made a CanonicalName.
-func SameName(a, b string) bool { return sameName(a, b) }
-
 // invalidName returns the message for name, a sentinel name IsValidName
 // refuses, written at pos. A combining mark ("cafe\u0301", an accent typed
 // after its letter, as some keyboards and file systems write é) is part

@@ -28,11 +28,11 @@ func TestNamesValidAsWritten(t *testing.T) {
 	}
 	// Names NFC takes for one are one name, however written.
 	for _, pair := range [][2]string{{"\uF900x", "\u8C48X"}, {"\u1100\u1161", "\uAC00"}, {"\u095Bx", "\u091C\u093CX"}} {
-		if !SameName(pair[0], pair[1]) {
-			t.Errorf("SameName(%+q, %+q) = false, want true", pair[0], pair[1])
+		if !sameName(pair[0], pair[1]) {
+			t.Errorf("sameName(%+q, %+q) = false, want true", pair[0], pair[1])
 		}
 	}
-	if !SameName("cafe\u0301", "CAF\u00c9") {
+	if !sameName("cafe\u0301", "CAF\u00c9") {
 		t.Errorf("SameName: café decomposed is CAFÉ")
 	}
 }

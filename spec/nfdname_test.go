@@ -81,7 +81,7 @@ func TestNameNFD(t *testing.T) {
 	if _, err := c.CheckReplace(cafeNFD, mustParse(t, "Create Sentinel "+cafeNFC+" Using http://c.example").Sentinels[0]); err != nil {
 		t.Errorf("CheckReplace(%q) of itself: %v", cafeNFD, err)
 	}
-	if !SameName(cafeNFD, strings.ToUpper(cafeNFC)) || SameName(cafeNFD, "cafe") {
+	if !sameName(cafeNFD, strings.ToUpper(cafeNFC)) || sameName(cafeNFD, "cafe") {
 		t.Errorf("SameName: %q is %q, not cafe", cafeNFD, strings.ToUpper(cafeNFC))
 	}
 }

@@ -110,20 +110,18 @@ func htmlLinkKeys(body []byte, charset, pageURL string, self uint64) ([]uint64, 
 		return nil, false
 	}
 	hrefs, bases := markup.HTMLLinks(body)
-	utf8Label := charset == "" || strings.EqualFold(charset, "utf-8") || strings.EqualFold(charset, "utf8") || strings.EqualFold(charset, "us-ascii")
-	for _, list := range [][]string{hrefs, bases} {
-		for _, h := range list {
-			if !isASCII(h) && (!utf8Label || !utf8.ValidString(h)) {
-				return nil, false
-			}
-		}
-	}
 	if len(bases) > 0 {
 		// The page's base is the one its views and stored links take
 		// (intent.PageBase, through ExtractLinks): its first base
-		// element with an href, if that is http or https and in its
-		// head, which the tree tells and a scan of tags does not.
+		// element with an href, if that is http or https, which the
+		// tree tells and a scan of tags does not.
 		return nil, false
+	}
+	utf8Label := charset == "" || strings.EqualFold(charset, "utf-8") || strings.EqualFold(charset, "utf8") || strings.EqualFold(charset, "us-ascii")
+	for _, h := range hrefs {
+		if !isASCII(h) && (!utf8Label || !utf8.ValidString(h)) {
+			return nil, false
+		}
 	}
 	if len(hrefs) == 0 {
 		return nil, true

@@ -248,10 +248,7 @@ func (m *Monitor) storedPage(ctx context.Context, rawURL string) (string, *vigil
 	if err != nil {
 		return rawURL, nil
 	}
-	head, err := m.pageHead(ctx, u)
-	if err != nil {
-		return u, nil
-	}
+	head, _ := m.pageHead(ctx, u) // nil if the store cannot be read
 	return u, head
 }
 

@@ -91,11 +91,6 @@ func currentDSN(path string, immutable bool) string {
 	return "file:" + path + "?" + q.Encode()
 }
 
-// immutableDSN is the data source name of Open's connections to the
-// database at path in a directory this user may not write
-// (immutableFallback).
-func immutableDSN(path string) string { return currentDSN(path, true) }
-
 // openCurrent opens OpenCurrent's writer connection to the database at
 // path with dsn, and checks the store (checkCurrent).
 func openCurrent(ctx context.Context, path, dsn string) (*DB, error) {

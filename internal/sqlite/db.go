@@ -163,7 +163,7 @@ func openFile(ctx context.Context, path string) (*DB, error) {
 		if ferr := immutableFallback(path, err); ferr != nil {
 			return nil, fmt.Errorf("%s: %w", where, ferr)
 		}
-		readDSN = immutableDSN(path)
+		readDSN = currentDSN(path, true)
 		db.immutable = true
 		if w, err = sql.Open("sqlite", readDSN); err != nil {
 			return nil, fmt.Errorf("%s: open: %w", where, err)

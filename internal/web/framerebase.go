@@ -190,19 +190,19 @@ func absoluteAgainst(base *url.URL, ref string) string {
 // frame names it by; any other value, and a URL that leads nowhere
 // outside Vigil, as written.
 func (f *frameRebase) attrValue(element, attr, value string) string {
-	return shownAttr(f.absolute, element, attr, value)
+	return shownAttr(f.absolute, attr, value)
 }
 
 // oldAttrValue is attrValue for an old value
 // (render.Annotated.OldAttrValue), resolved against the old version's
 // base.
 func (f *frameRebase) oldAttrValue(element, attr, value string) string {
-	return shownAttr(f.absoluteOld, element, attr, value)
+	return shownAttr(f.absoluteOld, attr, value)
 }
 
 // shownAttr is attrValue with absolute the resolution.
-func shownAttr(absolute func(string) string, element, attr, value string) string {
-	if intent.URLAttr(element, attr) {
+func shownAttr(absolute func(string) string, attr, value string) string {
+	if intent.URLAttr(attr) {
 		if abs := absolute(value); abs != "" {
 			return abs
 		}

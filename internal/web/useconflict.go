@@ -28,13 +28,10 @@ func usedConflict(sen *spec.Sentinel, src string, err error, onName bool) error 
 		return err
 	}
 	msg := vigil.ErrorMessage(err)
-	diags := []Diagnostic{{Message: msg}}
 	if onName {
-		diags = diagnostics(spec.ErrorList{{Pos: sen.Name.Pos().Position(""), Msg: msg, Found: sen.Name.Name}}, src)
-		for i := range diags {
-			diags[i].Field = nameTakenField
-		}
+		return nameConflict(sen, src, msg)
 	}
+	diags := []Diagnostic{{Message: msg}}
 	return &diagnosticsError{err: vigil.Errorf(vigil.ECONFLICT, "%s", diagSummary(diags)), Diagnostics: diags}
 }
 

@@ -498,7 +498,7 @@ func mergeList(kids []tree.XID, ops []placed) ([]tree.XID, error) {
 }
 
 func sameLabel(a, b *tree.Node) bool {
-	return a.Kind == b.Kind && a.Name == b.Name && a.Value == b.Value && sameAttrs(a.Attrs, b.Attrs)
+	return tree.SameLeaf(a, b) && sameAttrs(a.Attrs, b.Attrs)
 }
 
 // finish checks that the built delta names no stand-in and adds the

@@ -36,13 +36,10 @@ type Surroundings struct {
 func surroundingsOf(doctype string, doctypeAfter int, prolog, epilog []*tree.Node) Surroundings {
 	// Where the DOCTYPE stands, counted as tree.Document.DoctypeAfter
 	// counts it: past a declaration that leads the prolog.
-	rest := prolog
-	if len(rest) > 0 && tree.IsXMLDeclaration(rest[0]) {
-		rest = rest[1:]
-	}
 	after := 0
 	if doctype != "" {
-		for _, n := range rest[:min(max(doctypeAfter, 0), len(rest))] {
+		_, before, _ := tree.SplitProlog(prolog, doctypeAfter)
+		for _, n := range before {
 			if !isXMLDeclaration(n) {
 				after++
 			}
@@ -93,23 +90,11 @@ func outsideChange(old, new Surroundings) *Outside {
 // (the HTML parser writes it with single spaces, the XML parser as it
 // stands), in the same place, and the same nodes.
 func (s Surroundings) equal(o Surroundings) bool {
-	return sameDoctype(s.Doctype, o.Doctype) && s.DoctypeAfter == o.DoctypeAfter && sameNodes(s.Prolog, o.Prolog) && sameNodes(s.Epilog, o.Epilog)
+	return sameDoctype(s.Doctype, o.Doctype) && s.DoctypeAfter == o.DoctypeAfter && tree.SameLeaves(s.Prolog, o.Prolog) && tree.SameLeaves(s.Epilog, o.Epilog)
 }
 
 func sameDoctype(a, b string) bool {
 	return a == b || strings.Join(strings.Fields(a), " ") == strings.Join(strings.Fields(b), " ")
-}
-
-func sameNodes(a, b []*tree.Node) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i].Kind != b[i].Kind || a[i].Name != b[i].Name || a[i].Value != b[i].Value {
-			return false
-		}
-	}
-	return true
 }
 
 // clone copies the nodes, without XIDs, so that the delta does not share
@@ -140,7 +125,7 @@ func (s Surroundings) describe(o Surroundings) string {
 		where string
 		a, b  []*tree.Node
 	}{{"before", s.Prolog, o.Prolog}, {"after", s.Epilog, o.Epilog}} {
-		if sameNodes(list.a, list.b) {
+		if tree.SameLeaves(list.a, list.b) {
 			continue
 		}
 		if len(list.a) != len(list.b) {
@@ -148,7 +133,7 @@ func (s Surroundings) describe(o Surroundings) string {
 			continue
 		}
 		for k := range list.a {
-			if x, y := list.a[k], list.b[k]; x.Kind != y.Kind || x.Name != y.Name || x.Value != y.Value {
+			if x, y := list.a[k], list.b[k]; !tree.SameLeaf(x, y) {
 				xv, yv := clipPair(x.Value, y.Value)
 				parts = append(parts, fmt.Sprintf("%s %q as node %d %s the root, not %s %q", x.Kind, xv, k+1, list.where, y.Kind, yv))
 				break
@@ -241,13 +226,13 @@ func withDeclarations(doc *tree.Document, old, new Surroundings) ([]*tree.Node, 
 		gap     int  // how many of old's nodes precede it, then of new's
 		beforeT bool // it stands before the DOCTYPE, in its gap
 	}
-	lead := 0
-	if len(doc.Prolog) > 0 && tree.IsXMLDeclaration(doc.Prolog[0]) {
-		lead = 1
-	}
 	doctypeAt := len(doc.Prolog) // the DOCTYPE's index among doc's prolog nodes
 	if doc.Doctype != "" {
-		doctypeAt = min(max(doc.DoctypeAfter, 0)+lead, len(doc.Prolog))
+		decl, before, _ := doc.SplitProlog()
+		doctypeAt = len(before)
+		if decl != nil {
+			doctypeAt++
+		}
 	}
 	var decls []kept
 	k := 0
@@ -264,13 +249,12 @@ func withDeclarations(doc *tree.Document, old, new Surroundings) ([]*tree.Node, 
 		return new.Prolog, new.DoctypeAfter, nil
 	}
 	lo, ln := len(old.Prolog), len(new.Prolog)
-	same := func(a, b *tree.Node) bool { return a.Kind == b.Kind && a.Name == b.Name && a.Value == b.Value }
 	p := 0 // unchanged at the start
-	for p < lo && p < ln && same(old.Prolog[p], new.Prolog[p]) {
+	for p < lo && p < ln && tree.SameLeaf(old.Prolog[p], new.Prolog[p]) {
 		p++
 	}
 	q := 0 // unchanged at the end, after those
-	for q < lo-p && q < ln-p && same(old.Prolog[lo-1-q], new.Prolog[ln-1-q]) {
+	for q < lo-p && q < ln-p && tree.SameLeaf(old.Prolog[lo-1-q], new.Prolog[ln-1-q]) {
 		q++
 	}
 	for i := range decls {
@@ -341,7 +325,7 @@ func composeOutside(a, b *Outside) (*Outside, error) {
 // (white space aside) or its place, the nodes before the root, those after
 // it.
 func (o *Outside) Changed() (doctype, prolog, epilog bool) {
-	return !sameDoctype(o.Old.Doctype, o.New.Doctype) || o.Old.DoctypeAfter != o.New.DoctypeAfter, !sameNodes(o.Old.Prolog, o.New.Prolog), !sameNodes(o.Old.Epilog, o.New.Epilog)
+	return !sameDoctype(o.Old.Doctype, o.New.Doctype) || o.Old.DoctypeAfter != o.New.DoctypeAfter, !tree.SameLeaves(o.Old.Prolog, o.New.Prolog), !tree.SameLeaves(o.Old.Epilog, o.New.Epilog)
 }
 
 // invertOutside returns the change that undoes o.

@@ -108,11 +108,19 @@ func (d *Document) ByXID() map[XID]*Node {
 // The declaration is the prolog's first node when IsXMLDeclaration says it
 // is one.
 func (d *Document) SplitProlog() (decl *Node, before, after []*Node) {
-	prolog := d.Prolog
+	return SplitProlog(d.Prolog, d.DoctypeAfter)
+}
+
+// SplitProlog is Document.SplitProlog for a prolog held outside a
+// Document (a Flat's, a delta's): prolog is the nodes before the root and
+// doctypeAfter the DoctypeAfter that places the DOCTYPE among them, the
+// declaration aside; a negative count is 0, one past the end is the end.
+// The parts share prolog's array.
+func SplitProlog(prolog []*Node, doctypeAfter int) (decl *Node, before, after []*Node) {
 	if len(prolog) > 0 && IsXMLDeclaration(prolog[0]) {
 		decl, prolog = prolog[0], prolog[1:]
 	}
-	k := min(max(d.DoctypeAfter, 0), len(prolog))
+	k := min(max(doctypeAfter, 0), len(prolog))
 	return decl, prolog[:k], prolog[k:]
 }
 

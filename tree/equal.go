@@ -52,6 +52,19 @@ func Diff(a, b *Node, mode EqualMode) string {
 	return ""
 }
 
+// SameLeaf reports whether a and b have the same kind, name and value,
+// their attributes and children aside: the whole of a comment or a
+// processing instruction, as a prolog or an epilog holds them.
+func SameLeaf(a, b *Node) bool {
+	return a.Kind == b.Kind && a.Name == b.Name && a.Value == b.Value
+}
+
+// SameLeaves reports whether a and b hold as many nodes, each the same
+// leaf as its counterpart (SameLeaf): two prologs or epilogs alike.
+func SameLeaves(a, b []*Node) bool {
+	return slices.EqualFunc(a, b, SameLeaf)
+}
+
 func equalAttrs(a, b []Attr) bool {
 	if len(a) != len(b) {
 		return false

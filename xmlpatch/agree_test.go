@@ -57,7 +57,7 @@ func agree(t *testing.T, old *tree.Document, d *delta.Delta) error {
 		if g, w := written(got), written(want); g != w {
 			t.Fatalf("%s: Apply(old, Export(old, d)) writes\n%s\ndelta.Apply(old, d)\n%s\n%s", c.name, g, w, x)
 		}
-		if !sameLeaves(around(got.Prolog), around(want.Prolog)) || !sameLeaves(got.Epilog, want.Epilog) {
+		if !tree.SameLeaves(around(got.Prolog), around(want.Prolog)) || !tree.SameLeaves(got.Epilog, want.Epilog) {
 			t.Fatalf("%s: what stands around the root differs from delta.Apply's\n%s", c.name, x)
 		}
 		if !sameParts(got, want) {

@@ -128,7 +128,7 @@ func tryRoundTrip(t testing.TB, old, new *tree.Document, opt *treediff.Options) 
 	if diff := tree.Diff(doc.Root, new.Root, tree.Content); diff != "" {
 		t.Fatalf("Apply(old, Export(old, Diff(old, new))) != new: %s\n%s", diff, x)
 	}
-	if !sameLeaves(around(doc.Prolog), around(new.Prolog)) || !sameLeaves(doc.Epilog, new.Epilog) {
+	if !tree.SameLeaves(around(doc.Prolog), around(new.Prolog)) || !tree.SameLeaves(doc.Epilog, new.Epilog) {
 		t.Fatalf("what stands around the root differs\n%s", x)
 	}
 	if !sameParts(doc, new) {
@@ -143,7 +143,7 @@ func tryRoundTrip(t testing.TB, old, new *tree.Document, opt *treediff.Options) 
 func sameParts(a, b *tree.Document) bool {
 	pa, pb := parts(a), parts(b)
 	for i := range pa {
-		if !sameLeaves(pa[i], pb[i]) {
+		if !tree.SameLeaves(pa[i], pb[i]) {
 			return false
 		}
 	}

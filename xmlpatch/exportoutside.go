@@ -49,7 +49,7 @@ func (x *exporter) outside() error {
 			return err
 		}
 	}
-	if got := parts(x.work); !sameLeaves(got[0], want[0]) || !sameLeaves(got[1], want[1]) || !sameLeaves(got[2], want[2]) {
+	if got := parts(x.work); !tree.SameLeaves(got[0], want[0]) || !tree.SameLeaves(got[1], want[1]) || !tree.SameLeaves(got[2], want[2]) {
 		return internalError("what stands around the root is not the delta's after the export")
 	}
 	return nil
@@ -59,21 +59,21 @@ func (x *exporter) outside() error {
 // working copy to want.
 func (x *exporter) outsidePart(part int, want []*tree.Node) error {
 	have := slices.Clone(parts(x.work)[part]) // the adds and removes below shift the lists
-	if sameLeaves(have, want) {
+	if tree.SameLeaves(have, want) {
 		return nil
 	}
 	p := 0
-	for p < len(have) && p < len(want) && sameLeaf(have[p], want[p]) {
+	for p < len(have) && p < len(want) && tree.SameLeaf(have[p], want[p]) {
 		p++
 	}
 	q := 0
-	for q < len(have)-p && q < len(want)-p && sameLeaf(have[len(have)-1-q], want[len(want)-1-q]) {
+	for q < len(have)-p && q < len(want)-p && tree.SameLeaf(have[len(have)-1-q], want[len(want)-1-q]) {
 		q++
 	}
 	oldNodes, newNodes := have[p:len(have)-q], want[p:len(want)-q]
 	if len(oldNodes) == len(newNodes) && sameKinds(oldNodes, newNodes) {
 		for i, n := range oldNodes {
-			if w := newNodes[i]; !sameLeaf(n, w) {
+			if w := newNodes[i]; !tree.SameLeaf(n, w) {
 				b := x.binder()
 				x.emit(Op{Kind: Replace, Sel: x.selectorOf(n, b), Content: []*tree.Node{{Kind: w.Kind, Name: w.Name, Value: w.Value}}}, b)
 				n.Name, n.Value = w.Name, w.Value
@@ -132,14 +132,6 @@ func describeLeaf(n *tree.Node) string {
 		return fmt.Sprintf("processing instruction %q", clip(n.Name, 40))
 	}
 	return fmt.Sprintf("comment %q", clip(n.Value, 40))
-}
-
-func sameLeaf(a, b *tree.Node) bool {
-	return a.Kind == b.Kind && a.Name == b.Name && a.Value == b.Value
-}
-
-func sameLeaves(a, b []*tree.Node) bool {
-	return slices.EqualFunc(a, b, sameLeaf)
 }
 
 func sameKinds(a, b []*tree.Node) bool {

@@ -257,7 +257,9 @@
 //     version and as HTML in the next is no change. Apply keeps the
 //     document's where they stand, beside the nodes around them that the
 //     change leaves; a declaration that moved, came or went is not
-//     rebuilt.
+//     rebuilt. A delta whose prolog holds one, in either form, is
+//     malformed (Validate): what no comparison sees, Apply of the inverse
+//     could not take away again.
 //   - A move carries only the XID of the moved subtree's root, as the XyDiff
 //     tool writes it; the seed's full XID-map of the moved data cannot be
 //     stated once the moved subtree itself changes.

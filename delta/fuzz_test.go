@@ -38,6 +38,10 @@ func fuzzSeeds(t interface{ Fatal(...any) }) (xmls, jsons []string) {
 		"<unit_delta><t><i par='15' pos='1' xm='(1-4)' addedXmlns='yes'><entry xmlns='http://www.w3.org/2005/Atom'><title>t</title><x xmlns=''/></entry></i>"+
 			"<i par='15' pos='2' xm='(5)'><svg xmlns='http://www.w3.org/2000/svg'/></i><d par='14' pos='1' xm='(13)' addedXmlns='yes'><a xmlns='urn:a'/></d></t></unit_delta>",
 		"<unit_delta><t><au xid='2' a='a' ov='1' nv='2'/><outside>\n<old doctype='r SYSTEM &quot;r.dtd&quot;'><prolog><!-- a --></prolog><epilog><?pi x?></epilog></old>\n<new><prolog><xy:comment>a--b</xy:comment></prolog></new>\n</outside></t></unit_delta>",
+		// An XML declaration as an HTML parser reads it: refused before
+		// the root, where a delta leaves it out, kept after it.
+		"<unit_delta><t><outside><old doctype='html'/><new doctype='html' doctype-after='1'><prolog><!-- a --></prolog><prolog><!--?xml version=\"1.0\"?--></prolog></new></outside></t></unit_delta>",
+		"<unit_delta><t><outside><old/><new><epilog><!--?xml version=\"1.0\"?--></epilog></new></outside></t></unit_delta>",
 	)
 	jsons = append(jsons,
 		`{"namespaces":{"dc":"urn:dc"},"ops":[{"op":"i","par":14,"pos":4,"xm":"(20)","namespaces":{"dc":"urn:dc2"},"content":{"kind":"element","name":"dc:a"}}]}`,
@@ -53,6 +57,8 @@ func fuzzSeeds(t interface{ Fatal(...any) }) (xmls, jsons []string) {
 		`{"ops":[{"op":"i","par":14,"pos":4,"xm":"(20;21)","content":{"kind":"element","name":"a","attrs":[["x","1"]],"children":[{"kind":"pi","name":"t","value":"d"}]}}]}`,
 		`{"ops":[{"op":"au","xid":14,"a":"a","ov":"1","nv":"2"}]`,
 		`{"ops":[],"outside":{"old":{"doctype":"html","prolog":[{"kind":"comment","value":"a"}],"epilog":[]},"new":{"doctype":"","prolog":[],"epilog":[{"kind":"pi","name":"p","value":"v"}]}}}`,
+		`{"ops":[],"outside":{"old":{"doctype":"html","prolog":[],"epilog":[]},"new":{"doctype":"html","prolog":[{"kind":"comment","value":"?xml version=\"1.0\"?"}],"epilog":[]}}}`,
+		`{"ops":[],"outside":{"old":{"prolog":[],"epilog":[]},"new":{"prolog":[],"epilog":[{"kind":"comment","value":"?XML encoding=\"utf-8\"?"}]}}}`,
 		// Characters XML, and so a delta, cannot hold: refused.
 		`{"ops":[{"op":"au","xid":14,"a":"a","ov":"1","nv":"a\u0001b"}]}`,
 		`{"ops":[{"op":"au","xid":14,"a":"a","ov":"1","nv":"\ud800"}]}`,

@@ -152,7 +152,11 @@ func (o *Outside) validate() error {
 }
 
 // validate checks that the surroundings hold only comments and processing
-// instructions (not the XML declaration), without children or attributes,
+// instructions (not the XML declaration: in the prolog in neither form,
+// isXMLDeclaration, since the comparisons leave it out there, so that
+// Apply would write one and the inverse's Apply not find it; in the
+// epilog, where the comparisons count the comment an HTML parser makes of
+// one, not the processing instruction), without children or attributes,
 // each processing instruction with a target and no comment with a name,
 // as in a delta's content, and a DoctypeAfter within the prolog (0 without
 // a DOCTYPE).
@@ -175,6 +179,8 @@ func (s Surroundings) validate(which string) error {
 				return fmt.Errorf("%w: outside the root, %s %s node %d is of kind %s, not a comment or processing instruction", ErrMalformed, which, list.name, k+1, n.Kind)
 			case tree.IsXMLDeclaration(n):
 				return fmt.Errorf("%w: outside the root, %s %s node %d is an XML declaration", ErrMalformed, which, list.name, k+1)
+			case list.name == "prolog" && isXMLDeclaration(n):
+				return fmt.Errorf("%w: outside the root, %s %s node %d is an XML declaration read as HTML, the comment %q, which a delta leaves out (Apply keeps the document's own)", ErrMalformed, which, list.name, k+1, clip(n.Value))
 			case len(n.Children) > 0 || len(n.Attrs) > 0:
 				return fmt.Errorf("%w: outside the root, %s %s node %d has children or attributes", ErrMalformed, which, list.name, k+1)
 			case n.Kind == tree.ProcInst && n.Name == "":

@@ -2,6 +2,7 @@ package delta_test
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 
@@ -160,5 +161,77 @@ func TestApplyStoredDeltaKeepsDeclarationPlace(t *testing.T) {
 				t.Errorf("Apply of the stored delta:\n got %s\nwant %s", g, w)
 			}
 		})
+	}
+}
+
+// TestHandEditedDeclarationOutside: a delta whose surroundings hold the
+// comment an HTML parser makes of an XML declaration, which no diff
+// writes there, is either undone by its inverse (Apply(Apply(a, d),
+// Invert(d)) writes a) or refused as malformed, naming the declaration,
+// when it is read or applied: never applied one way only. In the epilog,
+// where a diff does write one, it goes both ways.
+func TestHandEditedDeclarationOutside(t *testing.T) {
+	for _, tc := range []struct {
+		name, doc string
+		xml, json string
+		refused   bool // the delta is malformed, not undone
+	}{
+		{"declaration added before the root",
+			`<!DOCTYPE html><html><body><p>a</p></body></html>`,
+			`<unit_delta><t fromXidMap="(1-5|6)" toXidMap="(1-5|6)"><outside><old doctype="html"/><new doctype="html"><prolog><!--?xml version="1.0"?--></prolog></new></outside></t></unit_delta>`,
+			`{"ops":[],"outside":{"old":{"doctype":"html","prolog":[],"epilog":[]},"new":{"doctype":"html","prolog":[{"kind":"comment","value":"?xml version=\"1.0\"?"}],"epilog":[]}}}`,
+			true},
+		{"declaration added after a changed comment",
+			`<!-- x --><!DOCTYPE html><html><body><p>a</p></body></html>`,
+			`<unit_delta><t fromXidMap="(1-5|6)" toXidMap="(1-5|6)"><outside><old doctype="html" doctype-after="1"><prolog><!-- x --></prolog></old><new doctype="html" doctype-after="2"><prolog><!-- y --></prolog><prolog><!--?xml version="1.0"?--></prolog></new></outside></t></unit_delta>`,
+			`{"ops":[],"outside":{"old":{"doctype":"html","doctypeAfter":1,"prolog":[{"kind":"comment","value":" x "}],"epilog":[]},"new":{"doctype":"html","doctypeAfter":2,"prolog":[{"kind":"comment","value":" y "},{"kind":"comment","value":"?xml version=\"1.0\"?"}],"epilog":[]}}}`,
+			true},
+		{"declaration added after the root",
+			`<!DOCTYPE html><html><body><p>a</p></body></html>`,
+			`<unit_delta><t fromXidMap="(1-5|6)" toXidMap="(1-5|6)"><outside><old doctype="html"/><new doctype="html"><epilog><!--?xml version="1.0"?--></epilog></new></outside></t></unit_delta>`,
+			`{"ops":[],"outside":{"old":{"doctype":"html","prolog":[],"epilog":[]},"new":{"doctype":"html","prolog":[],"epilog":[{"kind":"comment","value":"?xml version=\"1.0\"?"}]}}}`,
+			false},
+	} {
+		parse, write := parseWrite(true)
+		for _, c := range deltaCodecs {
+			t.Run(tc.name+"/"+c.name, func(t *testing.T) {
+				in := tc.xml
+				if c.name == "json" {
+					in = tc.json
+				}
+				a := parse(t, tc.doc)
+				a.AssignXIDs()
+				wantA := write(t, a)
+				refused := func(what string, err error) {
+					t.Helper()
+					if !tc.refused {
+						t.Fatalf("%s: %v", what, err)
+					}
+					if !errors.Is(err, delta.ErrMalformed) || !strings.Contains(err.Error(), "XML declaration") {
+						t.Fatalf("%s: %v, want ErrMalformed naming the XML declaration", what, err)
+					}
+				}
+				d, err := c.decode([]byte(in))
+				if err != nil {
+					refused("decode", err)
+					return
+				}
+				b, err := delta.Apply(a, d)
+				if err != nil {
+					refused("Apply", err)
+					return
+				}
+				if tc.refused {
+					t.Errorf("Apply accepted the delta, writing %s", write(t, b))
+				}
+				back, err := delta.Apply(b, throughCodec(t, c, delta.Invert(d)))
+				if err != nil {
+					t.Fatalf("Apply of the inverse: %v", err)
+				}
+				if g := write(t, back); g != wantA {
+					t.Errorf("Apply(Apply(a, d), Invert(d)):\n got %s\nwant %s", g, wantA)
+				}
+			})
+		}
 	}
 }

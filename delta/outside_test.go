@@ -124,6 +124,8 @@ func TestOutsideMalformed(t *testing.T) {
 		"element":             {New: Surroundings{Prolog: []*tree.Node{{Kind: tree.Element, Name: "a"}}}},
 		"text":                {Old: Surroundings{Epilog: []*tree.Node{{Kind: tree.Text, Value: "a"}}}},
 		"xml":                 {New: Surroundings{Prolog: []*tree.Node{{Kind: tree.ProcInst, Name: "xml"}}}},
+		"xml read as html":    {New: Surroundings{Prolog: []*tree.Node{{Kind: tree.Comment, Value: "a"}, {Kind: tree.Comment, Value: `?xml version="1.0"?`}}}},
+		"xml epilog":          {Old: Surroundings{Epilog: []*tree.Node{{Kind: tree.ProcInst, Name: "xml"}}}},
 		"nil":                 {New: Surroundings{Prolog: []*tree.Node{nil}}},
 		"pi without a target": {Old: Surroundings{Prolog: []*tree.Node{{Kind: tree.ProcInst, Value: "v"}}}},
 		"named comment":       {New: Surroundings{Epilog: []*tree.Node{{Kind: tree.Comment, Name: "x", Value: "v"}}}},

@@ -153,14 +153,10 @@ func (s *Server) renderView(ctx context.Context, w http.ResponseWriter, p *diffP
 		}
 	case "text":
 		ctype = "text/plain; charset=utf-8"
-		a, err := render.Annotate(p.Old, p.Delta)
+		a, _, err := annotated(p)
 		if err != nil {
-			return vigil.Errorf(vigil.EINVALID, "the delta does not fit version %d", p.From.ID)
+			return err
 		}
-		// A changed src or href by its absolute URL, as the views of
-		// the page name it.
-		f := &frameRebase{base: intent.PageBase(p.Resource.URL, a.New), oldBase: intent.PageBase(p.Resource.URL, a.Old)}
-		a.AttrValue, a.OldAttrValue = f.attrValue, f.oldAttrValue
 		if err := a.WriteText(&buf); err != nil {
 			return err
 		}
@@ -174,17 +170,16 @@ func (s *Server) renderView(ctx context.Context, w http.ResponseWriter, p *diffP
 		enc.SetIndent("", "  ")
 		enc.Encode(recs)
 	case "html-inline", "html-side-by-side", "html-changes":
-		a, err := render.Annotate(p.Old, p.Delta)
+		a, f, err := annotated(p)
 		if err != nil {
-			return vigil.Errorf(vigil.EINVALID, "the delta does not fit version %d", p.From.ID)
+			return err
 		}
 		// The page's links and images name the watched site, not Vigil
 		// (rebaseFrame); the inline view needs what a changed image was,
 		// the side-by-side view only whether its src was rewritten to
 		// the same URL (changedImageLabel), only the changes shows it in the
 		// change, which names a changed src or href by the same absolute
-		// URL (attrValue).
-		f := &frameRebase{base: intent.PageBase(p.Resource.URL, a.New), oldBase: intent.PageBase(p.Resource.URL, a.Old)}
+		// URL (attrValue, set by annotated).
 		var raw bytes.Buffer
 		switch format {
 		case "html-inline":
@@ -194,7 +189,6 @@ func (s *Server) renderView(ctx context.Context, w http.ResponseWriter, p *diffP
 			f.was, f.side = changedImages(a), true
 			err = a.WriteSideBySide(&raw)
 		default:
-			a.AttrValue, a.OldAttrValue = f.attrValue, f.oldAttrValue
 			err = a.WriteChanges(&raw)
 		}
 		if err != nil {
@@ -226,6 +220,21 @@ func (s *Server) renderView(ctx context.Context, w http.ResponseWriter, p *diffP
 	}
 	w.Write(buf.Bytes())
 	return nil
+}
+
+// annotated lays p's delta over its old version for the text and HTML
+// views, with the rewriting of the page's URLs that they share: a
+// changed src or href is named by its absolute URL, resolved against the
+// page's base in its version (AttrValue, OldAttrValue), as the views of
+// the page name it. The error is EINVALID for a delta that does not fit.
+func annotated(p *diffPair) (*render.Annotated, *frameRebase, error) {
+	a, err := render.Annotate(p.Old, p.Delta)
+	if err != nil {
+		return nil, nil, vigil.Errorf(vigil.EINVALID, "the delta does not fit version %d", p.From.ID)
+	}
+	f := &frameRebase{base: intent.PageBase(p.Resource.URL, a.New), oldBase: intent.PageBase(p.Resource.URL, a.Old)}
+	a.AttrValue, a.OldAttrValue = f.attrValue, f.oldAttrValue
+	return a, f, nil
 }
 
 // diffExtension is the file name extension of each downloaded diff format.

@@ -9,17 +9,42 @@ import (
 )
 
 // at sets the address c's document was read from, against which its links
-// and image sources resolve (through its <base href>, in HTML: PageBase),
-// and returns c.
-func (c *content) at(page string) *content {
+// and image sources resolve (through its <base href>, in HTML: PageBase,
+// as p found it for that document: Pair.pageBase), and returns c.
+func (c *content) at(p *Pair, page string) *content {
 	doc := c.doc
 	if !c.html {
 		doc = nil
 	}
-	if base := PageBase(page, doc); base != nil {
+	if base := p.pageBase(page, doc); base != nil {
 		c.base = base
 	}
 	return c
+}
+
+// pageBaseKey is a document of a pair and the address it was read from.
+type pageBaseKey struct {
+	page string
+	doc  *tree.Document
+}
+
+// pageBase returns PageBase(page, doc), found once for the pair: every
+// change type's content (each scope and ignore list its own) resolves
+// against the same base, and a page without a base element is walked
+// whole to find none, which each version should cost once, not once a
+// scope. The URL is shared: it must not be modified. p.mu is held, as
+// for content.
+func (p *Pair) pageBase(page string, doc *tree.Document) *url.URL {
+	k := pageBaseKey{page, doc}
+	if b, ok := p.bases[k]; ok {
+		return b
+	}
+	b := PageBase(page, doc)
+	if p.bases == nil {
+		p.bases = make(map[pageBaseKey]*url.URL)
+	}
+	p.bases[k] = b
+	return b
 }
 
 // PageBase returns the URL the relative URLs of doc, a page read from the

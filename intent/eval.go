@@ -2,6 +2,7 @@ package intent
 
 import (
 	"fmt"
+	"net/url"
 	"regexp"
 	"sort"
 	"strings"
@@ -89,6 +90,7 @@ type Pair struct {
 	mu        sync.Mutex
 	selectors map[string]Selector
 	contents  map[string]*contentPair
+	bases     map[pageBaseKey]*url.URL // pageBase
 	results   map[string]*Result
 	tab       *symtab
 	paths     pathCache
@@ -243,8 +245,8 @@ func (p *Pair) content(ct *spec.ChangeType) (*contentPair, error) {
 		scope, ignore = nil, nil
 	}
 	cp := &contentPair{
-		old: newContent(oldDoc, scope, ignore, p.CaseSensitive, p.tab).at(p.OldURL),
-		new: newContent(newDoc, scope, ignore, p.CaseSensitive, p.tab).at(p.NewURL),
+		old: newContent(oldDoc, scope, ignore, p.CaseSensitive, p.tab).at(p, p.OldURL),
+		new: newContent(newDoc, scope, ignore, p.CaseSensitive, p.tab).at(p, p.NewURL),
 	}
 	cp.old.asText, cp.new.asText = oldText, newText
 	if p.contents == nil {

@@ -226,13 +226,21 @@ func (s *Server) renderView(ctx context.Context, w http.ResponseWriter, p *diffP
 // views, with the rewriting of the page's URLs that they share: a
 // changed src or href is named by its absolute URL, resolved against the
 // page's base in its version (AttrValue, OldAttrValue), as the views of
-// the page name it. The error is EINVALID for a delta that does not fit.
+// the page name it. A page without a base element is walked whole to
+// find none, once a version: a delta without operations (a version
+// compared with itself, a change outside the root alone) leaves the new
+// version's root the old one's, and so its base. The error is EINVALID
+// for a delta that does not fit.
 func annotated(p *diffPair) (*render.Annotated, *frameRebase, error) {
 	a, err := render.Annotate(p.Old, p.Delta)
 	if err != nil {
 		return nil, nil, vigil.Errorf(vigil.EINVALID, "the delta does not fit version %d", p.From.ID)
 	}
-	f := &frameRebase{base: intent.PageBase(p.Resource.URL, a.New), oldBase: intent.PageBase(p.Resource.URL, a.Old)}
+	f := &frameRebase{oldBase: intent.PageBase(p.Resource.URL, a.Old)}
+	f.base = f.oldBase
+	if len(a.Delta.Ops) > 0 {
+		f.base = intent.PageBase(p.Resource.URL, a.New)
+	}
 	a.AttrValue, a.OldAttrValue = f.attrValue, f.oldAttrValue
 	return a, f, nil
 }

@@ -108,12 +108,12 @@ func (m *Monitor) fileTurnedBack(ctx context.Context, j *job, ps *pageState, pg 
 // page it turned back into), for a sentinel that monitors any change, as
 // a change of the page's text is handled (checkPage): a change waiting
 // for its confirmation ("Confirm after") is confirmed at its time if the
-// page still turned (from the version before it to to) and dropped
-// otherwise; a change found is confirmed first, if the sentinel asks for
-// it, and then reported at once when the page alone is enough, or waits
-// for the other pages of "Using A AND B" (foundFile, settle). It returns
-// false when the sighting is to be looked at again (another change's
-// confirmation waits): the caller then keeps the page's File as it was.
+// page still turned (confirmFile); a change found is confirmed first, if
+// the sentinel asks for it, and then reported at once when the page
+// alone is enough, or waits for the other pages of "Using A AND B"
+// (foundFile, settle). It returns false when the sighting is to be
+// looked at again (another change's confirmation waits): the caller then
+// keeps the page's File as it was.
 func (m *Monitor) fileSeen(ctx context.Context, j *job, ps *pageState, pg *page, from, to int64, now time.Time) bool {
 	if c := j.st.Confirm; c != nil && c.URL == pg.url && !c.File && pg.binary != nil && !now.Before(c.At) {
 		// A change of the page's text, due for its confirmation, and the
@@ -123,19 +123,7 @@ func (m *Monitor) fileSeen(ctx context.Context, j *job, ps *pageState, pg *page,
 		m.Logger.Info("change not confirmed", LogSentinel, j.s.ID, logURL(pg.url))
 	}
 	if c := j.st.Confirm; c != nil && c.URL == pg.url && c.File {
-		if now.Before(c.At) {
-			return true // checked early (another event): wait for the confirmation time
-		}
-		j.st.Confirm = nil
-		ft, err := m.fileTurn(ctx, c.Ref, to)
-		switch {
-		case err != nil:
-			m.Logger.Error("confirm a file's change", LogSentinel, j.s.ID, logURL(pg.url), LogError, err)
-		case ft == nil:
-			m.Logger.Info("change not confirmed", LogSentinel, j.s.ID, logURL(pg.url))
-		default:
-			m.foundFile(ctx, j, ps, pg, c.Ref, to, ft, now)
-		}
+		m.confirmFile(ctx, j, ps, pg, c, to, now)
 		return true
 	}
 	if from == to {
@@ -162,6 +150,28 @@ func (m *Monitor) fileSeen(ctx context.Context, j *job, ps *pageState, pg *page,
 	}
 	m.foundFile(ctx, j, ps, pg, from, to, ft, now)
 	return true
+}
+
+// confirmFile handles a sighting of sentinel j's page pg at version to
+// while c, a change of the page from or to a file (pendingConfirm.File),
+// waits for its confirmation: before its time, nothing (checked early,
+// by another event); at its time, the change is confirmed if the page
+// still turned, from the version before it (c.Ref) to to, and found
+// (foundFile), and dropped otherwise.
+func (m *Monitor) confirmFile(ctx context.Context, j *job, ps *pageState, pg *page, c *pendingConfirm, to int64, now time.Time) {
+	if now.Before(c.At) {
+		return // checked early (another event): wait for the confirmation time
+	}
+	j.st.Confirm = nil
+	ft, err := m.fileTurn(ctx, c.Ref, to)
+	switch {
+	case err != nil:
+		m.Logger.Error("confirm a file's change", LogSentinel, j.s.ID, logURL(pg.url), LogError, err)
+	case ft == nil:
+		m.Logger.Info("change not confirmed", LogSentinel, j.s.ID, logURL(pg.url))
+	default:
+		m.foundFile(ctx, j, ps, pg, c.Ref, to, ft, now)
+	}
 }
 
 // fileChange is what a page's change from or to a file is, as its message

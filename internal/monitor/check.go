@@ -564,9 +564,9 @@ func (m *Monitor) checkPage(ctx context.Context, url string, render bool, jobs [
 			m.fileTurnedBack(ctx, j, ps, pg, now)
 		} else if c := j.st.Confirm; c != nil && c.URL == url && c.File {
 			// A change from or to a file waits for its confirmation:
-			// the page answers a page now (fileSeen).
+			// the page answers a page now (confirmFile).
 			textDue = c.Text && !now.Before(c.At)
-			m.fileSeen(ctx, j, ps, pg, pg.cur.ID, pg.cur.ID, now)
+			m.confirmFile(ctx, j, ps, pg, c, pg.cur.ID, now)
 		}
 		if pg.cur.ID != ps.last() {
 			j.outcome = schedule.Changed

@@ -37,7 +37,7 @@ func (m *Monitor) found(ctx context.Context, j *job, pg *page, ref int64, pe *pa
 // expression no longer finds over that span (the page went back) is
 // dropped, and its alternative waits again. A page's change from or to a
 // file (pageState.PendingFile: binarypage.go) waits and is judged so too
-// (fileTurn: a page that turned back into the page it was, or a file into
+// (fileTurnIDs: a page that turned back into the page it was, or a file into
 // the same file, has none), and is told in the same message as the other
 // pages' changes, before its text's if both changed. Each page is told as
 // it is at the message, by its net change since the last message: a
@@ -74,7 +74,7 @@ func (m *Monitor) settle(ctx context.Context, j *job, now time.Time, grant *memo
 			ps := j.st.Pages[url]
 			n := len(all)
 			if p := ps.PendingFile; p != nil {
-				ft, err := m.fileTurn(ctx, p.Ref, p.Cur)
+				ft, err := m.fileTurnIDs(ctx, p.Ref, p.Cur)
 				switch {
 				case err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND:
 					// Try again at the next check.

@@ -82,7 +82,7 @@ func (m *Monitor) binarySeen(ctx context.Context, j *job, ps *pageState, pg *pag
 		ps.File = v.ID
 		return
 	}
-	if m.fileSeen(ctx, j, ps, pg, prev, v.ID, now) {
+	if m.fileSeen(ctx, j, ps, pg, prev, v, now) {
 		ps.File = v.ID
 	}
 }
@@ -98,13 +98,13 @@ func (m *Monitor) binarySeen(ctx context.Context, j *job, ps *pageState, pg *pag
 func (m *Monitor) fileTurnedBack(ctx context.Context, j *job, ps *pageState, pg *page, now time.Time) {
 	file := ps.File
 	j.outcome = schedule.Changed
-	if !isAnyChange(j.plan.expr) || m.fileSeen(ctx, j, ps, pg, file, pg.cur.ID, now) {
+	if !isAnyChange(j.plan.expr) || m.fileSeen(ctx, j, ps, pg, file, pg.cur, now) {
 		ps.File = 0
 	}
 }
 
 // fileSeen handles a sighting of sentinel j's page pg, whose version was
-// from and is to, one of them a file's (binary, or the version of the
+// from and is to (pg.binary or pg.cur), one of them a file's (binary, or the version of the
 // page it turned back into), for a sentinel that monitors any change, as
 // a change of the page's text is handled (checkPage): a change waiting
 // for its confirmation ("Confirm after") is confirmed at its time if the
@@ -114,7 +114,7 @@ func (m *Monitor) fileTurnedBack(ctx context.Context, j *job, ps *pageState, pg 
 // (foundFile, settle). It returns false when the sighting is to be
 // looked at again (another change's confirmation waits): the caller then
 // keeps the page's File as it was.
-func (m *Monitor) fileSeen(ctx context.Context, j *job, ps *pageState, pg *page, from, to int64, now time.Time) bool {
+func (m *Monitor) fileSeen(ctx context.Context, j *job, ps *pageState, pg *page, from int64, to *vigil.Version, now time.Time) bool {
 	if c := j.st.Confirm; c != nil && c.URL == pg.url && !c.File && pg.binary != nil && !now.Before(c.At) {
 		// A change of the page's text, due for its confirmation, and the
 		// page a file: not confirmed (found again, from the same
@@ -126,7 +126,7 @@ func (m *Monitor) fileSeen(ctx context.Context, j *job, ps *pageState, pg *page,
 		m.confirmFile(ctx, j, ps, pg, c, to, now)
 		return true
 	}
-	if from == to {
+	if from == to.ID {
 		return true
 	}
 	ft, err := m.fileTurn(ctx, from, to)
@@ -144,21 +144,21 @@ func (m *Monitor) fileSeen(ctx context.Context, j *job, ps *pageState, pg *page,
 			m.Logger.Info("change to confirm after another page's", LogSentinel, j.s.ID, logURL(pg.url))
 			return false
 		}
-		j.st.Confirm = &pendingConfirm{URL: pg.url, Ref: from, Cand: to, At: now.Add(j.plan.confirm), File: true}
+		j.st.Confirm = &pendingConfirm{URL: pg.url, Ref: from, Cand: to.ID, At: now.Add(j.plan.confirm), File: true}
 		m.Logger.Info("change to confirm", LogSentinel, j.s.ID, logURL(pg.url), "at", j.st.Confirm.At)
 		return true
 	}
-	m.foundFile(ctx, j, ps, pg, from, to, ft, now)
+	m.foundFile(ctx, j, ps, pg, from, to.ID, ft, now)
 	return true
 }
 
 // confirmFile handles a sighting of sentinel j's page pg at version to
-// while c, a change of the page from or to a file (pendingConfirm.File),
+// (pg.binary or pg.cur) while c, a change of the page from or to a file (pendingConfirm.File),
 // waits for its confirmation: before its time, nothing (checked early,
 // by another event); at its time, the change is confirmed if the page
 // still turned, from the version before it (c.Ref) to to, and found
 // (foundFile), and dropped otherwise.
-func (m *Monitor) confirmFile(ctx context.Context, j *job, ps *pageState, pg *page, c *pendingConfirm, to int64, now time.Time) {
+func (m *Monitor) confirmFile(ctx context.Context, j *job, ps *pageState, pg *page, c *pendingConfirm, to *vigil.Version, now time.Time) {
 	if now.Before(c.At) {
 		return // checked early (another event): wait for the confirmation time
 	}
@@ -170,7 +170,7 @@ func (m *Monitor) confirmFile(ctx context.Context, j *job, ps *pageState, pg *pa
 	case ft == nil:
 		m.Logger.Info("change not confirmed", LogSentinel, j.s.ID, logURL(pg.url))
 	default:
-		m.foundFile(ctx, j, ps, pg, c.Ref, to, ft, now)
+		m.foundFile(ctx, j, ps, pg, c.Ref, to.ID, ft, now)
 	}
 }
 
@@ -183,12 +183,24 @@ type fileChange struct {
 	detail string
 }
 
-// fileTurn returns the change of a page from version from to version to,
-// one of them (at least) a file's (vigil.Version.Binary): that the page
-// turned into a file, that its file changed, or that it turned back into
-// a page; nil when there is none (the same file, or a page at both ends:
-// the comparison of its texts says whether it changed).
-func (m *Monitor) fileTurn(ctx context.Context, from, to int64) (*fileChange, error) {
+// fileTurn returns the change of a page from version from (read from the
+// store) to version to, which the caller holds, one of them (at least) a
+// file's: fileTurnOf.
+func (m *Monitor) fileTurn(ctx context.Context, from int64, to *vigil.Version) (*fileChange, error) {
+	if from == to.ID {
+		return nil, nil
+	}
+	a, err := m.Store.FindVersionByID(ctx, from)
+	if err != nil {
+		return nil, fmt.Errorf("version %d: %w", from, err)
+	}
+	return fileTurnOf(a, to), nil
+}
+
+// fileTurnIDs is fileTurn of a page from version from to version to,
+// both read from the store (a change that waits holds their ids alone:
+// pendingChange).
+func (m *Monitor) fileTurnIDs(ctx context.Context, from, to int64) (*fileChange, error) {
 	if from == to {
 		return nil, nil
 	}
@@ -200,18 +212,27 @@ func (m *Monitor) fileTurn(ctx context.Context, from, to int64) (*fileChange, er
 	if err != nil {
 		return nil, fmt.Errorf("version %d: %w", to, err)
 	}
+	return fileTurnOf(a, b), nil
+}
+
+// fileTurnOf returns the change of a page from version a to version b,
+// one of them (at least) a file's (vigil.Version.Binary): that the page
+// turned into a file, that its file changed, or that it turned back into
+// a page; nil when there is none (the same file, or a page at both ends:
+// the comparison of its texts says whether it changed).
+func fileTurnOf(a, b *vigil.Version) *fileChange {
 	switch {
 	case a.Binary() && b.Binary():
 		if a.Error == b.Error { // the same document (its size and digest), stored again
-			return nil, nil
+			return nil
 		}
-		return &fileChange{summary: "the file changed (" + b.BinaryFile() + ")", detail: b.Error}, nil
+		return &fileChange{summary: "the file changed (" + b.BinaryFile() + ")", detail: b.Error}
 	case b.Binary():
-		return &fileChange{summary: "the page turned into a file Vigil does not read (" + b.BinaryFile() + ")", detail: b.Error}, nil
+		return &fileChange{summary: "the page turned into a file Vigil does not read (" + b.BinaryFile() + ")", detail: b.Error}
 	case a.Binary():
-		return &fileChange{summary: "the file turned back into a page"}, nil
+		return &fileChange{summary: "the file turned back into a page"}
 	}
-	return nil, nil
+	return nil
 }
 
 // fileFound is the change ft of the page at url (its resource) from

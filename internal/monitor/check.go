@@ -566,7 +566,7 @@ func (m *Monitor) checkPage(ctx context.Context, url string, render bool, jobs [
 			// A change from or to a file waits for its confirmation:
 			// the page answers a page now (confirmFile).
 			textDue = c.Text && !now.Before(c.At)
-			m.confirmFile(ctx, j, ps, pg, c, pg.cur.ID, now)
+			m.confirmFile(ctx, j, ps, pg, c, pg.cur, now)
 		}
 		if pg.cur.ID != ps.last() {
 			j.outcome = schedule.Changed

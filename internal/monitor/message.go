@@ -220,12 +220,13 @@ func (m *Monitor) sendDigest(ctx context.Context, j *job, now time.Time) bool {
 // digest of job j's sentinel, so that it names them as a message telling
 // them at once does; nil for a site's sentinel (its message names the
 // site) or if a page's resource cannot be read (the digest then names the
-// sentinel's pages, not each change's).
+// sentinel's pages, not each change's). The resources of the sentinel's
+// pages that the monitor knows (knownPages) are not read again.
 func (m *Monitor) changePages(ctx context.Context, j *job, changes []*vigil.Change) []string {
 	if j.plan.site != nil {
 		return nil
 	}
-	urls := make(map[int64]string)
+	urls := m.knownPages(j.plan)
 	pages := make([]string, len(changes))
 	for i, c := range changes {
 		u, ok := urls[c.ResourceID]
@@ -240,6 +241,27 @@ func (m *Monitor) changePages(ctx context.Context, j *job, changes []*vigil.Chan
 		pages[i] = u
 	}
 	return pages
+}
+
+// knownPages returns, by resource id, the URLs of the resources of plan
+// p's pages whose ids the monitor keeps (resource), as the store has
+// them: a resource is stored under its URL's vigil.CanonicalURL, as it is
+// found by it (vigil.ResourceStore), and the id kept for a URL is of the
+// URL's resource or of none.
+func (m *Monitor) knownPages(p *plan) map[int64]string {
+	urls := make(map[int64]string, len(p.urls))
+	m.resMu.Lock()
+	defer m.resMu.Unlock()
+	for _, u := range p.urls {
+		id := m.resources[u]
+		if id == 0 {
+			continue
+		}
+		if canon, err := vigil.CanonicalURL(u); err == nil {
+			urls[id] = canon
+		}
+	}
+	return urls
 }
 
 // summarize returns the one-line summary of a change: the expression that

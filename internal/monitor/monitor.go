@@ -184,7 +184,7 @@ func (m *Monitor) init() {
 			m.Logger = slog.New(slog.DiscardHandler)
 		}
 		m.plans.max = 8192
-		m.plans.loc = m.Location
+		m.plans.m = m
 		m.recent.max = 1 << 17
 		m.heads.max = 1 << 17
 		if m.BodyCache == 0 {

@@ -41,12 +41,13 @@ type plan struct {
 
 // planCache keeps decoded plans by sentinel id; it is bounded and simply
 // emptied when full (plans are cheap to decode again). Their lifespans
-// are in loc (Monitor.Location).
+// are in the zone of m, the monitor whose cache it is (Monitor.Location,
+// read there, not copied, so that the two cannot differ).
 type planCache struct {
 	mu    sync.Mutex
 	plans map[int64]*plan
 	max   int
-	loc   *time.Location
+	m     *Monitor
 }
 
 func (c *planCache) get(s *vigil.Sentinel) (*plan, error) {
@@ -60,7 +61,7 @@ func (c *planCache) get(s *vigil.Sentinel) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.lifespan.Location = c.loc
+	p.lifespan.Location = c.m.Location
 	c.mu.Lock()
 	if c.plans == nil || len(c.plans) >= c.max {
 		c.plans = map[int64]*plan{}

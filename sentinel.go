@@ -2,6 +2,7 @@ package vigil
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"strings"
 	"time"
@@ -203,9 +204,39 @@ func (e *SentinelNameTakenError) Error() string { return e.conflict().Error() }
 // Unwrap returns the ECONFLICT error the refusal is.
 func (e *SentinelNameTakenError) Unwrap() error { return e.conflict() }
 
-// conflict is the refusal's ECONFLICT error.
+// conflict is the refusal's ECONFLICT error, in the one wording of a
+// name taken wherever it is found (spec.NameTakenMessage, which the
+// domain, importing the standard library alone, cannot call: the store
+// conformance suite holds the two to one message), naming the sentinel
+// that has the name as far as it is known.
 func (e *SentinelNameTakenError) conflict() *Error {
-	return Errorf(ECONFLICT, "sentinel name %s is already used (sentinel %d)", e.Name, e.ID)
+	who := "another of your sentinels"
+	switch {
+	case e.IDName != "" && e.ID != 0:
+		who = fmt.Sprintf("your sentinel %s (sentinel %d)", shortName(e.IDName), e.ID)
+	case e.IDName != "":
+		who = "your sentinel " + shortName(e.IDName)
+	}
+	return Errorf(ECONFLICT, "sentinel name %s is taken: %s has it; choose another name", shortName(e.Name), who)
+}
+
+// maxNameShown is the number of characters of a sentinel's name that
+// SentinelNameTakenError's message quotes, as spec's diagnostics quote
+// the user's text (its maxQuoted): a longer name is cut.
+const maxNameShown = 40
+
+// shortName returns name, or its first maxNameShown characters and
+// "..." when it is longer (cut between runes; a byte of invalid UTF-8
+// counts as one), as spec's diagnostics shorten a name.
+func shortName(name string) string {
+	n := 0
+	for i := range name {
+		if n == maxNameShown {
+			return name[:i] + "..."
+		}
+		n++
+	}
+	return name
 }
 
 // Validate returns an EINVALID error naming the first bad field.

@@ -15,7 +15,9 @@ type NameHolder struct {
 // taken, another sentinel of the owner, holder, having it: one wording
 // wherever it is found (the check, the store's refusal of a write, in
 // the editor, the API and the command line), naming the holder as far
-// as it is known. Long names are shortened as in every diagnostic.
+// as it is known. Long names are shortened as in every diagnostic. The
+// store's own refusal (vigil.SentinelNameTakenError) words it so too; the
+// store conformance suite holds the two to one message.
 func NameTakenMessage(name string, holder NameHolder) string {
 	who := "another of your sentinels"
 	switch {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/spec"
 )
 
 // testSentinelNameUnique checks that an owner's sentinel names are unique,
@@ -26,10 +27,14 @@ func testSentinelNameUnique(t *testing.T, s vigil.Store) {
 	again := &vigil.Sentinel{OwnerID: ada.ID, Name: "prices", Source: "y", Status: vigil.SentinelActive, NextCheck: t0}
 	err := s.CreateSentinel(ctx, again)
 	wantCode(t, err, vigil.ECONFLICT)
-	if msg := vigil.ErrorMessage(err); !strings.Contains(msg, "sentinel name prices is already used") {
-		t.Errorf("message %q does not say the name is already used", msg)
-	}
 	wantNameTaken(t, err, "prices", first.ID, "Prices")
+	// A long name is cut in the message as in every diagnostic.
+	long := &vigil.Sentinel{OwnerID: ada.ID, Name: strings.Repeat("L", 200), Source: "x", Status: vigil.SentinelActive, NextCheck: t0}
+	must(t, s.CreateSentinel(ctx, long))
+	err = s.CreateSentinel(ctx, &vigil.Sentinel{OwnerID: ada.ID, Name: strings.Repeat("l", 200), Source: "y", Status: vigil.SentinelActive, NextCheck: t0})
+	wantCode(t, err, vigil.ECONFLICT)
+	wantNameTaken(t, err, strings.Repeat("l", 200), long.ID, long.Name)
+	must(t, s.DeleteSentinel(ctx, long.ID))
 	must(t, s.CreateSentinel(ctx, &vigil.Sentinel{OwnerID: bob.ID, Name: "prices", Source: "x", Status: vigil.SentinelActive, NextCheck: t0}))
 	if list, _, err := s.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: ada.ID}); err != nil || len(list) != 1 {
 		t.Fatalf("ada's sentinels after a refused add: %v (%v), want 1", list, err)
@@ -87,7 +92,9 @@ func testSentinelNameUnique(t *testing.T, s vigil.Store) {
 
 // wantNameTaken fails t unless err is the store's refusal of the name
 // name (vigil.SentinelNameTakenError, found by errors.As) that the
-// sentinel id, called idName, has.
+// sentinel id, called idName, has, saying so in the one wording of a
+// name taken (spec.NameTakenMessage), as the check, the editor, the API
+// and the command line say it.
 func wantNameTaken(t *testing.T, err error, name string, id int64, idName string) {
 	t.Helper()
 	var taken *vigil.SentinelNameTakenError
@@ -96,5 +103,8 @@ func wantNameTaken(t *testing.T, err error, name string, id int64, idName string
 	}
 	if taken.Name != name || taken.ID != id || taken.IDName != idName {
 		t.Errorf("name taken %+v, want name %s taken by sentinel %d, %s", *taken, name, id, idName)
+	}
+	if msg, want := vigil.ErrorMessage(err), spec.NameTakenMessage(name, spec.NameHolder{Name: idName, ID: id}); msg != want {
+		t.Errorf("message %q, want %q (spec.NameTakenMessage)", msg, want)
 	}
 }

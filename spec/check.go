@@ -70,7 +70,6 @@ type Site struct {
 // the caller, with its run-time status (the seed's wv_sentinelstatus).
 type Stored struct {
 	*Checked
-	Created time.Time // when it was created: its Now
 	Started time.Time // when it actually started; zero if it has not
 	Ended   time.Time // when it actually ended; zero if it has not
 	// Unreadable, if not nil, is why the stored sentinel could not be
@@ -200,7 +199,7 @@ func (c *Checker) CheckFile(f *File) ([]*Checked, error) {
 		errs = append(errs, el...)
 		if len(el) == 0 {
 			out[i] = ch
-			c.Add(&Stored{Checked: ch, Created: c.Now})
+			c.Add(&Stored{Checked: ch})
 		} else if s.Name != nil {
 			c.Failed(s.Name.Name)
 		}

@@ -105,7 +105,7 @@ func TestScenarios(t *testing.T) {
 
 	// Scenario 2 created after s1 started: s2 would never start (§5.5, V7).
 	c2 := NewChecker(date(2002, 12, 5, 0, 0))
-	c2.Add(&Stored{Checked: s1, Created: date(2002, 11, 1, 12, 0), Started: date(2002, 12, 2, 0, 0)})
+	c2.Add(&Stored{Checked: s1, Started: date(2002, 12, 2, 0, 0)})
 	if _, err := c2.Check(f.Sentinels[1]); err == nil || !strings.Contains(err.Error(), "From start(s1) has passed") {
 		t.Errorf("s2 after s1 started: %v", err)
 	}
@@ -138,7 +138,7 @@ func TestResolvedTimes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c.Add(&Stored{Checked: ch1, Created: c.Now, Started: c.Now})
+			c.Add(&Stored{Checked: ch1, Started: c.Now})
 			c.Now = now
 			ch, err := c.Check(mustParse(t, tt.src).Sentinels[0])
 			if err != nil {
@@ -164,17 +164,29 @@ func TestIncremental(t *testing.T) {
 		t.Helper()
 		s := mustParse(t, src).Sentinels[0]
 		// Stored sentinels were checked when created; build them directly so
-		// that a cycle can be planted.
+		// that a cycle can be planted, with their dates resolved as a check
+		// keeps them.
 		c := &Checker{Now: created, Lookup: func(n string) *Stored { return store[strings.ToLower(n)] }}
 		u, _ := NormalizeURL(s.Target.(*URLTarget).URL)
 		ch := &Checked{Sentinel: s, URLs: []string{u}}
+		k := &checking{c: c, s: s}
+		for _, p := range []struct {
+			ts *TimeSpec
+			at *time.Time
+		}{{s.From, &ch.Start}, {s.To, &ch.End}} {
+			if p.ts == nil {
+				continue
+			}
+			if d, ok := p.ts.Base.(*Date); ok {
+				*p.at = k.date(d)
+			}
+		}
 		if s.From == nil || s.To == nil {
-			k := &checking{c: c, s: s}
 			out := *s
 			k.defaults(&out, ch)
 			ch.Sentinel = &out
 		}
-		store[strings.ToLower(s.Name.Name)] = &Stored{Checked: ch, Created: created}
+		store[strings.ToLower(s.Name.Name)] = &Stored{Checked: ch}
 	}
 	put("Create Sentinel a Using http://a.example From 07/01/2003 To 08/01/2003", now)
 	put("Create Sentinel b Using http://b.example From end(a) + 1 day To end(a) + 1 week", now)
@@ -251,7 +263,7 @@ func TestUnavailableChannel(t *testing.T) {
 		t.Errorf("the contacts are kept: %v", ch.Sentinel.Notify)
 	}
 	// An inherited email contact is warned of too, at the Using clause.
-	c.Add(&Stored{Checked: ch, Created: c.Now, Started: c.Now})
+	c.Add(&Stored{Checked: ch, Started: c.Now})
 	child, err := c.Check(mustParse(t, "Create Sentinel z\nUsing y").Sentinels[0])
 	if err != nil {
 		t.Fatal(err)
@@ -407,7 +419,7 @@ func storingChecker(t *testing.T, now time.Time) (map[string]*Stored, func(src s
 		if !reflect.DeepEqual(back.URLs, ch.URLs) || !reflect.DeepEqual(back.Requires, ch.Requires) || !reflect.DeepEqual(back.Site, ch.Site) {
 			t.Errorf("%s: JSON round trip: %v %v %+v, want %v %v %+v", src, back.URLs, back.Requires, back.Site, ch.URLs, ch.Requires, ch.Site)
 		}
-		store[strings.ToLower(ch.Sentinel.Name.Name)] = &Stored{Checked: &back, Created: now}
+		store[strings.ToLower(ch.Sentinel.Name.Name)] = &Stored{Checked: &back}
 		return ch
 	}
 }
@@ -636,7 +648,7 @@ func TestCheckReplaceKeepsLifespan(t *testing.T) {
 	if err := stored.UnmarshalJSON(js); err != nil {
 		t.Fatal(err)
 	}
-	c.Add(&Stored{Checked: &stored, Created: created, Started: date(2026, 1, 5, 0, 0)})
+	c.Add(&Stored{Checked: &stored, Started: date(2026, 1, 5, 0, 0)})
 	c.Now = date(2026, 1, 20, 9, 0)
 	ch, err := c.CheckReplace("a", src("all words", " To Now + 30 day"))
 	if err != nil {
@@ -739,7 +751,7 @@ func TestInheritSkipsDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	c2 := NewChecker(now)
-	c2.Add(&Stored{Checked: &a, Created: now})
+	c2.Add(&Stored{Checked: &a})
 	m2 := check(t, c2, mustParse(t, "Create Sentinel b Using a Notify By email me@example.org From 03/01/2026"))
 	wantB(t, m2["b"])
 }
@@ -775,7 +787,7 @@ func TestIntervalsTooLongInherited(t *testing.T) {
 	}
 	c := &Checker{Now: date(2003, 6, 1, 12, 0), Lookup: func(n string) *Stored {
 		if strings.EqualFold(n, "p") {
-			return &Stored{Checked: &stored, Created: date(2003, 5, 1, 12, 0)}
+			return &Stored{Checked: &stored}
 		}
 		return nil
 	}}
@@ -803,7 +815,7 @@ func TestURLsStoredBeforeNormalForm(t *testing.T) {
 	now := date(2003, 6, 1, 12, 0)
 	c := &Checker{Now: now, Lookup: func(n string) *Stored {
 		if strings.EqualFold(n, "legacy") {
-			return &Stored{Checked: &legacy, Created: now}
+			return &Stored{Checked: &legacy}
 		}
 		return nil
 	}}

@@ -108,7 +108,7 @@ func checkErrorFile(t *testing.T, file string) {
 			got = append(got, el...)
 			if len(el) == 0 {
 				warnings = append(warnings, ch.Warnings...)
-				c.Add(&Stored{Checked: ch, Created: c.Now, Started: started[s.Name.Name], Ended: ended[s.Name.Name]})
+				c.Add(&Stored{Checked: ch, Started: started[s.Name.Name], Ended: ended[s.Name.Name]})
 			}
 		}
 	}

@@ -33,7 +33,7 @@ func TestEventOffsetDST(t *testing.T) {
 		{"ended, + 2 weeks", paris, utc(3, 28, 10, 0),
 			Stored{Started: utc(3, 1, 9, 0), Ended: utc(3, 20, 9, 0)}, "From Now To end(base) + 2 weeks", utc(4, 3, 8, 0), true},
 		{"not started, From Now, estimated", paris, utc(3, 28, 10, 0),
-			Stored{Created: utc(3, 28, 8, 0)}, "From start(base) + 1 day To 05/01/2026", utc(3, 29, 7, 0), false},
+			Stored{Checked: &Checked{Start: utc(3, 28, 8, 0)}}, "From start(base) + 1 day To 05/01/2026", utc(3, 29, 7, 0), false},
 		{"started, New York spring", newYork, utc(3, 7, 15, 0),
 			Stored{Started: utc(3, 7, 14, 0)}, "From start(base) + 1 day To 05/01/2026", utc(3, 8, 13, 0), false},
 		{"started, New York autumn, + 1 week", newYork, utc(10, 31, 14, 0),
@@ -52,10 +52,10 @@ func TestEventOffsetDST(t *testing.T) {
 			t.Fatal(err)
 		}
 		st := tc.base
-		st.Checked = base
-		if st.Created.IsZero() {
-			st.Created = utc(1, 1, 0, 0)
+		if st.Checked != nil { // the start base was stored with: its From Now, checked then
+			base.Start = st.Start
 		}
+		st.Checked = base
 		c.Add(&st)
 		ch, err := c.Check(mustParse(t, "Create Sentinel a Using http://a.example "+tc.from).Sentinels[0])
 		if err != nil {

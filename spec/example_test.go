@@ -74,7 +74,7 @@ func ExampleChecker_Lookup() {
 		fmt.Println(err)
 		return
 	}
-	store["s1"] = &spec.Stored{Checked: ch, Created: now, Started: now.Add(-time.Hour)}
+	store["s1"] = &spec.Stored{Checked: ch, Started: now.Add(-time.Hour)}
 
 	s2, _ := spec.ParseSentinel("", []byte("Create Sentinel s2 Using http://b.example From start(s1) To end(s1)"))
 	_, err = c.Check(s2)

@@ -97,7 +97,7 @@ func TestCheckedJSON(t *testing.T) {
 	}
 	c2 := &Checker{Now: date(2002, 11, 2, 0, 0), Lookup: func(name string) *Stored {
 		if name == "s3" {
-			return &Stored{Checked: &stored, Created: date(2002, 11, 1, 12, 0)}
+			return &Stored{Checked: &stored}
 		}
 		return nil
 	}}

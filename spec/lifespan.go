@@ -246,8 +246,9 @@ func (k *checking) date(d *Date) time.Time {
 }
 
 // estimate returns when the start or end event of a stored sentinel that
-// has not happened yet is expected, resolving its own lifespan
-// recursively (the seed's Appendix C). stack holds the sentinels whose
+// has not happened yet is expected: the time kept with it, unless it
+// follows an event of another (TimeSpec.FollowsEvent), whose lifespan is
+// then resolved recursively (the seed's Appendix C). stack holds the sentinels whose
 // lifespans depend on this one, to report cycles.
 func (k *checking) estimate(ref *Stored, kind EventKind, stack []string) (time.Time, string) {
 	name := ref.Sentinel.Name.Name
@@ -261,53 +262,35 @@ func (k *checking) estimate(ref *Stored, kind EventKind, stack []string) (time.T
 	}
 	stack = append(stack, name)
 	ts := ref.Sentinel.From
-	fallback := ref.Start
+	resolved := ref.Start
 	if kind == End {
-		ts, fallback = ref.Sentinel.To, ref.End
+		ts, resolved = ref.Sentinel.To, ref.End
 	}
-	if ts == nil || ts.Base == nil {
-		return fallback, ""
+	if !ts.FollowsEvent() {
+		return resolved, ""
 	}
-	var t time.Time
-	switch b := ts.Base.(type) {
-	case *Now:
-		t = ref.Created
-	case *Date:
-		t = k.date(b)
-	case *Event:
-		if b.Kind == During {
-			t = ref.Created
-			break
+	b := ts.Base.(*Event)
+	for _, n := range stack {
+		if sameName(n, b.Name.Name) {
+			return time.Time{}, "cycle in lifespans: " + strings.Join(append(stack, b.Name.Name), " -> ")
 		}
-		if b.Name == nil {
-			return fallback, ""
+	}
+	sub := k.c.lookup(b.Name.Name)
+	if sub != nil && sub.Unreadable != nil {
+		return time.Time{}, fmt.Sprintf("%s depends on sentinel %s, which cannot be read from the store: %v", short(name), short(b.Name.Name), sub.Unreadable)
+	}
+	if sub == nil || sub.Checked == nil || sub.Sentinel == nil {
+		return time.Time{}, fmt.Sprintf("%s depends on unknown sentinel %s", short(name), short(b.Name.Name))
+	}
+	t := sub.Started
+	if b.Kind == End {
+		t = sub.Ended
+	}
+	if t.IsZero() {
+		var err string
+		if t, err = k.estimate(sub, b.Kind, stack); err != "" {
+			return t, err
 		}
-		for _, n := range stack {
-			if sameName(n, b.Name.Name) {
-				return time.Time{}, "cycle in lifespans: " + strings.Join(append(stack, b.Name.Name), " -> ")
-			}
-		}
-		sub := k.c.lookup(b.Name.Name)
-		if sub != nil && sub.Unreadable != nil {
-			return time.Time{}, fmt.Sprintf("%s depends on sentinel %s, which cannot be read from the store: %v", short(name), short(b.Name.Name), sub.Unreadable)
-		}
-		if sub == nil || sub.Checked == nil || sub.Sentinel == nil {
-			return time.Time{}, fmt.Sprintf("%s depends on unknown sentinel %s", short(name), short(b.Name.Name))
-		}
-		happened := sub.Started
-		if b.Kind == End {
-			happened = sub.Ended
-		}
-		if !happened.IsZero() {
-			t = happened
-		} else {
-			var err string
-			if t, err = k.estimate(sub, b.Kind, stack); err != "" {
-				return t, err
-			}
-		}
-	default:
-		return fallback, ""
 	}
 	for _, off := range ts.Offsets {
 		if off != nil {
@@ -315,4 +298,22 @@ func (k *checking) estimate(ref *Stored, kind EventKind, stack []string) (time.T
 		}
 	}
 	return t, ""
+}
+
+// FollowsEvent reports whether the time point waits for another
+// sentinel's start or end (start(s) or end(s), with its offsets), known
+// only when that sentinel's lifespan is. Any other time point (a date,
+// Now, during(s)) is resolved once, by the check of the text that writes
+// it, and kept with the sentinel (Checked.Start or End): Now is the time
+// of that check, the creation or the edit that saved the clause (an edit
+// that keeps the clause keeps its time). That kept time is what such a
+// time point stands for to everyone after: the checker estimating when a
+// stored sentinel starts or ends, and the monitor's lifespans
+// (schedule.LifespanOf).
+func (t *TimeSpec) FollowsEvent() bool {
+	if t == nil {
+		return false
+	}
+	ev, ok := t.Base.(*Event)
+	return ok && ev.Name != nil && (ev.Kind == Start || ev.Kind == End)
 }

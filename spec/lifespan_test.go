@@ -45,7 +45,7 @@ func TestLifespanMessages(t *testing.T) {
 					}
 					continue
 				}
-				c.Add(&Stored{Checked: ch, Created: c.Now})
+				c.Add(&Stored{Checked: ch})
 			}
 			if len(got) != 1 || got[0] != tc.want {
 				t.Errorf("errors:\n%q\nwant\n%q", got, tc.want)
@@ -64,7 +64,7 @@ func TestLifespanEventMessages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.Add(&Stored{Checked: ch, Created: now, Started: now.Add(-time.Hour)})
+	c.Add(&Stored{Checked: ch, Started: now.Add(-time.Hour)})
 	for name, tc := range map[string]struct{ src, want string }{
 		"From start": {"Create Sentinel s2 Using http://b.example From start(s1)",
 			"1:48: From start(s1) has passed (start(s1) is 06/01/2003 11:00 UTC, not after now, 06/01/2003 12:00 UTC): write a later time, or From Now to start at once"},
@@ -113,7 +113,7 @@ func TestDuringStoredStartedThisMinute(t *testing.T) {
 				t.Fatal(err)
 			}
 			c := NewChecker(now)
-			c.Add(&Stored{Checked: parent, Created: tc.created})
+			c.Add(&Stored{Checked: parent})
 			var got string
 			if _, err := c.Check(f.Sentinels[1]); err != nil {
 				got = err.Error()
@@ -146,7 +146,7 @@ func TestRecheckFollowsEndOf(t *testing.T) {
 		if err := back.UnmarshalJSON(js); err != nil {
 			t.Fatal(err)
 		}
-		c.Add(&Stored{Checked: &back, Created: now})
+		c.Add(&Stored{Checked: &back})
 	}
 	const kid = "Create Sentinel kid Using http://b.example From end(base) To 06/01/2027"
 	for name, tc := range map[string]struct {
@@ -165,7 +165,7 @@ func TestRecheckFollowsEndOf(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c.Add(&Stored{Checked: edited, Created: now})
+			c.Add(&Stored{Checked: edited})
 			ch, err := c.RecheckStored("kid", mustParse(t, kid).Sentinels[0])
 			switch {
 			case tc.want != "":

@@ -25,7 +25,7 @@ func TestLongSNames(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", src, err)
 		}
-		c.Add(&Stored{Checked: ch, Created: now})
+		c.Add(&Stored{Checked: ch})
 	}
 	for _, src := range []string{
 		"Create Sentinel beſt Using best Monitor all links",

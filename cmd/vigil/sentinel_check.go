@@ -64,7 +64,7 @@ func checkParsed(c *spec.Checker, f *spec.File, faulty []bool) ([]*spec.Checked,
 		ch, err := c.Check(s)
 		if err == nil {
 			out[i] = ch
-			c.Add(&spec.Stored{Checked: ch, Created: c.Now})
+			c.Add(&spec.Stored{Checked: ch})
 			continue
 		}
 		var list spec.ErrorList

@@ -91,11 +91,11 @@ func storedChecker(ctx context.Context, st vigil.Store, owner *vigil.User, now t
 		if err != nil {
 			// Its name stays taken, and a sentinel that uses it is told
 			// why it cannot.
-			known[strings.ToLower(s.Name)] = &spec.Stored{Created: s.CreatedAt, Unreadable: err}
+			known[strings.ToLower(s.Name)] = &spec.Stored{Unreadable: err}
 			continue
 		}
 		status := monitor.Lifespan(states[s.ID])
-		known[strings.ToLower(s.Name)] = &spec.Stored{Checked: c, Created: s.CreatedAt, Started: status.Started, Ended: status.Ended}
+		known[strings.ToLower(s.Name)] = &spec.Stored{Checked: c, Started: status.Started, Ended: status.Ended}
 	}
 	return newChecker(now, owner.Email, known), nil
 }

@@ -33,7 +33,7 @@ func TestPlanLifespanLocation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.Add(&spec.Stored{Checked: bc, Created: created})
+	c.Add(&spec.Stored{Checked: bc})
 	dep, err := spec.ParseSentinel("", []byte("Create Sentinel later Using http://a.example/ From start(base) + 1 day To 12/01/2026"))
 	if err != nil {
 		t.Fatal(err)

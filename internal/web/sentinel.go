@@ -296,7 +296,7 @@ func (s *Server) recheckUsers(ctx context.Context, u *vigil.User, old *vigil.Sen
 	// known registers a checked sentinel with the checker, keeping the
 	// run-time status the store gave it.
 	known := func(sen *vigil.Sentinel, checked *spec.Checked) {
-		st := &spec.Stored{Checked: checked, Created: sen.CreatedAt}
+		st := &spec.Stored{Checked: checked}
 		if c.Lookup != nil {
 			if prior := c.Lookup(sen.Name); prior != nil {
 				st.Started, st.Ended = prior.Started, prior.Ended

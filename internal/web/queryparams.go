@@ -80,6 +80,13 @@ func apiQueryParameters(doc []byte) (map[string][]string, error) {
 // ignored: ?sentinelId=3, as the JSON spells the field, answered as if no
 // filter were given. A route openapi.json does not document is not
 // checked.
+//
+// A parameter given with an empty value (?sentinel=) is refused too
+// (EINVALID, naming it): the handlers read an empty value as the
+// parameter's absence, so a script whose variable was unset got every
+// change, unfiltered, where it asked for one sentinel's. The API's list
+// routes all take this rule from here; the dashboard's forms, which send
+// empty values for "any", do not pass through it.
 func documentedQuery(params map[string][]string, pattern string, h apiFunc) apiFunc {
 	names, ok := params[pattern]
 	if !ok {
@@ -91,8 +98,9 @@ func documentedQuery(params map[string][]string, pattern string, h apiFunc) apiF
 	}
 	return func(w http.ResponseWriter, r *http.Request, u *vigil.User) error {
 		if r.URL.RawQuery != "" {
+			q := r.URL.Query()
 			keys := make([]string, 0, 4)
-			for k := range r.URL.Query() {
+			for k := range q {
 				keys = append(keys, k)
 			}
 			slices.Sort(keys)
@@ -101,6 +109,11 @@ func documentedQuery(params map[string][]string, pattern string, h apiFunc) apiF
 					// The parameter is not named: a link could make
 					// the answer say anything.
 					return vigil.Errorf(vigil.EINVALID, "unknown query parameter: %s takes %s", pattern, takes)
+				}
+			}
+			for _, k := range keys {
+				if slices.Contains(q[k], "") {
+					return vigil.Errorf(vigil.EINVALID, "%s must not be empty: give it a value, or leave it out", k)
 				}
 			}
 		}

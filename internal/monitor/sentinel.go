@@ -144,7 +144,7 @@ func decodePlan(s *vigil.Sentinel) (*plan, error) {
 	if x.Notify != nil {
 		p.contacts = x.Notify.Contacts
 	}
-	p.lifespan = schedule.LifespanOf(&c, s.CreatedAt)
+	p.lifespan = schedule.LifespanOf(&c)
 	return p, nil
 }
 

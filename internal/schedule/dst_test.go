@@ -41,7 +41,7 @@ func TestLifespanDST(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.from, err)
 		}
-		l := LifespanOf(ch, created)
+		l := LifespanOf(ch)
 		// Just before the instant, and an hour before (where a From
 		// read an hour early would start), it waits for that instant.
 		for _, before := range []time.Duration{time.Hour, time.Second} {

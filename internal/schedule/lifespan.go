@@ -29,12 +29,13 @@ func (p Phase) String() string {
 	return "phase?"
 }
 
-// Bound is one end of a lifespan: an absolute time (a date, or Now resolved
-// at creation) or an event of another sentinel of the same owner, each with
-// offsets ("start(s1) + 2 days").
+// Bound is one end of a lifespan: an absolute time (a date, or Now or
+// during(s) resolved by the check that saved the clause) or the start or
+// end of another sentinel of the same owner, with offsets ("start(s1) + 2
+// days").
 type Bound struct {
 	At      time.Time      // absolute, when Event is 0
-	Event   spec.EventKind // spec.Start, spec.End, spec.During, or 0
+	Event   spec.EventKind // spec.Start, spec.End, or 0
 	Ref     string         // the other sentinel's name, for events
 	Offsets []spec.Duration
 }
@@ -42,7 +43,6 @@ type Bound struct {
 // Lifespan is a sentinel's From and To.
 type Lifespan struct {
 	From, To Bound
-	Created  time.Time // the sentinel's creation: the time of during(s)
 	// Location is the owner's time zone, Checker.Location of the check:
 	// days, weeks and months added to an event keep its clock
 	// (spec.Duration.AddIn). Nil is UTC. The monitor sets the
@@ -82,18 +82,18 @@ func (s Status) Phase() Phase {
 // none (deleted): its events then never happen.
 type Lookup func(name string) (Status, bool)
 
-// LifespanOf builds the lifespan of a checked sentinel: dates and Now are
-// taken resolved from the checker (Checked.Start and End), events are kept
-// as events, to be evaluated when they happen. Its Location is nil (UTC):
+// LifespanOf builds the lifespan of a checked sentinel: dates, Now and
+// during(s) are taken resolved from the checker (Checked.Start and End,
+// the time of the check that saved the clause), the start and end of
+// other sentinels are kept as events (spec.TimeSpec.FollowsEvent), to be
+// evaluated when they happen. Its Location is nil (UTC):
 // the time zone is not kept with the sentinel, and a caller that checked
 // it in another sets it (the monitor sets Monitor.Location).
-func LifespanOf(c *spec.Checked, created time.Time) Lifespan {
-	l := Lifespan{Created: created}
+func LifespanOf(c *spec.Checked) Lifespan {
+	var l Lifespan
 	bound := func(ts *spec.TimeSpec, resolved time.Time) Bound {
-		if ts == nil {
-			return Bound{At: resolved}
-		}
-		if ev, ok := ts.Base.(*spec.Event); ok && ev.Name != nil {
+		if ts.FollowsEvent() {
+			ev := ts.Base.(*spec.Event)
 			b := Bound{Event: ev.Kind, Ref: ev.Name.Name}
 			for _, off := range ts.Offsets {
 				if off != nil {
@@ -119,8 +119,6 @@ func (l Lifespan) resolve(b Bound, lookup Lookup) (time.Time, bool) {
 	switch b.Event {
 	case 0:
 		return b.At, !b.At.IsZero()
-	case spec.During:
-		t = l.Created
 	case spec.Start, spec.End:
 		if lookup == nil {
 			return time.Time{}, false

@@ -125,10 +125,9 @@ func TestLifespan(t *testing.T) {
 	day := spec.Duration{N: 1, Unit: spec.Day}
 	statuses := map[string]Status{}
 	lookup := func(name string) (Status, bool) { s, ok := statuses[name]; return s, ok }
-	s1 := Lifespan{From: Bound{At: t0.Add(time.Hour)}, To: Bound{At: t0.Add(48 * time.Hour)}, Created: t0}
-	s2 := Lifespan{From: Bound{Event: spec.Start, Ref: "s1"}, To: Bound{Event: spec.End, Ref: "s1"}, Created: t0}
-	s4 := Lifespan{From: Bound{Event: spec.End, Ref: "s1", Offsets: []spec.Duration{day}}, To: Bound{At: t0.Add(30 * 24 * time.Hour)}, Created: t0}
-	dur := Lifespan{From: Bound{Event: spec.During, Ref: "s1"}, To: Bound{Event: spec.End, Ref: "s1"}, Created: t0.Add(2 * time.Hour)}
+	s1 := Lifespan{From: Bound{At: t0.Add(time.Hour)}, To: Bound{At: t0.Add(48 * time.Hour)}}
+	s2 := Lifespan{From: Bound{Event: spec.Start, Ref: "s1"}, To: Bound{Event: spec.End, Ref: "s1"}}
+	s4 := Lifespan{From: Bound{Event: spec.End, Ref: "s1", Offsets: []spec.Duration{day}}, To: Bound{At: t0.Add(30 * 24 * time.Hour)}}
 
 	// Before s1's start: everyone pending; s1 wakes at its start.
 	tr := s1.Evaluate(t0, Status{}, lookup)
@@ -148,9 +147,6 @@ func TestLifespan(t *testing.T) {
 	tr2 := s2.Evaluate(t0.Add(90*time.Minute), Status{}, lookup)
 	if tr2.Status.Started != t0.Add(time.Hour) || tr2.Status.Phase() != Active || !tr2.Wake.IsZero() {
 		t.Errorf("s2 on start(s1): %+v", tr2)
-	}
-	if tr := dur.Evaluate(t0.Add(2*time.Hour), Status{}, lookup); tr.Status.Started != t0.Add(2*time.Hour) {
-		t.Errorf("during(s1): %+v", tr)
 	}
 	// Idempotent.
 	if again := s1.Evaluate(t0.Add(91*time.Minute), statuses["s1"], lookup); len(again.Raised) != 0 {
@@ -172,7 +168,7 @@ func TestLifespan(t *testing.T) {
 		t.Errorf("s4 after end(s1)+1 day: %+v", tr)
 	}
 	// A pending sentinel whose end passes ends without starting.
-	late := Lifespan{From: Bound{Event: spec.Start, Ref: "nobody"}, To: Bound{At: t0.Add(time.Hour)}, Created: t0}
+	late := Lifespan{From: Bound{Event: spec.Start, Ref: "nobody"}, To: Bound{At: t0.Add(time.Hour)}}
 	if tr := late.Evaluate(t0.Add(2*time.Hour), Status{}, lookup); tr.Status.Phase() != Ended || !tr.Status.Started.IsZero() {
 		t.Errorf("never started: %+v", tr)
 	}
@@ -191,7 +187,7 @@ func TestLifespanOf(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := LifespanOf(c, t0)
+	l := LifespanOf(c)
 	if l.From.At != t0 || l.To.At != t0.Add(48*time.Hour) {
 		t.Errorf("lifespan %+v", l)
 	}
@@ -291,5 +287,41 @@ func TestNextDeferred(t *testing.T) {
 	}
 	if got := (Policy{}).Next(t0, Plan{Interval: time.Hour}, &History{}, Deferred, 0); got != t0.Add(time.Minute) {
 		t.Errorf("default BusyRetry: next in %v, want 1m", got.Sub(t0))
+	}
+}
+
+// TestLifespanOfDuring: From during(s) is the time of the check that saved
+// the clause, with its offsets (Checked.Start), an absolute bound: an
+// edit checked later starts later, whatever the sentinel's creation.
+func TestLifespanOfDuring(t *testing.T) {
+	check := func(now time.Time, src string, lookup func(string) *spec.Stored) *spec.Checked {
+		t.Helper()
+		s, err := spec.ParseSentinel("", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := spec.NewChecker(now)
+		c.Lookup = lookup
+		ch, err := c.Check(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ch
+	}
+	s1 := check(t0, "Create Sentinel s1 Using http://example.com/ Monitor any change Fetch 1 day\n", nil)
+	lookup := func(name string) *spec.Stored {
+		if name == "s1" {
+			return &spec.Stored{Checked: s1, Started: t0}
+		}
+		return nil
+	}
+	edited := t0.Add(5 * time.Hour) // s2 was created at t0, edited 5 hours later
+	s2 := check(edited, "Create Sentinel s2 Using http://example.com/b Monitor any change Fetch 1 day From during(s1) + 1 hour\n", lookup)
+	l := LifespanOf(s2)
+	if want := edited.Add(time.Hour); l.From.Event != 0 || !l.From.At.Equal(want) {
+		t.Fatalf("From during(s1) + 1 hour checked at %s: bound %+v, want At %s", edited, l.From, want)
+	}
+	if tr := l.Evaluate(edited.Add(30*time.Minute), Status{}, nil); tr.Status.Phase() != Pending || !tr.Wake.Equal(edited.Add(time.Hour)) {
+		t.Errorf("half an hour after the edit: %+v, want pending until %s", tr, edited.Add(time.Hour))
 	}
 }

@@ -325,11 +325,23 @@ func (b *FlatBuilder) Flat() (*Flat, error) {
 // the nodes' XIDs if n has one. Values and attribute strings are copied.
 func Flatten(n *Node) (*Flat, []*Node) {
 	// Counting first sizes every per-node array once (growing them by
-	// doubling cost a third of the time of a diff of Documents); values
-	// and attributes still grow as they come.
-	size := n.Size()
+	// doubling cost a third of the time of a diff of Documents), and the
+	// values and attribute values too: grown as they came, each step a
+	// copy of the text so far into fresh memory, they cost the tree
+	// differ of a large page about as much as parsing it.
+	size, attrs, text, atext := 0, 0, 0, 0
+	Walk(n, func(m *Node) bool {
+		size++
+		text += len(m.Value)
+		attrs += len(m.Attrs)
+		for _, a := range m.Attrs {
+			atext += len(a.Value)
+		}
+		return true
+	})
 	var b FlatBuilder
-	b.Grow(size, 0, 0)
+	b.Grow(size, attrs, min(text, maxText))
+	b.atext.Grow(min(atext, maxText))
 	nodes := make([]*Node, 0, size)
 	type frame struct {
 		node *Node

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -100,6 +101,10 @@ type Warehouse struct {
 	fillFloor  int64
 	fillPasses int
 	fillFailed map[int64]bool
+
+	// parsedBytes counts the bytes Document, Diff and DocumentDiff
+	// parsed (ParsedBytes).
+	parsedBytes atomic.Int64
 }
 
 type cachedHead struct {

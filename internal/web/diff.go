@@ -104,10 +104,9 @@ func (s *Server) loadDiff(ctx context.Context, res *vigil.Resource, fromText, to
 	}
 	from, to := p.From.ID, p.To.ID
 	start := time.Now()
-	if p.Old, err = s.Warehouse.Document(ctx, from); err != nil {
-		return nil, err
-	}
-	if p.Delta, err = s.Warehouse.Diff(ctx, from, to); err != nil {
+	// One read and one parse of each version: the document the changes
+	// are laid over is the tree differ's old one.
+	if p.Old, p.Delta, err = s.Warehouse.DocumentDiff(ctx, from, to); err != nil {
 		return nil, err
 	}
 	s.Metrics.observeDiff(time.Since(start))

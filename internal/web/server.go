@@ -58,9 +58,10 @@ type Warehouse interface {
 	// yet. Every page and answer that says why learns it through it,
 	// within the request's budget (readAsTextAll).
 	ReadAsTextAll(ctx context.Context, vs []*vigil.Version, budget int64) (known map[int64]string, failed map[int64]error)
-	// Diff returns the delta from version from to version to, in terms of
-	// Document(from); EINVALID for versions of different resources.
-	Diff(ctx context.Context, from, to int64) (*delta.Delta, error)
+	// DocumentDiff returns Document(from) and the delta from version from
+	// to version to in its terms, each version's body read and parsed
+	// once; EINVALID for versions of different resources.
+	DocumentDiff(ctx context.Context, from, to int64) (*tree.Document, *delta.Delta, error)
 }
 
 // Server serves the REST API, the metrics and the dashboard. Set the

@@ -2,6 +2,7 @@ package vigil
 
 import (
 	"net/url"
+	"regexp"
 	"strings"
 )
 
@@ -69,4 +70,33 @@ func RedactURL(raw string) string {
 		return raw
 	}
 	return raw[:start+colon] + ":xxxxx" + raw[start+at:]
+}
+
+// urlPattern finds the URLs in an error's text: a scheme, "://", and
+// everything up to white space or a quote.
+var urlPattern = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s"'<>]+`)
+
+// RedactURLs returns an error's text with each URL in it cut to its scheme
+// and host. Delivery errors quote the URL they failed on, and chat services
+// and webhooks carry their secrets in it: a Discord or Slack webhook's path,
+// a Telegram bot token, a ?token= query, a user's password. The outbox logs
+// and stores the redacted text only, and a recovered panic's value is
+// written through it (PanicError). It finds what looks like a URL with a
+// scheme: a secret quoted without one, or a password holding "/" (which
+// ends the host), can still show.
+func RedactURLs(s string) string {
+	return urlPattern.ReplaceAllStringFunc(s, func(raw string) string {
+		// Punctuation that ends a sentence or a clause is the message's.
+		trimmed := strings.TrimRight(raw, ".,:;)]")
+		tail := raw[len(trimmed):]
+		u, err := url.Parse(trimmed)
+		if err != nil || u.Host == "" {
+			return "[URL]" + tail
+		}
+		out := u.Scheme + "://" + u.Host
+		if u.User != nil || u.Path != "" && u.Path != "/" || u.RawQuery != "" || u.Fragment != "" {
+			out += "/…"
+		}
+		return out + tail
+	})
 }

@@ -80,3 +80,19 @@ func TestResourceValidateHidesPassword(t *testing.T) {
 		t.Errorf("Validate: %v; want EINVALID naming the URL with its password hidden", err)
 	}
 }
+
+func TestRedactURLs(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`webhook https://hooks.example.org/vigil?token=SECRET: Post "https://hooks.example.org/vigil?token=SECRET": dial tcp: refused`,
+			`webhook https://hooks.example.org/…: Post "https://hooks.example.org/…": dial tcp: refused`},
+		{`chat discord: Post "https://discord.com/api/webhooks/123/SECRET": timeout`, `chat discord: Post "https://discord.com/…": timeout`},
+		{`chat telegram: telegram://123:SECRET@telegram?chats=@chan`, `chat telegram: telegram://telegram/…`},
+		{`smtp://user:SECRET@mail.example.org:587/`, `smtp://mail.example.org:587/…`},
+		{`status 500 from https://example.org/`, `status 500 from https://example.org`},
+		{`no URL here: status 500`, `no URL here: status 500`},
+	} {
+		if got := vigil.RedactURLs(tc.in); got != tc.want {
+			t.Errorf("RedactURLs(%q)\n = %q\nwant %q", tc.in, got, tc.want)
+		}
+	}
+}

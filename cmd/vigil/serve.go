@@ -229,11 +229,7 @@ func runServe(ctx context.Context, env *environment, args []string) (code int, e
 	gate := &readiness{}
 	srv := newHTTPServer(web.Secure(hosts.Check(gate)))
 	serveErr := make(chan error, 1)
-	go func() {
-		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			serveErr <- err
-		}
-	}()
+	go serveHTTP(srv, ln, logger, serveErr)
 	defer srv.Close() // a start that fails; a running daemon shuts it down below
 	logger.Info("vigil serve listening: opening the store", "addr", ln.Addr().String())
 	if !c.sharedStore {
@@ -307,13 +303,18 @@ func runServe(ctx context.Context, env *environment, args []string) (code int, e
 		defer wg.Done()
 		// On a clean stop Run gives back the sentinels it claimed and did
 		// not check, so that the next start checks them at once.
-		if err := d.monitor.Run(ctx, c.poll, d.monitorKick); err != nil && !errors.Is(err, context.Canceled) {
+		err := keepRunning(ctx, logger, d.countPanic, panicMonitor, c.poll, func() error {
+			return d.monitor.Run(ctx, c.poll, d.monitorKick)
+		})
+		if err != nil && !errors.Is(err, context.Canceled) {
 			logger.Error("stop the monitor", "error", err)
 		}
 	}()
 	go func() {
 		defer wg.Done()
-		d.deliverer.Run(ctx, c.poll, d.outboxKick)
+		keepRunning(ctx, logger, d.countPanic, panicOutbox, c.poll, func() error {
+			return d.deliverer.Run(ctx, c.poll, d.outboxKick)
+		})
 	}()
 	var runErr error
 	select {
@@ -370,6 +371,9 @@ type daemon struct {
 	// table so that a GET of a path it lacks gets the dashboard's Not
 	// found page (web.Server.NotFoundPages); nil: mux's plain 404.
 	notFoundPages func(mux *http.ServeMux) http.Handler
+	// countPanic, set with the metrics (newServeMux), counts a panic the
+	// daemon recovered from by where it struck (vigil_panics_total{in}).
+	countPanic func(in string)
 }
 
 // newChromium returns the browser that renders pages, in its sandbox as

@@ -171,11 +171,12 @@ func mountWeb(mux *http.ServeMux, d *daemon) {
 	if d.monitor != nil {
 		d.monitor.Fetcher = metrics.Fetcher(d.monitor.Fetcher)
 		d.monitor.Store = countedStore{Store: d.monitor.Store, checks: metrics.CheckStore(d.monitor.Store)}
-		d.monitor.Panicked = func() { metrics.CountPanic("check") }
+		d.monitor.Panicked = metrics.CountPanic
 	}
 	if d.deliverer != nil {
-		d.deliverer.Panicked = func() { metrics.CountPanic("delivery") }
+		d.deliverer.Panicked = metrics.CountPanic
 	}
+	d.countPanic = metrics.CountPanic
 	s := &web.Server{
 		Store:      d.store,
 		Warehouse:  d.warehouse,

@@ -163,6 +163,7 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 		req.ETag, req.LastModified = good.ETag, good.LastModified
 	}
 	res, ferr := m.Fetcher.Fetch(ctx, req)
+	m.fetchPanicked(url, ferr)
 	if ferr == nil && res.NotModified && good == nil {
 		ferr = fmt.Errorf("fetch %s: 304 Not Modified without a stored version", vigil.RedactURL(url))
 	}
@@ -402,6 +403,15 @@ func (m *Monitor) putFailure(ctx context.Context, rid int64, url string, head *v
 	return v, nil
 }
 
+// fetchPanicked logs and counts the error of url's fetch if it is a panic
+// the fetcher recovered on a goroutine of its own (its guard proxy's, its
+// browser's) and returned: the fetch failed, as any failed fetch does.
+func (m *Monitor) fetchPanicked(url string, err error) {
+	if err != nil {
+		reportPanic(m.Logger, m.Panicked, PanicFetch, "fetch: panicked", err, vigil.RedactURLs(err.Error()), logURL(url))
+	}
+}
+
 // putVersion stores f through the warehouse as the newest version of its
 // URL, whose resource the monitor knows as rid, and returns it. A
 // resource deleted from the store since its id was learnt (the monitor is
@@ -418,6 +428,10 @@ func (m *Monitor) putVersion(ctx context.Context, rid int64, f *warehouse.Fetch)
 		v, err = m.Warehouse.Put(ctx, f)
 	}
 	if err != nil {
+		// A panic the warehouse recovered (in compressing the body): the
+		// write failed whole, as any failed write does; it is logged with
+		// its stack and counted.
+		reportPanic(m.Logger, m.Panicked, PanicStore, "store a version: panicked", err, vigil.RedactURLs(err.Error()), logURL(f.URL))
 		return nil, err
 	}
 	if v.ResourceID != rid {

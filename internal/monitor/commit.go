@@ -31,7 +31,13 @@ func (c *committer) run() {
 				break more
 			}
 		}
-		if err := c.m.commit(context.Background(), recs); err != nil {
+		// A panic in the commit (a bug in the store's write, or in what
+		// follows it) is logged and counted (PanicCommit): the records
+		// are lost (unless the store wrote them first), as after a
+		// failed commit, not the committer, which would leave every later
+		// check waiting on it.
+		err := vigil.Protect(func() error { return c.m.commit(context.Background(), recs) })
+		if err != nil && !reportPanic(c.m.Logger, c.m.Panicked, PanicCommit, "record checks: panicked", err, err.Error()) {
 			c.m.Logger.Error("record checks", LogError, err)
 		}
 		// Committed or not (a lost record is checked again when its lease

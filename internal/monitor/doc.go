@@ -105,4 +105,9 @@
 // the check began, the panic is logged at Error level with its stack and
 // counted (Monitor.Panicked), and the other checks go on; a delivery that
 // panics is recorded as a failed delivery (Deliverer.deliverGuarded).
+// A panic that the fetcher, the warehouse or a notifier recovered on a
+// goroutine of its own comes back as the error (a *vigil.PanicError) of
+// the fetch, the write or the delivery, which fails as any does, and is
+// logged with its stack and counted; one in Run's own steps (the claim,
+// the committer) is too, and Run goes on (panicked.go lists where).
 package monitor

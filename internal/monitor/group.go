@@ -126,9 +126,9 @@ func (m *Monitor) guard(ctx context.Context, jobs []*job, starts []begun, pages 
 			redacted[i] = vigil.RedactURL(u)
 		}
 		m.Logger.Error("check panicked", "sentinels", jobIDs(jobs), slog.Any("urls", redacted),
-			"panic", redactURLs(fmt.Sprint(r)), "stack", string(stack))
+			"panic", vigil.RedactURLs(fmt.Sprint(r)), "stack", string(stack))
 		if m.Panicked != nil {
-			m.Panicked()
+			m.Panicked(PanicCheck)
 		}
 		if ctx.Err() != nil && abandon != nil {
 			abandon(jobIDs(jobs))
@@ -157,7 +157,7 @@ func (m *Monitor) guard(ctx context.Context, jobs []*job, starts []begun, pages 
 func (m *Monitor) storePanicked(ctx context.Context, url string, now time.Time) {
 	defer func() {
 		if r := recover(); r != nil {
-			m.Logger.Error("store the failure of a check that panicked: panicked", logURL(url), "panic", redactURLs(fmt.Sprint(r)), "stack", string(debug.Stack()))
+			m.Logger.Error("store the failure of a check that panicked: panicked", logURL(url), "panic", vigil.RedactURLs(fmt.Sprint(r)), "stack", string(debug.Stack()))
 		}
 	}()
 	rid, err := m.resource(ctx, url)
@@ -189,7 +189,7 @@ func (m *Monitor) failPanicked(ctx context.Context, j *job, start begun) *vigil.
 			if r := recover(); r != nil {
 				m.told.take(tried)
 				m.Logger.Error("record a check that panicked: panicked", LogSentinel, j.s.ID, "notice", notice,
-					"panic", redactURLs(fmt.Sprint(r)), "stack", string(debug.Stack()))
+					"panic", vigil.RedactURLs(fmt.Sprint(r)), "stack", string(debug.Stack()))
 				rec = nil
 			}
 		}()

@@ -103,9 +103,10 @@ type Monitor struct {
 	// week or month added to another sentinel's event keeps its clock
 	// there (schedule.Lifespan.Location). Nil is UTC.
 	Location *time.Location
-	// Panicked, if not nil, is called once for each group of checks that
-	// panicked (see checkGroup).
-	Panicked func()
+	// Panicked, if not nil, is called once for each panic recovered,
+	// with where it struck (PanicCheck: a group of checks, see
+	// checkGroup; PanicFetch, PanicStore, PanicClaim, PanicCommit).
+	Panicked func(in string)
 
 	Now  func() time.Time
 	Rand func() float64 // in [0, 1)
@@ -304,24 +305,41 @@ func (m *Monitor) Run(ctx context.Context, poll time.Duration, kick <-chan struc
 	// return; one abandoned while running is left to its lease.
 	abandon := func(ids []int64) { m.flight.done(ids, ctx.Err() != nil) }
 	for ctx.Err() == nil {
-		claimed, err := m.Store.ClaimDueSentinels(ctx, m.Now(), m.Lease, m.Batch)
-		if err != nil {
-			if ctx.Err() != nil {
-				break
+		// A panic in the round's claim, or in starting its checks (before
+		// checkGroup's guard: reading their states, grouping them), is
+		// logged and counted (PanicClaim); the sentinels it admitted are
+		// abandoned, to be claimed again once their lease ends, and the
+		// claim is tried again at the next poll.
+		var admitted []*vigil.Sentinel
+		wait := true
+		perr := vigil.Protect(func() error {
+			claimed, err := m.Store.ClaimDueSentinels(ctx, m.Now(), m.Lease, m.Batch)
+			if err != nil {
+				if ctx.Err() != nil {
+					return nil // the loop ends
+				}
+				m.Logger.Error("claim due sentinels", LogError, err)
 			}
-			m.Logger.Error("claim due sentinels", LogError, err)
+			admitted = append(m.flight.takeReady(), m.flight.admit(claimed)...)
+			// Idle, the monitor reads why versions are read as text in
+			// the background, a small batch at a time, claiming between
+			// batches.
+			idle := len(admitted) == 0
+			if idle && m.fillReadAsText(ctx) {
+				wait = false
+				return nil
+			}
+			// A batch of sites alone, all given back for want of a site
+			// slot, waits as an empty one does (or for a slot): claimed
+			// again at once, they would be given back again.
+			wait = idle || m.checkBatch(ctx, admitted, func(r *vigil.CheckRecord) { c.in <- r }, slots, abandon) == len(admitted)
+			return nil
+		})
+		if perr != nil {
+			reportPanic(m.Logger, m.Panicked, PanicClaim, "claim due sentinels: panicked", perr, perr.Error())
+			abandon(sentinelIDs(admitted))
 		}
-		claimed = append(m.flight.takeReady(), m.flight.admit(claimed)...)
-		// Idle, the monitor reads why versions are read as text in the
-		// background, a small batch at a time, claiming between batches.
-		idle := len(claimed) == 0
-		if idle && m.fillReadAsText(ctx) {
-			continue
-		}
-		// A batch of sites alone, all given back for want of a site slot,
-		// waits as an empty one does (or for a slot): claimed again at
-		// once, they would be given back again.
-		if idle || m.checkBatch(ctx, claimed, func(r *vigil.CheckRecord) { c.in <- r }, slots, abandon) == len(claimed) {
+		if wait {
 			select {
 			case <-ctx.Done():
 			case <-time.After(poll):
@@ -332,6 +350,15 @@ func (m *Monitor) Run(ctx context.Context, poll time.Duration, kick <-chan struc
 		}
 	}
 	return ctx.Err()
+}
+
+// sentinelIDs returns the ids of ss.
+func sentinelIDs(ss []*vigil.Sentinel) []int64 {
+	ids := make([]int64, len(ss))
+	for i, s := range ss {
+		ids[i] = s.ID
+	}
+	return ids
 }
 
 // checkBatch checks the claimed sentinels and hands each one's record to

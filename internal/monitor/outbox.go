@@ -33,9 +33,11 @@ type Deliverer struct {
 	// owner may have replaced since.
 	MessageLink func(s *vigil.Sentinel) string
 	Sentinels   SentinelFinder
-	// Panicked, if not nil, is called for each delivery that panicked
-	// (see deliverGuarded), to count them.
-	Panicked func()
+	// Panicked, if not nil, is called for each delivery that panicked,
+	// to count them: with PanicDelivery for a panic of the delivery (see
+	// deliverGuarded), PanicNotifier for one a notifier recovered on a
+	// goroutine of its own and returned as a *vigil.PanicError.
+	Panicked func(in string)
 
 	Lease       time.Duration // 2m: how long a claimed entry is hidden from other workers
 	Batch       int           // 32 entries claimed at a time
@@ -158,11 +160,11 @@ func (d *Deliverer) deliverGuarded(ctx context.Context, n *vigil.Notification) (
 		if r == nil {
 			return
 		}
-		why := redactURLs(redactTarget(fmt.Sprint(r), n.Target))
+		why := vigil.RedactURLs(redactTarget(fmt.Sprint(r), n.Target))
 		d.Logger.Error("delivery panicked", LogNotification, n.ID, LogChannel, n.Channel, LogAttempts, n.Attempts,
 			"panic", why, "stack", string(debug.Stack()))
 		if d.Panicked != nil {
-			d.Panicked()
+			d.Panicked(PanicDelivery)
 		}
 		rctx, cancel := afterStop(ctx)
 		defer cancel()
@@ -223,7 +225,10 @@ func (d *Deliverer) deliver(ctx context.Context, n *vigil.Notification) error {
 		// receiver may have had it: delivery is at least once).
 		return d.release(n)
 	}
-	why := redactURLs(redactTarget(err.Error(), n.Target)) // the target's secrets stay out of logs and the store
+	why := vigil.RedactURLs(redactTarget(err.Error(), n.Target)) // the target's secrets stay out of logs and the store
+	// A notifier's panic (a bug in its library) fails the delivery as an
+	// error does, retried as one; it is logged with its stack, and counted.
+	reportPanic(log, d.Panicked, PanicNotifier, "notifier panicked", err, why, LogAttempts, n.Attempts)
 	if vigil.ErrorCode(err) == vigil.EINVALID || n.Attempts >= d.MaxAttempts {
 		log.Warn("notification dead", LogAttempts, n.Attempts, LogError, why)
 		return recorded(n.ID, "record it dead", d.Store.MarkNotificationDead(ctx, n.ID, why))

@@ -84,7 +84,7 @@ func TestCheckPanicRecovered(t *testing.T) {
 				m := &Monitor{Store: db, Warehouse: newWarehouse(t, db), Fetcher: f,
 					Policy: schedule.Policy{MinInterval: time.Minute}, Now: func() time.Time { return clock },
 					Logger:   slogJSON(&logs),
-					Panicked: func() { panicked.Lock(); panics++; panicked.Unlock() },
+					Panicked: func(string) { panicked.Lock(); panics++; panicked.Unlock() },
 					MessageLink: func(s *vigil.Sentinel) string {
 						if panicLinks && s.ID == bad.ID {
 							var parts []string
@@ -221,7 +221,7 @@ func TestRunCheckPanicRecovered(t *testing.T) {
 	f := &panickingFetcher{pagesFetcher: pagesFetcher{pages: map[string]string{goodURL: "<p>good</p>", badURL: "<p>bad</p>"}}, bad: badURL}
 	var panics, committed atomic.Int64
 	m := &Monitor{Store: db, Warehouse: wh, Fetcher: f, Policy: schedule.Policy{MinInterval: time.Minute},
-		Now: func() time.Time { return clock }, Panicked: func() { panics.Add(1) },
+		Now: func() time.Time { return clock }, Panicked: func(string) { panics.Add(1) },
 		Committed: func(n int) { committed.Add(int64(n)) }}
 	rctx, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)

@@ -2,38 +2,9 @@ package monitor
 
 import (
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 )
-
-// urlPattern finds the URLs in an error's text: a scheme, "://", and
-// everything up to white space or a quote.
-var urlPattern = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s"'<>]+`)
-
-// redactURLs returns an error's text with each URL in it cut to its scheme
-// and host. Delivery errors quote the URL they failed on, and chat services
-// and webhooks carry their secrets in it: a Discord or Slack webhook's path,
-// a Telegram bot token, a ?token= query, a user's password. The outbox logs
-// and stores the redacted text only. It finds what looks like a URL with a
-// scheme: a secret quoted without one, or a password holding "/" (which
-// ends the host), can still show.
-func redactURLs(s string) string {
-	return urlPattern.ReplaceAllStringFunc(s, func(raw string) string {
-		// Punctuation that ends a sentence or a clause is the message's.
-		trimmed := strings.TrimRight(raw, ".,:;)]")
-		tail := raw[len(trimmed):]
-		u, err := url.Parse(trimmed)
-		if err != nil || u.Host == "" {
-			return "[URL]" + tail
-		}
-		out := u.Scheme + "://" + u.Host
-		if u.User != nil || u.Path != "" && u.Path != "/" || u.RawQuery != "" || u.Fragment != "" {
-			out += "/…"
-		}
-		return out + tail
-	})
-}
 
 // minSecret is the length from which a part of a target is taken for a
 // secret: tokens are longer, and shorter parts are words ("send", "api")

@@ -153,11 +153,13 @@ func (f *siteFetcher) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigi
 		r.ETag, r.LastModified = good.ETag, good.LastModified
 	}
 	res, err := f.inner.Fetch(ctx, &r)
+	f.m.fetchPanicked(req.URL, err)
 	if err == nil && res != nil && res.NotModified && good != nil {
 		if final, cerr := vigil.CanonicalURL(res.URL); cerr != nil || final != asked {
 			// Not the page whose validators were sent (a redirect):
 			// asked again without them.
 			res, err = f.inner.Fetch(ctx, req)
+			f.m.fetchPanicked(req.URL, err)
 		} else {
 			return f.notModified(ctx, asked, good, res)
 		}

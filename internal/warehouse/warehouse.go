@@ -275,16 +275,14 @@ func (w *Warehouse) PutStored(ctx context.Context, f *Fetch) (*vigil.Version, bo
 	// patch at the next write, so it is compressed fast; a version that
 	// stays in full is recompressed for keeping then (prepare). It is
 	// compressed on another goroutine while prepare encodes the previous
-	// version against it, since the two are independent.
-	type result struct {
-		data []byte
-		err  error
-	}
-	compressed := make(chan result, 1)
-	go func() {
-		data, err := w.opt.Codec.CompressFast(f.Body)
-		compressed <- result{data, err}
-	}()
+	// version against it, since the two are independent. A panic of the
+	// codec there is returned as an error (a *vigil.PanicError), and the
+	// write fails before anything is appended, rather than the process.
+	var fast []byte
+	compressed := vigil.Go(func() (err error) {
+		fast, err = w.opt.Codec.CompressFast(f.Body)
+		return err
+	})
 	blob := &vigil.Blob{Hash: v.ContentHash, Size: v.Size}
 	mu := &w.locks[uint64(r.ID)%uint64(len(w.locks))]
 	mu.Lock()
@@ -314,11 +312,10 @@ func (w *Warehouse) PutStored(ctx context.Context, f *Fetch) (*vigil.Version, bo
 		}
 		if !waited {
 			waited = true
-			c := <-compressed
-			if c.err != nil {
-				return nil, false, fmt.Errorf("compress: %w", c.err)
+			if err := <-compressed; err != nil {
+				return nil, false, fmt.Errorf("compress: %w", err)
 			}
-			blob.Data = c.data
+			blob.Data = fast
 		}
 		if err != nil {
 			return nil, false, err

@@ -49,11 +49,13 @@ func NewMetrics(st vigil.Store) *Metrics {
 		Help:    "Time to load two versions and compute their delta for the API and dashboard.",
 		Buckets: prometheus.ExponentialBuckets(0.001, 3, 10)})
 	m.panics = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "vigil_panics_total",
-		Help: "Panics the daemon recovered from (a bug, logged with its stack), by where: check or delivery."}, []string{"in"})
+		Help: "Panics the daemon recovered from (a bug, logged with its stack), by where: check, fetch, store, claim, commit, delivery, notifier, monitor or outbox."}, []string{"in"})
 	for _, s := range []string{"ok", "not_modified", "error"} {
 		m.fetches.WithLabelValues(s)
 	}
-	for _, in := range []string{"check", "delivery"} {
+	// Where the monitor (monitor.Panics) and vigil serve's loops count
+	// them: each shown from the start, at 0.
+	for _, in := range []string{"check", "fetch", "store", "claim", "commit", "delivery", "notifier", "monitor", "outbox"} {
 		m.panics.WithLabelValues(in)
 	}
 	m.reg.MustRegister(m.fetches, m.fetchSeconds, m.checks, m.changes, m.diffSeconds, m.panics,
@@ -75,10 +77,11 @@ func (m *Metrics) observeDiff(d time.Duration) {
 	}
 }
 
-// CountPanic counts a panic the daemon recovered from, in a check of
-// the monitor ("check": monitor.Monitor.Panicked) or a delivery of the
-// outbox ("delivery": monitor.Deliverer.Panicked): a bug, which the log
-// says with its stack.
+// CountPanic counts a panic the daemon recovered from, by where it
+// struck: in the monitor ("check", "fetch", "store", "claim", "commit":
+// monitor.Monitor.Panicked), in the outbox ("delivery", "notifier":
+// monitor.Deliverer.Panicked), or in one of vigil serve's loops
+// ("monitor", "outbox"): a bug, which the log says with its stack.
 func (m *Metrics) CountPanic(in string) {
 	m.panics.WithLabelValues(in).Inc()
 }

@@ -137,13 +137,15 @@ func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) 
 	if name == "slack" {
 		title = plainText(name, title)
 	}
-	sent := make(chan error, 1)
-	go func() {
-		sent <- svc.Send(text, &types.Params{"title": title})
+	// A panic in the library fails the delivery (a *vigil.PanicError, its
+	// value's URLs redacted), which the outbox retries, rather than the
+	// process.
+	sent := vigil.Go(func() error {
 		if own != nil {
-			own.CloseIdleConnections() // the clone serves this message only
+			defer own.CloseIdleConnections() // the clone serves this message only
 		}
-	}()
+		return send(svc, text, &types.Params{"title": title})
+	})
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	select {
@@ -158,6 +160,10 @@ func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) 
 	}
 	return nil
 }
+
+// send sends text through svc: a variable, so that a test may make it
+// panic as a bug in the library would.
+var send = func(svc types.Service, text string, params *types.Params) error { return svc.Send(text, params) }
 
 // route puts n.Transport, under the notifiers' redirect policy
 // (notify.Transport), beneath svc's requests; it returns the transport it

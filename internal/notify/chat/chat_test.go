@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nicholas-fedor/shoutrrr/pkg/types"
+
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/notify"
 )
@@ -384,5 +386,35 @@ func TestCheckSaysWhy(t *testing.T) {
 		if err != nil && strings.Contains(err.Error(), "failed to initialize service") {
 			t.Errorf("Check(%s) = %v: Shoutrrr's word, not why", url, err)
 		}
+	}
+}
+
+// TestSendPanics makes the library panic on the goroutine that sends, with
+// the service's URL, token and all, in the panic's value: the delivery
+// fails with the panic, its URL redacted and its stack kept for the log,
+// and the process goes on.
+func TestSendPanics(t *testing.T) {
+	const token = "tk_0123456789SECRET"
+	target := "ntfy://127.0.0.1:9/" + token + "?scheme=http"
+	defer func(s func(types.Service, string, *types.Params) error) { send = s }(send)
+	send = func(types.Service, string, *types.Params) error {
+		panic(fmt.Sprintf("post %s: nil map", strings.Replace(target, "ntfy://", "http://", 1)))
+	}
+	err := (&Notifier{}).Notify(context.Background(), target, &vigil.Message{Subject: "s", Text: "t"})
+	var pe *vigil.PanicError
+	if !errors.As(err, &pe) {
+		t.Fatalf("error %v, want a *vigil.PanicError", err)
+	}
+	if want := "chat ntfy: panic: post http://127.0.0.1:9/…: nil map"; err.Error() != want {
+		t.Errorf("error %q, want %q", err, want)
+	}
+	if strings.Contains(err.Error(), token) {
+		t.Errorf("the token shows: %v", err)
+	}
+	if !strings.Contains(string(pe.Stack), "TestSendPanics") {
+		t.Errorf("the stack does not say where it panicked:\n%s", pe.Stack)
+	}
+	if vigil.ErrorCode(err) == vigil.EINVALID {
+		t.Errorf("a panic is a permanent error: the outbox would not retry it")
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
+
+	"github.com/vigil-web/vigil"
 )
 
 // navigationGate holds the documents a tab's main frame requests to
@@ -108,7 +110,17 @@ func (g *navigationGate) paused(ev any) {
 	g.deciding.Add(1)
 	go func() {
 		defer g.decided()
-		decide()
+		// A panic in the decision (in allow, a bug in reading a
+		// robots.txt) fails the render with it, as a refusal does,
+		// rather than the process; the request stays paused until the
+		// tab closes.
+		if err := vigil.Protect(func() error { decide(); return nil }); err != nil {
+			g.mu.Lock()
+			if g.refusal == nil {
+				g.refusal = fmt.Errorf("decide on a navigation: %w", err)
+			}
+			g.mu.Unlock()
+		}
 	}()
 }
 

@@ -7,12 +7,15 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/vigil-web/vigil"
 )
 
 // guardProxy is an HTTP proxy on the loopback interface through which a
@@ -47,6 +50,9 @@ type guardProxy struct {
 	closed bool
 	conns  map[net.Conn]struct{} // both ends of the open tunnels
 	wg     sync.WaitGroup        // the tunnels' copying goroutines
+	// panicked is the first panic of a tunnel's goroutine not yet
+	// reported by a render (takePanic).
+	panicked error
 }
 
 // startGuardProxy starts a proxy dialling with dial. With up (the
@@ -229,14 +235,43 @@ func (p *guardProxy) tunnel(w http.ResponseWriter, r *http.Request) {
 	shut := func() { once.Do(func() { p.shut(client, upstream) }) }
 	go func() {
 		defer p.wg.Done()
-		io.Copy(upstream, buf) // what the client sent, buffered or not
-		shut()
+		defer shut()
+		p.pipe(upstream, buf) // what the client sent, buffered or not
 	}()
 	go func() {
 		defer p.wg.Done()
-		io.Copy(client, upstream)
-		shut()
+		defer shut()
+		p.pipe(client, upstream)
 	}()
+}
+
+// pipe copies src to dst, one way of a tunnel, on the tunnel's own
+// goroutine. A panic there (a bug in a connection's Read or Write) ends
+// the tunnel, which the browser sees fail, rather than the process, and
+// is kept (a *vigil.PanicError) for the render to fail with (takePanic).
+func (p *guardProxy) pipe(dst io.Writer, src io.Reader) {
+	err := vigil.Protect(func() error {
+		io.Copy(dst, src) // its error is the tunnel's end
+		return nil
+	})
+	if err == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.panicked == nil {
+		p.panicked = fmt.Errorf("the guard proxy's tunnel: %w", err)
+	}
+}
+
+// takePanic returns the panic of a tunnel (pipe) not yet reported, if
+// any, and forgets it.
+func (p *guardProxy) takePanic() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	err := p.panicked
+	p.panicked = nil
+	return err
 }
 
 // refuse answers a failed dial or request: 403 for an address the guard

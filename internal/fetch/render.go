@@ -170,13 +170,16 @@ type browserSession struct {
 	allow func(context.Context, string) error
 	proxy proxyLogin // the guard proxy's URL and credentials
 	max   int64      // MaxSize
+	// panicked returns a panic of the guard proxy's tunnels not yet
+	// reported (guardProxy.takePanic).
+	panicked func() error
 }
 
 // session returns what a render needs of the running browser, with c.mu
 // held.
 func (c *Chromium) session() *browserSession {
 	user, password := c.proxy.credentials()
-	return &browserSession{ctx: c.browser, allow: c.Allow, max: c.MaxSize,
+	return &browserSession{ctx: c.browser, allow: c.Allow, max: c.MaxSize, panicked: c.proxy.takePanic,
 		proxy: proxyLogin{origin: c.proxy.URL(), user: user, password: password}}
 }
 
@@ -250,6 +253,12 @@ func (c *Chromium) Render(ctx context.Context, url string) (string, error) {
 	// net::ERR_BLOCKED_BY_CLIENT); a document still being decided is
 	// waited for, so that the page read is not one on its way out.
 	if err := gate.settled(tab); err != nil {
+		return "", err
+	}
+	// A tunnel of the guard proxy that panicked (its goroutine's bug,
+	// recovered there) fails the render that finishes loading next: the
+	// proxy serves the browser's tabs all, and cannot tell whose it was.
+	if err := b.panicked(); err != nil {
 		return "", err
 	}
 	if loadErr != nil {

@@ -166,8 +166,9 @@ func TestServeBadInput(t *testing.T) {
 		w.Write(bomb.Bytes())
 	})
 	mux.HandleFunc("/loop", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/loop", http.StatusFound) })
-	mux.HandleFunc("/badcharset", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=x-unheard-of")
+	mux.HandleFunc("/badencoding", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Header().Set("Content-Encoding", "x-unheard-of")
 		io.WriteString(w, "<p>x</p>")
 	})
 	mux.HandleFunc("/binary", func(w http.ResponseWriter, r *http.Request) {
@@ -181,19 +182,19 @@ func TestServeBadInput(t *testing.T) {
 	hk := startHooks(t, "bad-secret-of-thirty-two-characters")
 
 	cases := map[string]string{
-		"down":       downURL + "/page",
-		"error500":   st.srv.URL + "/500",
-		"slow":       st.srv.URL + "/slow",
-		"huge":       st.srv.URL + "/huge",
-		"bomb":       st.srv.URL + "/bomb",
-		"loop":       st.srv.URL + "/loop",
-		"badcharset": st.srv.URL + "/badcharset",
-		"binary":     st.srv.URL + "/binary",
-		"robots":     st.srv.URL + "/private/page",
+		"down":        downURL + "/page",
+		"error500":    st.srv.URL + "/500",
+		"slow":        st.srv.URL + "/slow",
+		"huge":        st.srv.URL + "/huge",
+		"bomb":        st.srv.URL + "/bomb",
+		"loop":        st.srv.URL + "/loop",
+		"badencoding": st.srv.URL + "/badencoding",
+		"binary":      st.srv.URL + "/binary",
+		"robots":      st.srv.URL + "/private/page",
 	}
 	wantErr := map[string]string{
 		"down": "connect", "error500": "500", "slow": "deadline", "huge": "too large", "bomb": "decompression bomb",
-		"loop": "redirects", "badcharset": "charset", "binary": "binary", "robots": "robots.txt",
+		"loop": "redirects", "badencoding": "content coding", "binary": "binary", "robots": "robots.txt",
 	}
 	var src strings.Builder
 	for name, u := range cases {

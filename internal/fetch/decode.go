@@ -74,27 +74,30 @@ func looksBinary(body []byte) bool {
 	return bytes.IndexByte(head, 0) >= 0
 }
 
-// toUTF8 converts body to UTF-8 from the declared charset label, or the one
-// detected when no label is given (markup.HTMLEncoding for a page, the XML
-// declaration for XML). An unknown declared label is an error.
+// toUTF8 converts body to UTF-8 from its charset, found as a browser finds
+// it: a byte-order mark, else the declared label (the Content-Type's
+// charset), else the one detected (markup.HTMLEncoding for a page: a meta
+// charset, an XML declaration, a meta further on; the XML declaration for
+// XML, else UTF-8). A label no one knows, in the header as in a meta or an
+// XML declaration, is passed over as if it were absent: the page is read
+// in the charset found next, not refused (README: a page in a charset no
+// one knows is read as its source text).
 func toUTF8(body []byte, mediaType, label string) ([]byte, string, error) {
 	var enc encoding.Encoding
 	name := ""
-	if label != "" {
-		e, canonical := charset.Lookup(label)
-		if e == nil {
-			return nil, "", fmt.Errorf("%w: %q", ErrCharset, label)
+	if hasBOM(body) {
+		enc, name, _ = charset.DetermineEncoding(body, "")
+	} else if label != "" {
+		enc, name = charset.Lookup(label) // nil for a label no one knows
+	}
+	if enc == nil {
+		if strings.Contains(mediaType, "xml") && !strings.Contains(mediaType, "html") {
+			enc, name = xmlEncoding(body)
+		} else {
+			// As the HTML parser reads a page (and browsers do): a meta
+			// charset, an XML declaration, a meta further on.
+			enc, name = markup.HTMLEncoding(body, mediaType)
 		}
-		enc, name = e, canonical
-	} else if strings.Contains(mediaType, "xml") && !strings.Contains(mediaType, "html") {
-		enc, name = xmlEncoding(body)
-		if enc == nil {
-			return nil, "", fmt.Errorf("%w: %q in the XML declaration", ErrCharset, name)
-		}
-	} else {
-		// As the HTML parser reads a page (and browsers do): a meta
-		// charset, an XML declaration, a meta further on.
-		enc, name = markup.HTMLEncoding(body, mediaType)
 	}
 	if enc == unicode.UTF8 || name == "utf-8" {
 		if !utf8.Valid(body) {
@@ -109,16 +112,19 @@ func toUTF8(body []byte, mediaType, label string) ([]byte, string, error) {
 	return out, name, nil
 }
 
-// xmlEncoding returns the encoding of an XML document: its byte-order
-// mark, else the label of its XML declaration as markup reads the
+// hasBOM reports whether body begins with a UTF-8 or UTF-16 byte-order
+// mark, which beats any label (as in browsers and markup.Parse).
+func hasBOM(body []byte) bool {
+	return bytes.HasPrefix(body, []byte("\xEF\xBB\xBF")) ||
+		bytes.HasPrefix(body, []byte{0xFE, 0xFF}) || bytes.HasPrefix(body, []byte{0xFF, 0xFE})
+}
+
+// xmlEncoding returns the encoding of an XML document without a
+// byte-order mark: the label of its XML declaration as markup reads the
 // declaration, looked up as browsers do (WHATWG labels: ISO-8859-1 is
-// windows-1252), else UTF-8. An unknown label gives a nil encoding and the
-// label.
+// windows-1252), else UTF-8, the encoding of XML that declares none; so is
+// that of a declaration whose label no one knows.
 func xmlEncoding(body []byte) (encoding.Encoding, string) {
-	if bytes.HasPrefix(body, []byte{0xFE, 0xFF}) || bytes.HasPrefix(body, []byte{0xFF, 0xFE}) {
-		e, name, _ := charset.DetermineEncoding(body, "text/xml")
-		return e, name
-	}
 	label := markup.XMLDeclEncoding(body)
 	if label == "" {
 		return unicode.UTF8, "utf-8"
@@ -126,7 +132,7 @@ func xmlEncoding(body []byte) (encoding.Encoding, string) {
 	e, name := charset.Lookup(label)
 	switch {
 	case e == nil:
-		return nil, label
+		return unicode.UTF8, "utf-8"
 	case strings.HasPrefix(name, "utf-16"):
 		// A UTF-16 label on a body without a byte-order mark (one with
 		// NUL bytes is refused as binary before): the bytes are not

@@ -48,6 +48,10 @@ type serveConfig struct {
 	poll          time.Duration
 	workers       int
 	compareMemory int // MiB; 0: no bound (a negative value is refused)
+	// maxPage is --max-page-size as given (MiB); checkValues reads it
+	// into maxPageSize, in bytes.
+	maxPage       string
+	maxPageSize   int64
 	hostDelay     time.Duration
 	hostConc      int
 	render        string
@@ -125,6 +129,7 @@ func runServe(ctx context.Context, env *environment, args []string) (code int, e
 	fs.DurationVar(&c.poll, "poll", time.Second, "how often to look for due sentinels and notifications when idle")
 	fs.IntVar(&c.workers, "workers", 16, "pages fetched and compared at once (sites crawled on at most half of them, at least one)")
 	fs.IntVar(&c.compareMemory, "compare-memory", 1024, "MiB that the comparisons running at once may hold; a large page's waits for room (0: no bound)")
+	statedStringVar(fs, &c.maxPage, "max-page-size", envOr(env, "VIGIL_MAX_PAGE_SIZE", strconv.Itoa(fetch.DefaultMaxSize>>20)), fmt.Sprintf("largest page read, in `MiB`, as sent and once decoded (gzip, deflate, brotli), from 1 to %d; a larger page fails its check, naming this flag, and a compressed one is not expanded past it (default $VIGIL_MAX_PAGE_SIZE or %d)", maxPageSizeMiB, fetch.DefaultMaxSize>>20))
 	fs.DurationVar(&c.hostDelay, "host-delay", time.Second, "minimum delay between two requests to one host (0: no delay; a larger robots.txt Crawl-delay wins)")
 	fs.IntVar(&c.hostConc, "host-concurrency", 1, "requests at once to one host")
 	fs.DurationVar(&c.fetchTimeout, "fetch-timeout", 60*time.Second, "total time allowed for one fetch, from its host's turn, the wait for the page's answer included (a page may take all of it to answer); the wait for the turn may take as long again, and a check that waits in vain is tried again a minute later")
@@ -413,8 +418,7 @@ func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logge
 	d := &daemon{dataDir: dataDir, store: st, secret: secret, baseURL: strings.TrimRight(c.baseURL, "/"), logger: logger,
 		monitorKick: make(chan struct{}, 1), outboxKick: make(chan struct{}, 1), publicMetrics: c.publicMetrics, secureCookies: c.secureCookies,
 		location: c.location}
-	fopt := fetch.Options{AllowPrivateNetworks: c.allowPrivate, IgnoreRobots: c.ignoreRobots, HostDelay: c.hostDelay,
-		HostConcurrency: c.hostConc, TotalTimeout: c.fetchTimeout, Proxy: c.proxy, NoProxy: c.noProxy}
+	fopt := c.fetchOptions()
 	switch _, err := os.Stat(c.render); {
 	case c.render == "":
 		d.noRender = "rendering is off (vigil serve --chromium \"\")"

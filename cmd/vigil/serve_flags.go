@@ -6,8 +6,24 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/vigil-web/vigil/internal/fetch"
 	"github.com/vigil-web/vigil/internal/notify/email"
+	"github.com/vigil-web/vigil/markup"
 )
+
+// maxPageSizeMiB is the largest --max-page-size: the parser's own cap on
+// a document (markup.DefaultMaxBytes), past which a page fetched would
+// not be read.
+const maxPageSizeMiB = markup.DefaultMaxBytes >> 20
+
+// fetchOptions are the fetcher's options of the flags checked
+// (checkValues), without a renderer.
+func (c *serveConfig) fetchOptions() fetch.Options {
+	return fetch.Options{AllowPrivateNetworks: c.allowPrivate, IgnoreRobots: c.ignoreRobots, HostDelay: c.hostDelay,
+		HostConcurrency: c.hostConc, TotalTimeout: c.fetchTimeout, Proxy: c.proxy, NoProxy: c.noProxy,
+		MaxDecodedSize: c.maxPageSize,
+		TooLargeHint:   fmt.Sprintf("raise it with --max-page-size (now %d MiB)", c.maxPageSize>>20)}
+}
 
 // checkValues refuses the counts and durations of vigil serve that it
 // cannot use, before anything starts, naming the flag, the value and what
@@ -96,6 +112,11 @@ func (c *serveConfig) checkValues(given func(name string) bool) error {
 		}
 		c.smtp.Port = port
 	}
+	size, err := strconv.Atoi(c.maxPage)
+	if err != nil || size < 1 || size > maxPageSizeMiB {
+		return fmt.Errorf("--max-page-size %q%s: want a whole number of MiB from 1 to %d", c.maxPage, from("max-page-size", "VIGIL_MAX_PAGE_SIZE"), maxPageSizeMiB)
+	}
+	c.maxPageSize = int64(size) << 20
 	// The email settings are checked whether --smtp-host is given or
 	// not: a mistyped mode or sender was taken without a word until a
 	// start that set the host, and then refused without the flag's name.

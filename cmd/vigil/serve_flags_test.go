@@ -41,6 +41,12 @@ func TestServeFlagValuesRefused(t *testing.T) {
 		{[]string{"--min-interval", "48h", "--initial-interval", "1h"}, "--initial-interval 1h0m0s: want between --min-interval (48h0m0s) and --max-interval (48h0m0s)"},
 		{[]string{"--min-interval", "2m", "--initial-interval", "30s"}, "--initial-interval 30s: want between --min-interval (2m0s) and --max-interval (24h0m0s)"},
 		{[]string{"--max-interval", "24h", "--initial-interval", "48h"}, "--initial-interval 48h0m0s: want between --min-interval (1m0s) and --max-interval (24h0m0s)"},
+		{[]string{"--max-page-size", "0"}, `--max-page-size "0": want a whole number of MiB from 1 to 256`},
+		{[]string{"--max-page-size", "-5"}, `--max-page-size "-5": want a whole number of MiB from 1 to 256`},
+		{[]string{"--max-page-size", "20MiB"}, `--max-page-size "20MiB": want a whole number of MiB from 1 to 256`},
+		{[]string{"--max-page-size", "lots"}, `--max-page-size "lots": want a whole number of MiB from 1 to 256`},
+		{[]string{"--max-page-size", ""}, `--max-page-size "": want a whole number of MiB from 1 to 256`},
+		{[]string{"--max-page-size", "257"}, `--max-page-size "257": want a whole number of MiB from 1 to 256`},
 		{[]string{"--smtp-port", "0"}, `--smtp-port "0": want a port from 1 to 65535`},
 		{[]string{"--smtp-port", "70000"}, `--smtp-port "70000": want a port from 1 to 65535`},
 		// Refused without --smtp-host too: the mistake is found when
@@ -75,6 +81,8 @@ func TestServeFlagZeroMeaning(t *testing.T) {
 		"0 never tells",      // --failure-notice
 		"(0: no delay",       // --host-delay
 		"(0: --min-interval", // --site-fresh
+		"-max-page-size MiB",
+		"(default $VIGIL_MAX_PAGE_SIZE or 20)",
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("vigil serve -h does not say %q:\n%s", want, stdout)
@@ -107,7 +115,7 @@ func TestServeIntervalDefaultsFollow(t *testing.T) {
 		{given: map[string]time.Duration{"max-interval": h, "initial-interval": 2 * h}, err: "--initial-interval 2h0m0s: want between --min-interval (1m0s) and --max-interval (1h0m0s)"},
 	} {
 		c := &serveConfig{workers: 1, hostConc: 1, maxAttempts: 1, lease: m, poll: m, fetchTimeout: m, retryBase: m,
-			minInterval: m, maxInterval: 24 * h, initInterval: h}
+			minInterval: m, maxInterval: 24 * h, initInterval: h, maxPage: "20"}
 		for name, v := range tc.given {
 			switch name {
 			case "min-interval":
@@ -143,6 +151,8 @@ func TestServeSMTPEnvRefused(t *testing.T) {
 		{"VIGIL_SMTP_TLS", "mandatroy", `--smtp-tls "mandatroy" (from $VIGIL_SMTP_TLS): want opportunistic, mandatory, implicit or none`},
 		{"VIGIL_SMTP_FROM", "vigil at example.org", `--smtp-from "vigil at example.org" (from $VIGIL_SMTP_FROM): want an email address, such as Vigil <vigil@example.org>`},
 		{"VIGIL_SMTP_PORT", "0", `--smtp-port "0" (from $VIGIL_SMTP_PORT): want a port from 1 to 65535`},
+		{"VIGIL_MAX_PAGE_SIZE", "0", `--max-page-size "0" (from $VIGIL_MAX_PAGE_SIZE): want a whole number of MiB from 1 to 256`},
+		{"VIGIL_MAX_PAGE_SIZE", "big", `--max-page-size "big" (from $VIGIL_MAX_PAGE_SIZE): want a whole number of MiB from 1 to 256`},
 	} {
 		data := filepath.Join(t.TempDir(), "data")
 		var stdout, stderr bytes.Buffer

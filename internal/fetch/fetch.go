@@ -90,6 +90,10 @@ import (
 	"github.com/vigil-web/vigil/spec"
 )
 
+// DefaultMaxSize is the default cap on a page's body, as sent and once
+// decoded (Options.MaxDecodedSize): 20 MiB.
+const DefaultMaxSize = 20 << 20
+
 // Options configure a Client. Zero fields take the defaults named.
 type Options struct {
 	ConnectTimeout time.Duration // 10s
@@ -98,12 +102,25 @@ type Options struct {
 	// TotalTimeout alone, as the rest of the fetch is, since a page may
 	// take its whole budget to answer (a slow report generated on
 	// request); a page silent that long fails with the fetch's deadline.
-	HeaderTimeout  time.Duration
-	TotalTimeout   time.Duration // 60s: the whole fetch from the host's turn: bodies, and redirects with their robots.txt and turns
-	MaxBodySize    int64         // 10 MiB: bytes on the wire
-	MaxDecodedSize int64         // 20 MiB: bytes after content decoding
-	MaxRedirects   int           // 10
-	UserAgent      string        // "Vigil/1.0 (+https://github.com/vigil-web/vigil)"
+	HeaderTimeout time.Duration
+	TotalTimeout  time.Duration // 60s: the whole fetch from the host's turn: bodies, and redirects with their robots.txt and turns
+	// MaxDecodedSize caps a body once its content coding (gzip,
+	// deflate, brotli) is undone, the size of the page read: 20 MiB
+	// (DefaultMaxSize), or twice MaxBodySize when only that is set. A
+	// compressed body that expands past it is refused without being
+	// expanded further (a decompression bomb).
+	MaxDecodedSize int64
+	// MaxBodySize caps a body as sent, before decoding: MaxDecodedSize.
+	// A page sent without compression is as long on the wire as read,
+	// and a compressed one shorter: a lower cap would refuse the pages
+	// of a size the decoded cap lets through.
+	MaxBodySize int64
+	// TooLargeHint, when set, is added to the error of a body over
+	// either cap (or a rendered document over MaxDecodedSize): how to
+	// raise it, in the caller's terms (vigil serve names its flag).
+	TooLargeHint string
+	MaxRedirects int    // 10
+	UserAgent    string // "Vigil/1.0 (+https://github.com/vigil-web/vigil)"
 	// RobotsAgent is the name matched against robots.txt groups ("Vigil").
 	RobotsAgent string
 	// IgnoreRobots disables robots.txt (for sites the user owns).
@@ -153,11 +170,14 @@ func (o *Options) defaults() {
 	def(&o.TotalTimeout, 60*time.Second)
 	def(&o.HostWait, o.TotalTimeout)
 	def(&o.RobotsTTL, time.Hour)
-	if o.MaxBodySize <= 0 {
-		o.MaxBodySize = 10 << 20
-	}
 	if o.MaxDecodedSize <= 0 {
-		o.MaxDecodedSize = 2 * o.MaxBodySize
+		o.MaxDecodedSize = DefaultMaxSize
+		if o.MaxBodySize > 0 {
+			o.MaxDecodedSize = 2 * o.MaxBodySize
+		}
+	}
+	if o.MaxBodySize <= 0 {
+		o.MaxBodySize = o.MaxDecodedSize
 	}
 	if o.MaxRedirects <= 0 {
 		o.MaxRedirects = 10
@@ -385,11 +405,11 @@ func (c *Client) render(ctx context.Context, req *vigil.FetchRequest, u *url.URL
 	}
 	html, err := c.opt.Renderer.Render(ctx, req.URL)
 	if err != nil {
-		return nil, fmt.Errorf("fetch %s: render: %w", vigil.RedactURL(req.URL), err)
+		return nil, fmt.Errorf("fetch %s: render: %w", vigil.RedactURL(req.URL), c.hintTooLarge(err))
 	}
 	if int64(len(html)) > c.opt.MaxDecodedSize {
 		// A Renderer other than Chromium, which refuses it itself.
-		return nil, fmt.Errorf("fetch %s: render: %w", vigil.RedactURL(req.URL), tooLargeRendered(c.opt.MaxDecodedSize))
+		return nil, fmt.Errorf("fetch %s: render: %w", vigil.RedactURL(req.URL), c.hintTooLarge(tooLargeRendered(c.opt.MaxDecodedSize)))
 	}
 	return &vigil.FetchResult{URL: req.URL, Status: 200, ContentType: "text/html", Charset: "utf-8",
 		Body: []byte(html), FetchedAt: start, Duration: time.Since(start)}, nil
@@ -487,15 +507,15 @@ func (c *Client) get(ctx context.Context, u *url.URL, etag string, lastModified 
 		return res, nil, &statusError{status: resp.StatusCode, retryAfter: retryAfter(resp)}
 	}
 	if resp.ContentLength > c.opt.MaxBodySize {
-		return res, nil, fmt.Errorf("%w: Content-Length %d exceeds the cap of %d bytes", ErrTooLarge, resp.ContentLength, c.opt.MaxBodySize)
+		return res, nil, c.hintTooLarge(fmt.Errorf("%w: Content-Length %d exceeds the cap of %d bytes", ErrTooLarge, resp.ContentLength, c.opt.MaxBodySize))
 	}
 	raw, err := readCappedHint(resp.Body, c.opt.MaxBodySize, resp.ContentLength)
 	if err != nil {
-		return res, nil, err
+		return res, nil, c.hintTooLarge(err)
 	}
 	body, err := decodeContent(raw, resp.Header.Get("Content-Encoding"), c.opt.MaxDecodedSize)
 	if err != nil {
-		return res, nil, err
+		return res, nil, c.hintTooLarge(err)
 	}
 	// The type by vigil.MediaType, which a malformed parameter (a
 	// charset given twice) does not undo; the charset from parameters
@@ -519,6 +539,15 @@ func (c *Client) get(ctx context.Context, u *url.URL, etag string, lastModified 
 	}
 	res.Body, res.Charset = utf8Body, cs
 	return res, nil, nil
+}
+
+// hintTooLarge adds Options.TooLargeHint to err when it wraps
+// ErrTooLarge.
+func (c *Client) hintTooLarge(err error) error {
+	if c.opt.TooLargeHint == "" || !errors.Is(err, ErrTooLarge) {
+		return err
+	}
+	return fmt.Errorf("%w; %s", err, c.opt.TooLargeHint)
 }
 
 // readCapped reads r fully, failing once more than limit bytes came.

@@ -13,8 +13,9 @@ import (
 // NormalizeURL returns the absolute http(s) URL of a target as written:
 // "www.uta.edu/x" becomes "http://www.uta.edu/x"; the scheme and host are
 // lower-cased, the scheme's default port (80 for http, 443 for https) is
-// dropped, and an empty path becomes "/", so that the spellings of one page
-// have one normal form ("HTTP://A.example:80" is "http://a.example/"). It
+// dropped, an empty path becomes "/", and dot segments are resolved
+// ("/a/./b/../c" is "/a/c"), so that the spellings of one page have one
+// normal form ("HTTP://A.example:80" is "http://a.example/"). It
 // rejects other schemes (also those written without "//", as in
 // "mailto:a@b.example", "data:" or "tel:", which are not read as a host
 // and a password), a host followed by a colon and a word that is not a
@@ -110,6 +111,15 @@ func normalizeURL(raw string, strict bool) (string, error) {
 	}
 	if u.Path == "" && u.RawPath == "" {
 		u.Path = "/"
+	}
+	// "/a/./b/../c" is "/a/c", as vigil.CanonicalURL keys its resource:
+	// one page, one normal form (the fragment stays as written; no
+	// fetch sends it, and the monitor drops it).
+	if escaped := u.EscapedPath(); removeDotSegments(escaped) != escaped {
+		clean := removeDotSegments(escaped)
+		if decoded, err := url.PathUnescape(clean); err == nil {
+			u.Path, u.RawPath = decoded, clean
+		}
 	}
 	return u.String(), nil
 }

@@ -17,7 +17,12 @@ import (
 type plan struct {
 	updated time.Time
 	name    string
+	// urls are the pages, each by its canonical URL (vigil.CanonicalURL,
+	// as written if it refuses it): what is fetched, and the key of the
+	// page's state and group; written are the same as the checked
+	// specification writes them.
 	urls    []string
+	written []string
 	// keys are the importance keys of urls (pageKey of each canonical
 	// URL, 0 for one that is not valid), computed once a plan.
 	keys []uint64
@@ -84,22 +89,36 @@ func decodePlan(s *vigil.Sentinel) (*plan, error) {
 	if x == nil || len(c.URLs) == 0 {
 		return nil, fmt.Errorf("sentinel %d: specification has no target URL", s.ID)
 	}
-	p := &plan{updated: s.UpdatedAt, name: s.Name, urls: c.URLs, mode: spec.Immediate, site: c.Site}
+	// Each page is fetched, grouped and kept in the state (state.follow
+	// moves a page's state kept under the URL as written) by its
+	// canonical URL, the key of its resource: without its fragment,
+	// which a fetch does not send, and its dot segments resolved, so
+	// that "/a/./b#x" and "/a/b" are one page, fetched once a round,
+	// not each spelling on its own. A URL CanonicalURL refuses is kept as
+	// written, to fail its fetch as it did; so is a site's start page,
+	// crawled for its sentinel alone (its crawl canonicalises it) and
+	// kept in the state under Site.URL.
+	urls := make([]string, len(c.URLs))
+	p := &plan{updated: s.UpdatedAt, name: s.Name, urls: urls, written: c.URLs, mode: spec.Immediate, site: c.Site}
 	p.keys = make([]uint64, len(c.URLs))
 	for i, u := range c.URLs {
+		urls[i] = u
 		if canon, err := vigil.CanonicalURL(u); err == nil {
 			p.keys[i] = pageKey(canon)
+			if c.Site == nil {
+				urls[i] = canon
+			}
 		}
 	}
 	for _, alt := range c.Alternatives() {
-		var urls []string
+		var alts []string
 		for _, i := range alt {
 			if i < 0 || i >= len(c.URLs) {
 				return nil, fmt.Errorf("sentinel %d: specification requires page %d of %d", s.ID, i, len(c.URLs))
 			}
-			urls = append(urls, c.URLs[i])
+			alts = append(alts, urls[i])
 		}
-		p.requires = append(p.requires, urls)
+		p.requires = append(p.requires, alts)
 	}
 	if x.Monitor != nil {
 		p.expr = x.Monitor.X

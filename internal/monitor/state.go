@@ -144,9 +144,21 @@ func Summary(raw json.RawMessage, s *vigil.Sentinel) StateSummary {
 			st.FailingSince[url] = p.FailingSince
 		}
 	}
-	if len(st.ScopeNotes) > 0 && st.NotesOf != "" && s != nil {
-		if p, err := decodePlan(s); err != nil || exprKey(p.expr) != st.NotesOf {
-			st.ScopeNotes = nil
+	if s == nil || len(st.FailingSince) == 0 && (len(st.ScopeNotes) == 0 || st.NotesOf == "") {
+		return st.StateSummary
+	}
+	p, err := decodePlan(s)
+	if len(st.ScopeNotes) > 0 && st.NotesOf != "" && (err != nil || exprKey(p.expr) != st.NotesOf) {
+		st.ScopeNotes = nil
+	}
+	if err == nil {
+		// The pages are kept by canonical URL (decodePlan); the
+		// sentinel's readers know them as its specification writes
+		// them ("/a/./b#x").
+		for i, u := range p.written {
+			if t, ok := st.FailingSince[p.urls[i]]; ok {
+				st.FailingSince[u] = t
+			}
 		}
 	}
 	return st.StateSummary
@@ -168,7 +180,8 @@ func decodeState(raw json.RawMessage) *state {
 // follow renames the pages of the state, and the page of a waiting
 // confirmation, to the URLs the sentinel watches now where they are the
 // same page (vigil.CanonicalURL) spelt otherwise. The state is keyed by the
-// URLs of the sentinel's checked specification, and spec.NormalizeURL
+// canonical URLs of the sentinel's checked specification (decodePlan),
+// once keyed by those URLs as written, and spec.NormalizeURL
 // gained a normal form ("http://a.example" became "http://a.example/", a
 // default port is dropped): a sentinel checked again, when it is edited,
 // would otherwise find no versions seen of its pages and compare its next

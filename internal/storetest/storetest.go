@@ -25,6 +25,7 @@ func Run(t *testing.T, open Opener) {
 		"ResourceEnsure":             testResourceEnsure,
 		"ResourceFind":               testResourceFind,
 		"ResourceHostDNSRefuses":     testResourceHostDNSRefuses,
+		"ResourceSpellingsShared":    testResourceSpellingsShared,
 		"ResourceErrorsHidePassword": testResourceErrorsHidePassword,
 		"ResourceDelete":             testResourceDelete,
 		"VersionAppend":              testVersionAppend,

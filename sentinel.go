@@ -43,6 +43,13 @@ type Sentinel struct {
 	// is, it orders the claims of due sentinels (ClaimPriority). Only
 	// CheckStore.RecordChecks changes it.
 	Importance float64 `json:"importance"`
+	// TimeZone is the IANA name of the zone the dates written in the
+	// sentinel were read in when it was saved (its owner's User.TimeZone
+	// then, or the deployment's), in which the monitor runs its lifespan:
+	// a later change of the owner's zone moves it only when it is edited
+	// again. Empty, for a sentinel saved before zones were kept, is the
+	// deployment's zone (vigil serve --tz).
+	TimeZone string `json:"timeZone,omitempty"`
 }
 
 // ImportanceLead is how much earlier than its NextCheck a sentinel of
@@ -255,7 +262,7 @@ func (s *Sentinel) Validate() error {
 	case s.Status != SentinelActive && s.Status != SentinelPaused:
 		return Errorf(EINVALID, "sentinel status %q must be active or paused", s.Status)
 	}
-	return nil
+	return CheckTimeZone("sentinel timeZone", s.TimeZone)
 }
 
 // SentinelFilter selects sentinels. Zero fields do not filter.

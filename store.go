@@ -254,11 +254,11 @@ type SentinelStore interface {
 	// FindSentinels returns the sentinels matching f in id order and the
 	// number matching without Offset and Limit.
 	FindSentinels(ctx context.Context, f SentinelFilter) ([]*Sentinel, int, error)
-	// UpdateSentinel replaces name, source, spec, status and next check, and
-	// sets UpdatedAt. It keeps the stored FeedGeneration, which it sets in
-	// s: an update made from a copy read before a rotation does not revive
-	// the revoked feed URLs. It returns ENOTFOUND if the sentinel does not
-	// exist.
+	// UpdateSentinel replaces name, source, spec, status, next check and
+	// time zone (Sentinel.TimeZone), and sets UpdatedAt. It keeps the
+	// stored FeedGeneration, which it sets in s: an update made from a
+	// copy read before a rotation does not revive the revoked feed URLs.
+	// It returns ENOTFOUND if the sentinel does not exist.
 	UpdateSentinel(ctx context.Context, s *Sentinel) error
 	// UpdateSentinels updates each sentinel of list as UpdateSentinel
 	// does, all in one transaction: an edited sentinel and the ones using
@@ -323,8 +323,9 @@ type UserStore interface {
 	// deployment has tens of users, not millions).
 	FindUsers(ctx context.Context) ([]*User, error)
 	// UpdateUser replaces email and name; it keeps the administrator role
-	// (SetUserAdmin changes it) and the password hash (SetUserPassword
-	// changes it), whatever u holds, and sets u.Admin and u.PasswordHash
+	// (SetUserAdmin changes it), the password hash (SetUserPassword
+	// changes it) and the time zone (SetUserTimeZone changes it),
+	// whatever u holds, and sets u.Admin, u.PasswordHash and u.TimeZone
 	// to the stored ones, so that a User read before a password reset
 	// does not undo it. It returns ENOTFOUND if the user does not exist
 	// and ECONFLICT if the email is taken.
@@ -342,6 +343,12 @@ type UserStore interface {
 	// the same transaction as the change, so that two revocations at once
 	// never leave none.
 	SetUserAdmin(ctx context.Context, id int64, admin bool) error
+	// SetUserTimeZone sets the time zone of the user with id
+	// (User.TimeZone: an IANA name, "" for the deployment's) and nothing
+	// else. It moves no update time: the user's sessions go on. It
+	// returns EINVALID for a name CheckTimeZone refuses and ENOTFOUND if
+	// the user does not exist.
+	SetUserTimeZone(ctx context.Context, id int64, zone string) error
 	// SetUserPassword replaces the password hash of the user with id, and
 	// nothing else, whatever was updated since the caller read the user
 	// (a rename is kept), and moves their update time: their sessions end.

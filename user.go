@@ -15,7 +15,12 @@ type User struct {
 	// Admin lets the user manage the users in the dashboard (/users).
 	// Only CreateUser, SetUserAdmin and DisableUser write it; UpdateUser
 	// keeps it.
-	Admin     bool      `json:"admin"`
+	Admin bool `json:"admin"`
+	// TimeZone is the IANA name of the zone the dates the user writes in
+	// sentinels are read in (From 2026-12-24 09:00), such as Asia/Tokyo;
+	// empty for the deployment's (vigil serve --tz). Only CreateUser and
+	// SetUserTimeZone write it; UpdateUser keeps it.
+	TimeZone  string    `json:"timeZone"`
 	CreatedAt time.Time `json:"createdAt"`
 	UpdatedAt time.Time `json:"updatedAt"`
 }
@@ -31,7 +36,7 @@ func (u *User) Validate() error {
 	case len(u.Name) > 200:
 		return Errorf(EINVALID, "user name longer than 200 bytes")
 	}
-	return nil
+	return CheckTimeZone("timeZone", u.TimeZone)
 }
 
 // Token is an API token record. The secret itself is shown to the user once

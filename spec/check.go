@@ -72,6 +72,12 @@ type Stored struct {
 	*Checked
 	Started time.Time // when it actually started; zero if it has not
 	Ended   time.Time // when it actually ended; zero if it has not
+	// Location is the time zone its dates were read in when it was
+	// checked (the Checker's Location then), nil if not known. An edit
+	// (CheckReplace) in another zone reads a date it writes the same
+	// again, in the new zone, where it keeps it in the same zone (or an
+	// unknown one): see checking.point.
+	Location *time.Location
 	// Unreadable, if not nil, is why the stored sentinel could not be
 	// read back (its JSON form does not decode); Checked is then nil.
 	// Its name is still the owner's: a sentinel of the same name is not

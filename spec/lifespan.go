@@ -82,7 +82,12 @@ func (k *checking) fmtTime(t time.Time) string {
 // 30 days moved at every edit. A start(s) or end(s) whose event has not
 // happened is the exception: it is resolved again from s as it is now,
 // which an edit of s may have moved (RecheckStored), and kept, not
-// refused for having passed, only where it resolves as before.
+// refused for having passed, only where it resolves as before. So is a
+// date to come when the edit is checked in another zone than the one the
+// sentinel was (Stored.Location): 09:00 written the same is another
+// instant there, and the edit reads it again in its zone, as it reads
+// the dates it writes anew; a date that has passed is kept, the sentinel
+// having started or ended on it.
 func (k *checking) point(ts *TimeSpec, isStart bool, blame Node, prefix string) (time.Time, bool) {
 	now := k.c.Now
 	if ts == nil || ts.Base == nil {
@@ -94,7 +99,7 @@ func (k *checking) point(ts *TimeSpec, isStart bool, blame Node, prefix string) 
 		if !isStart {
 			was, resolved = prev.Sentinel.To, prev.End
 		}
-		if was != nil && !resolved.IsZero() && Print(was) == Print(ts) {
+		if was != nil && !resolved.IsZero() && Print(was) == Print(ts) && !k.dateToReread(ts, prev, resolved) {
 			if !k.eventToCome(ts) {
 				return resolved, true
 			}
@@ -176,6 +181,18 @@ func (k *checking) point(ts *TimeSpec, isStart bool, blame Node, prefix string) 
 		return t, false
 	}
 	return t, true
+}
+
+// dateToReread says whether ts, a time point the edit writes as prev,
+// the sentinel it replaces, did and resolved then at resolved, is to be
+// read again and not kept: a date still to come, prev having been
+// checked in another zone than the edit is (Stored.Location; nil, not
+// known, is taken for the same).
+func (k *checking) dateToReread(ts *TimeSpec, prev *Stored, resolved time.Time) bool {
+	if _, isDate := ts.Base.(*Date); !isDate || prev.Location == nil {
+		return false
+	}
+	return prev.Location.String() != k.c.loc().String() && resolved.After(k.c.Now)
 }
 
 // eventToCome says whether ts is start(s) or end(s) of a known sentinel

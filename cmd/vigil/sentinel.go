@@ -124,7 +124,7 @@ func runSentinelCheck(ctx context.Context, env *environment, args []string) (cod
 		}
 		defer closeStore(st, &code, &err)
 	}
-	c, err := ownerChecker(ctx, st, email, now)
+	c, err := ownerChecker(ctx, st, email, now, loc)
 	if err != nil {
 		return exitError, err
 	}

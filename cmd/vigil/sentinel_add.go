@@ -20,6 +20,9 @@ type sentinelToAdd struct {
 	file, name, source string
 	namePos            spec.Position
 	checked            *spec.Checked
+	// zone names the zone its dates were read in (--tz), which it is
+	// stored with (vigil.Sentinel.TimeZone).
+	zone string
 }
 
 // parsedFile is a sentinel file as parsed (parseSentinelFile), with its
@@ -128,7 +131,7 @@ func runSentinelAdd(ctx context.Context, env *environment, args []string) (code 
 			defer closeStore(st, &code, &err)
 		}
 	}
-	checker, err := ownerChecker(ctx, st, *owner, now)
+	checker, err := ownerChecker(ctx, st, *owner, now, loc)
 	if err != nil {
 		return exitError, err
 	}
@@ -149,7 +152,7 @@ func runSentinelAdd(ctx context.Context, env *environment, args []string) (code 
 			if ch != nil {
 				name := pf.file.Sentinels[i].Name
 				adds = append(adds, sentinelToAdd{file: pf.file.Name, name: name.Name, namePos: name.NamePos.Position(pf.file.Name),
-					source: spec.Print(parts[i]), checked: ch})
+					source: spec.Print(parts[i]), checked: ch, zone: loc.String()})
 			}
 		}
 	}
@@ -194,7 +197,7 @@ func storeSentinels(ctx context.Context, env *environment, st vigil.Store, sf st
 		if err != nil {
 			return refused, err
 		}
-		sen := &vigil.Sentinel{OwnerID: u.ID, Name: a.name, Source: a.source, Spec: specJSON, Status: vigil.SentinelActive, NextCheck: now}
+		sen := &vigil.Sentinel{OwnerID: u.ID, Name: a.name, Source: a.source, Spec: specJSON, Status: vigil.SentinelActive, NextCheck: now, TimeZone: a.zone}
 		if a.checked.Start.After(now) {
 			sen.NextCheck = a.checked.Start
 		}

@@ -72,7 +72,7 @@ func TestStoredCheckerNowIsTheEdits(t *testing.T) {
 				t.Fatal(err)
 			}
 
-			c, err := storedChecker(ctx, st, u, edited.Add(10*time.Second))
+			c, err := storedChecker(ctx, st, u, edited.Add(10*time.Second), nil)
 			if err != nil {
 				t.Fatal(err)
 			}

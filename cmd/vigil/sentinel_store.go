@@ -69,8 +69,10 @@ func newOwner(email string) *vigil.User {
 }
 
 // storedChecker returns a checker for the owner's sentinels, knowing those
-// in the store (with their run-time status), as spec.Checker.Lookup wants.
-func storedChecker(ctx context.Context, st vigil.Store, owner *vigil.User, now time.Time) (*spec.Checker, error) {
+// in the store (with their run-time status and the zone each was checked
+// in, deployment for one saved before sentinels kept theirs), as
+// spec.Checker.Lookup wants.
+func storedChecker(ctx context.Context, st vigil.Store, owner *vigil.User, now time.Time, deployment *time.Location) (*spec.Checker, error) {
 	all, _, err := st.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: owner.ID})
 	if err != nil {
 		return nil, err
@@ -95,7 +97,13 @@ func storedChecker(ctx context.Context, st vigil.Store, owner *vigil.User, now t
 			continue
 		}
 		status := monitor.Lifespan(states[s.ID])
-		known[strings.ToLower(s.Name)] = &spec.Stored{Checked: c, Started: status.Started, Ended: status.Ended}
+		loc := deployment
+		if s.TimeZone != "" {
+			if loc, err = vigil.LoadTimeZone(s.TimeZone); err != nil {
+				loc = nil // not known: an edit keeps its dates as they were read
+			}
+		}
+		known[strings.ToLower(s.Name)] = &spec.Stored{Checked: c, Started: status.Started, Ended: status.Ended, Location: loc}
 	}
 	return newChecker(now, owner.Email, known), nil
 }
@@ -117,11 +125,11 @@ func readChecked(s *vigil.Sentinel) (*spec.Checked, error) {
 // for the sentinels of owner (an email address), created at now: one
 // that knows the owner's sentinels in st, with their run-time status
 // (storedChecker), or none where st is nil or has no such owner.
-func ownerChecker(ctx context.Context, st vigil.Store, owner string, now time.Time) (*spec.Checker, error) {
+func ownerChecker(ctx context.Context, st vigil.Store, owner string, now time.Time, deployment *time.Location) (*spec.Checker, error) {
 	if st != nil {
 		u, err := findOwner(ctx, st, owner)
 		if err == nil {
-			return storedChecker(ctx, st, u, now)
+			return storedChecker(ctx, st, u, now, deployment)
 		}
 		if vigil.ErrorCode(err) != vigil.ENOTFOUND {
 			return nil, fmt.Errorf("owner %s: %w", owner, err)

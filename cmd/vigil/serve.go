@@ -74,8 +74,9 @@ type serveConfig struct {
 	// chromiumSandbox asks for Chromium's sandbox (--chromium-sandbox),
 	// which a daemon running as root cannot have.
 	chromiumSandbox bool
-	// location is the time zone of the dates written in sentinels (--tz):
-	// the checker's of the dashboard and the API, and the monitor's.
+	// location is the deployment's time zone (--tz): the one the
+	// dashboard and the API read the dates of a user without their own
+	// in, and the monitor runs a sentinel saved without one in.
 	location *time.Location
 }
 
@@ -369,8 +370,9 @@ type daemon struct {
 	// noRender says why pages cannot be rendered, or is empty: the
 	// checker warns of sentinels that say Fetch ... render.
 	noRender string
-	// location is the time zone of the dates written in sentinels
-	// (serveConfig's), which the dashboard and the API check them in.
+	// location is the deployment's time zone (serveConfig's), which the
+	// dashboard and the API check the sentinels of a user without their
+	// own in.
 	location *time.Location
 	// notFoundPages, set by the dashboard's mount, wraps the routing
 	// table so that a GET of a path it lacks gets the dashboard's Not

@@ -73,11 +73,12 @@ func TestSentinelAddTZ(t *testing.T) {
 		vars map[string]string
 		args []string
 		want time.Time
+		zone string // the zone stored with the sentinel
 	}{
-		{"--tz", nil, []string{"--tz", "Europe/Paris"}, parisXmas},
-		{"$VIGIL_TZ", map[string]string{"VIGIL_TZ": "Europe/Paris"}, nil, parisXmas},
-		{"--tz over $VIGIL_TZ", map[string]string{"VIGIL_TZ": "America/New_York"}, []string{"--tz", "Europe/Paris"}, parisXmas},
-		{"default", nil, nil, parisXmas.Add(time.Hour)},
+		{"--tz", nil, []string{"--tz", "Europe/Paris"}, parisXmas, "Europe/Paris"},
+		{"$VIGIL_TZ", map[string]string{"VIGIL_TZ": "Europe/Paris"}, nil, parisXmas, "Europe/Paris"},
+		{"--tz over $VIGIL_TZ", map[string]string{"VIGIL_TZ": "America/New_York"}, []string{"--tz", "Europe/Paris"}, parisXmas, "Europe/Paris"},
+		{"default", nil, nil, parisXmas.Add(time.Hour), "UTC"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -98,6 +99,9 @@ func TestSentinelAddTZ(t *testing.T) {
 			}
 			if start, next := storedStart(t, sens[0]); !start.Equal(tc.want) || !next.Equal(tc.want) {
 				t.Errorf("stored: start %s, next check %s; want both %s", start.UTC(), next.UTC(), tc.want)
+			}
+			if sens[0].TimeZone != tc.zone {
+				t.Errorf("stored in zone %q, want %q, the one its dates were read in", sens[0].TimeZone, tc.zone)
 			}
 			// sentinel check agrees, with the same flag and variable.
 			check := append(append([]string{"sentinel", "check", "--json"}, tc.args...), file)

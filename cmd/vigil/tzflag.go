@@ -9,12 +9,13 @@ import (
 
 // tzUsage is the usage of --tz, the same on every command that reads the
 // dates written in sentinels.
-const tzUsage = "time `zone` of the dates written in sentinels (From 12/24/2026 09:00, and the clock that days, weeks and months added keep): an IANA name such as Europe/Paris; give vigil serve, sentinel add and sentinel check the same (default $VIGIL_TZ or UTC)"
+const tzUsage = "time `zone` of the dates written in sentinels (From 12/24/2026 09:00, and the clock that days, weeks and months added keep): an IANA name such as Europe/Paris; vigil serve's is the deployment's, for the users who set none of their own (vigil user tz); a sentinel is stored with the zone it was read in (default $VIGIL_TZ or UTC)"
 
 // tzFlag is the --tz flag of the commands that read the dates written in
 // sentinels (vigil serve, sentinel add, sentinel check): the zone they
 // are local times in, $VIGIL_TZ or UTC unless given, so that a date means
-// the same instant whichever of them reads it.
+// the same instant whichever of them reads it. vigil serve's is the
+// deployment's: a user's own zone (vigil.User.TimeZone) wins over it.
 type tzFlag struct {
 	name string
 	// env says the zone is $VIGIL_TZ's, the flag not given: its error

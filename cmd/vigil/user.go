@@ -21,6 +21,7 @@ func init() {
 	register(&command{name: "user passwd", summary: "set or reset a user's password, signing out their sessions", run: runUserPasswd})
 	register(&command{name: "user remove", summary: "remove a user, with their API tokens (and sentinels)", run: runUserRemove})
 	register(&command{name: "user admin", summary: "grant or revoke a user's administrator role (--on or --off)", run: runUserAdmin})
+	register(&command{name: "user tz", summary: "set the time zone a user's sentinel dates are read in", run: runUserTZ})
 }
 
 // passwordHelp is the part of the help of add and passwd about the
@@ -86,6 +87,7 @@ func runUserAdd(ctx context.Context, env *environment, args []string) (code int,
 	name := fs.String("name", "", "the user's name (default: the part of EMAIL before the @)")
 	stdin := fs.Bool("password-stdin", false, "read the password from the first line of standard input")
 	admin := fs.Bool("admin", false, "make the user an administrator, who manages the users in the dashboard")
+	zone := fs.String("tz", "", userTZUsage)
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return exitOK, err
 	}
@@ -94,6 +96,9 @@ func runUserAdd(ctx context.Context, env *environment, args []string) (code int,
 	}
 	u, err := web.NewUser(fs.Arg(0), *name, *admin)
 	if err != nil {
+		return exitError, err
+	}
+	if u.TimeZone, err = userZone(*zone); err != nil {
 		return exitError, err
 	}
 	email := u.Email

@@ -385,7 +385,7 @@ func newStoreDir(t *testing.T) string {
 // command has its help.
 func TestUserHelp(t *testing.T) {
 	code, out, _ := runVigil(t, "", "user", "-h")
-	for _, want := range []string{"user add", "user list", "user passwd", "user remove", "user admin", "user webhook-key"} {
+	for _, want := range []string{"user add", "user list", "user passwd", "user remove", "user admin", "user tz", "user webhook-key"} {
 		if code != exitOK || !strings.Contains(out, want) {
 			t.Errorf("vigil user -h: exit %d, no %q in\n%s", code, want, out)
 		}

@@ -187,7 +187,7 @@ func mountWeb(mux *http.ServeMux, d *daemon) {
 		Unsendable: d.unsendable,
 		Location:   d.location,
 		Checker: func(ctx context.Context, owner *vigil.User, now time.Time) (*spec.Checker, error) {
-			c, err := storedChecker(ctx, d.store, owner, now)
+			c, err := storedChecker(ctx, d.store, owner, now, d.location)
 			if err == nil && !d.email {
 				// Email contacts are warned of; a sentinel with no Notify
 				// clause notifies nobody (the dashboard and its feed).

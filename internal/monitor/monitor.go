@@ -98,10 +98,13 @@ type Monitor struct {
 	// error) before its sentinels' contacts are told, once, and then told
 	// again when it works: 6h if zero, never if negative.
 	FailureNotice time.Duration
-	// Location is the time zone of the dates written in sentinels (vigil
-	// serve --tz), the spec.Checker.Location they were checked in: a day,
-	// week or month added to another sentinel's event keeps its clock
-	// there (schedule.Lifespan.Location). Nil is UTC.
+	// Location is the deployment's time zone (vigil serve --tz): the one
+	// a sentinel saved before sentinels kept theirs (Sentinel.TimeZone
+	// empty) was checked in. A sentinel's lifespan runs in its own
+	// Sentinel.TimeZone, the spec.Checker.Location it was checked in, and
+	// in this one only when it has none: a day, week or month added to
+	// another sentinel's event keeps its clock there
+	// (schedule.Lifespan.Location). Nil is UTC.
 	Location *time.Location
 	// Panicked, if not nil, is called once for each panic recovered,
 	// with where it struck (PanicCheck: a group of checks, see

@@ -46,8 +46,9 @@ type plan struct {
 
 // planCache keeps decoded plans by sentinel id; it is bounded and simply
 // emptied when full (plans are cheap to decode again). Their lifespans
-// are in the zone of m, the monitor whose cache it is (Monitor.Location,
-// read there, not copied, so that the two cannot differ).
+// are in the zone each sentinel was saved in (sentinelLocation), the
+// zone of m, the monitor whose cache it is (Monitor.Location, read there,
+// not copied), for one saved before zones were kept.
 type planCache struct {
 	mu    sync.Mutex
 	plans map[int64]*plan
@@ -66,7 +67,9 @@ func (c *planCache) get(s *vigil.Sentinel) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.lifespan.Location = c.m.Location
+	if p.lifespan.Location, err = sentinelLocation(s, c.m.Location); err != nil {
+		return nil, err
+	}
 	c.mu.Lock()
 	if c.plans == nil || len(c.plans) >= c.max {
 		c.plans = map[int64]*plan{}
@@ -74,6 +77,27 @@ func (c *planCache) get(s *vigil.Sentinel) (*plan, error) {
 	c.plans[s.ID] = p
 	c.mu.Unlock()
 	return p, nil
+}
+
+// sentinelLocation returns the zone a sentinel's lifespan runs in: the
+// one its dates were read in when it was saved (Sentinel.TimeZone), so
+// that a later change of its owner's zone, or of the deployment's, does
+// not move it; fallback (Monitor.Location) for a sentinel saved before
+// zones were kept, UTC when that is nil too. A stored name the zone
+// database no longer knows is an error: the sentinel's dates cannot be
+// placed.
+func sentinelLocation(s *vigil.Sentinel, fallback *time.Location) (*time.Location, error) {
+	if s.TimeZone == "" {
+		if fallback == nil {
+			return time.UTC, nil
+		}
+		return fallback, nil
+	}
+	loc, err := vigil.LoadTimeZone(s.TimeZone)
+	if err != nil {
+		return nil, fmt.Errorf("sentinel %d: time zone %q: %w", s.ID, s.TimeZone, err)
+	}
+	return loc, nil
 }
 
 // decodePlan reads the checked specification stored with a sentinel.

@@ -9,11 +9,11 @@ import (
 	"github.com/vigil-web/vigil"
 )
 
-const userColumns = "id, email, name, password_hash, admin, created_at, updated_at"
+const userColumns = "id, email, name, password_hash, admin, time_zone, created_at, updated_at"
 
 func scanUser(row interface{ Scan(...any) error }) (*vigil.User, error) {
 	u := &vigil.User{}
-	err := row.Scan(&u.ID, &u.Email, &u.Name, &u.PasswordHash, &u.Admin, ts{&u.CreatedAt}, ts{&u.UpdatedAt})
+	err := row.Scan(&u.ID, &u.Email, &u.Name, &u.PasswordHash, &u.Admin, &u.TimeZone, ts{&u.CreatedAt}, ts{&u.UpdatedAt})
 	return u, err
 }
 
@@ -24,8 +24,8 @@ func (db *DB) CreateUser(ctx context.Context, u *vigil.User) error {
 	}
 	now := db.now().UTC()
 	err := db.update(ctx, func(tx *sql.Tx) error {
-		return tx.QueryRowContext(ctx, q("INSERT INTO users (email, name, password_hash, admin, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id"),
-			u.Email, u.Name, u.PasswordHash, u.Admin, tv(now), tv(now)).Scan(&u.ID)
+		return tx.QueryRowContext(ctx, q("INSERT INTO users (email, name, password_hash, admin, time_zone, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id"),
+			u.Email, u.Name, u.PasswordHash, u.Admin, u.TimeZone, tv(now), tv(now)).Scan(&u.ID)
 	})
 	if isUnique(err) {
 		return vigil.Errorf(vigil.ECONFLICT, "email %s is taken", u.Email)
@@ -84,7 +84,7 @@ func (db *DB) UpdateUser(ctx context.Context, u *vigil.User) error {
 		if err := affected(res, err, "user %d not found", u.ID); err != nil {
 			return err
 		}
-		return tx.QueryRowContext(ctx, q("SELECT created_at, admin, password_hash FROM users WHERE id = ?"), u.ID).Scan(ts{&u.CreatedAt}, &u.Admin, &u.PasswordHash)
+		return tx.QueryRowContext(ctx, q("SELECT created_at, admin, password_hash, time_zone FROM users WHERE id = ?"), u.ID).Scan(ts{&u.CreatedAt}, &u.Admin, &u.PasswordHash, &u.TimeZone)
 	})
 	if isUnique(err) {
 		return vigil.Errorf(vigil.ECONFLICT, "email %s is taken", u.Email)
@@ -134,6 +134,17 @@ func (db *DB) SetUserAdmin(ctx context.Context, id int64, admin bool) error {
 			return vigil.Errorf(vigil.ECONFLICT, "user %d is the only administrator", id)
 		}
 		res, err := tx.ExecContext(ctx, q("UPDATE users SET admin = ? WHERE id = ?"), admin, id)
+		return affected(res, err, "user %d not found", id)
+	})
+}
+
+// SetUserTimeZone implements vigil.UserStore.
+func (db *DB) SetUserTimeZone(ctx context.Context, id int64, zone string) error {
+	if err := vigil.CheckTimeZone("timeZone", zone); err != nil {
+		return err
+	}
+	return db.update(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, q("UPDATE users SET time_zone = ? WHERE id = ?"), zone, id)
 		return affected(res, err, "user %d not found", id)
 	})
 }

@@ -45,9 +45,9 @@ type Lifespan struct {
 	From, To Bound
 	// Location is the owner's time zone, Checker.Location of the check:
 	// days, weeks and months added to an event keep its clock
-	// (spec.Duration.AddIn). Nil is UTC. The monitor sets the
-	// deployment's zone (vigil serve --tz), the one vigil sentinel add and
-	// the web check sentinels in.
+	// (spec.Duration.AddIn). Nil is UTC. The monitor sets the zone the
+	// sentinel was saved in (vigil.Sentinel.TimeZone), or the
+	// deployment's (vigil serve --tz) for one saved without.
 	Location *time.Location
 	// ToSource is the To clause as the sentinel's source writes it ("" for
 	// none): an edit that changes it can give an ended sentinel more time
@@ -86,9 +86,9 @@ type Lookup func(name string) (Status, bool)
 // during(s) are taken resolved from the checker (Checked.Start and End,
 // the time of the check that saved the clause), the start and end of
 // other sentinels are kept as events (spec.TimeSpec.FollowsEvent), to be
-// evaluated when they happen. Its Location is nil (UTC):
-// the time zone is not kept with the sentinel, and a caller that checked
-// it in another sets it (the monitor sets Monitor.Location).
+// evaluated when they happen. Its Location is nil (UTC): the time zone is
+// kept beside the checked form, not in it (vigil.Sentinel.TimeZone), and
+// a caller that checked it in another sets it, as the monitor does.
 func LifespanOf(c *spec.Checked) Lifespan {
 	var l Lifespan
 	bound := func(ts *spec.TimeSpec, resolved time.Time) Bound {

@@ -12,13 +12,13 @@ import (
 	"github.com/vigil-web/vigil"
 )
 
-const sentinelColumns = "id, owner_id, name, source, spec, status, created_at, updated_at, next_check, last_check, feed_generation, importance"
+const sentinelColumns = "id, owner_id, name, source, spec, status, created_at, updated_at, next_check, last_check, feed_generation, importance, time_zone"
 
 func scanSentinel(row interface{ Scan(...any) error }) (*vigil.Sentinel, error) {
 	s := &vigil.Sentinel{}
 	var spec []byte
 	var status string
-	err := row.Scan(&s.ID, &s.OwnerID, &s.Name, &s.Source, &spec, &status, ts{&s.CreatedAt}, ts{&s.UpdatedAt}, ts{&s.NextCheck}, ts{&s.LastCheck}, &s.FeedGeneration, importance{&s.Importance})
+	err := row.Scan(&s.ID, &s.OwnerID, &s.Name, &s.Source, &spec, &status, ts{&s.CreatedAt}, ts{&s.UpdatedAt}, ts{&s.NextCheck}, ts{&s.LastCheck}, &s.FeedGeneration, importance{&s.Importance}, &s.TimeZone)
 	if len(spec) > 0 {
 		s.Spec = spec
 	}
@@ -50,9 +50,9 @@ func (db *DB) CreateSentinel(ctx context.Context, s *vigil.Sentinel) error {
 		if err := nameFree(ctx, tx, s.OwnerID, s.Name); err != nil {
 			return err
 		}
-		return tx.QueryRowContext(ctx, q(`INSERT INTO sentinels (id, owner_id, name, source, spec, status, created_at, updated_at, next_check, last_check)
-			VALUES (`+nextID("sentinels")+`, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`), s.OwnerID, s.Name, s.Source, specValue(s.Spec), string(s.Status),
-			tv(now), tv(now), tv(s.NextCheck), tv(s.LastCheck)).Scan(&s.ID)
+		return tx.QueryRowContext(ctx, q(`INSERT INTO sentinels (id, owner_id, name, source, spec, status, created_at, updated_at, next_check, last_check, time_zone)
+			VALUES (`+nextID("sentinels")+`, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`), s.OwnerID, s.Name, s.Source, specValue(s.Spec), string(s.Status),
+			tv(now), tv(now), tv(s.NextCheck), tv(s.LastCheck), s.TimeZone).Scan(&s.ID)
 	})
 	if err != nil {
 		return err
@@ -204,9 +204,9 @@ func (db *DB) UpdateSentinels(ctx context.Context, list []*vigil.Sentinel) error
 		}
 		for i, s := range list {
 			k := &kept[i]
-			err := tx.QueryRowContext(ctx, q(`UPDATE sentinels SET name = ?, source = ?, spec = ?, status = ?, updated_at = ?, next_check = ?
+			err := tx.QueryRowContext(ctx, q(`UPDATE sentinels SET name = ?, source = ?, spec = ?, status = ?, updated_at = ?, next_check = ?, time_zone = ?
 				WHERE id = ? RETURNING created_at, owner_id, last_check, feed_generation, importance`),
-				s.Name, s.Source, specValue(s.Spec), string(s.Status), tv(now), tv(s.NextCheck), s.ID).
+				s.Name, s.Source, specValue(s.Spec), string(s.Status), tv(now), tv(s.NextCheck), s.TimeZone, s.ID).
 				Scan(ts{&k.CreatedAt}, &k.OwnerID, ts{&k.LastCheck}, &k.FeedGeneration, importance{&k.Importance})
 			if err != nil {
 				return notFound(err, "sentinel %d not found", s.ID)

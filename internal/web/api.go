@@ -119,19 +119,6 @@ func hostProblem(u *url.URL) string {
 	return "is not a name DNS takes: no empty label, labels of 63 bytes at most, 253 in all (in punycode)"
 }
 
-// me is the answer of GET /api/v1/me: the user, and the time zone the
-// server reads the dates of sentinels in (Server.Location), which is
-// the deployment's, not the user's.
-type me struct {
-	*vigil.User
-	TimeZone string `json:"timeZone"`
-}
-
-func (s *Server) handleMe(w http.ResponseWriter, r *http.Request, u *vigil.User) error {
-	writeJSON(w, http.StatusOK, me{User: u, TimeZone: s.location().String()})
-	return nil
-}
-
 // ---- resources and versions
 
 // asciiURLParam returns a URL given as a query parameter with its host, if

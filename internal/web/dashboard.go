@@ -113,9 +113,13 @@ type editorData struct {
 	// Done says what the form that led here did (takeDone), or is
 	// empty.
 	Done string
-	// TimeZone names the zone the dates of the source are read in
-	// (Server.Location).
+	// TimeZone names the zone the dates of the source are read in when
+	// it is saved: the user's own or the deployment's (userLocation).
 	TimeZone string
+	// SavedZone names the zone the dates of the sentinel edited were
+	// read in when it was saved (sentinelLocation), in which it runs
+	// until it is saved again; empty for a new sentinel.
+	SavedZone string
 }
 
 type segment struct {
@@ -157,7 +161,7 @@ Fetch 1 hour
 func (s *Server) handleSentinelNewPage(w http.ResponseWriter, r *http.Request, sess *session) error {
 	src := newSentinelTemplate
 	return s.page(w, r, sess, http.StatusOK, "sentinel", "New sentinel", "sentinels",
-		&editorData{Source: src, Segments: segments(src, nil), TimeZone: s.location().String()})
+		&editorData{Source: src, Segments: segments(src, nil), TimeZone: s.zoneName(sess.User)})
 }
 
 func (s *Server) handleSentinelCreatePage(w http.ResponseWriter, r *http.Request, sess *session) error {
@@ -186,10 +190,11 @@ func (s *Server) editorError(w http.ResponseWriter, r *http.Request, sess *sessi
 		}
 		de = &diagnosticsError{err: &vigil.Error{Code: vigil.EINVALID}, Diagnostics: []Diagnostic{{Message: vigil.ErrorMessage(err)}}}
 	}
-	data := &editorData{Editing: editing, Source: src, Errors: de.Diagnostics, Segments: segments(src, de.Diagnostics), TimeZone: s.location().String()}
+	data := &editorData{Editing: editing, Source: src, Errors: de.Diagnostics, Segments: segments(src, de.Diagnostics), TimeZone: s.zoneName(sess.User)}
 	title := "New sentinel"
 	if editing != nil {
 		title = "Sentinel " + editing.Name
+		data.SavedZone = s.sentinelLocation(editing).String()
 		if data.Row, err = s.sentinelRow(r.Context(), editing, s.sentinelView(r.Context(), editing)); err != nil {
 			return err
 		}
@@ -218,7 +223,8 @@ func (s *Server) handleSentinelPage(w http.ResponseWriter, r *http.Request, sess
 		return err
 	}
 	p.Total, p.Shown = total, len(changes)
-	data := &editorData{Editing: sen, Source: sen.Source, Segments: segments(sen.Source, nil), Row: row, Changes: changes, ChangesPager: p, Done: s.takeDone(w, r), TimeZone: s.location().String()}
+	data := &editorData{Editing: sen, Source: sen.Source, Segments: segments(sen.Source, nil), Row: row, Changes: changes, ChangesPager: p, Done: s.takeDone(w, r),
+		TimeZone: s.zoneName(sess.User), SavedZone: s.sentinelLocation(sen).String()}
 	if s.FeedPath != nil {
 		data.Feed = s.FeedPath(sen)
 	}
@@ -552,9 +558,9 @@ func (s *Server) isFile(r *http.Request, id int64) bool {
 	return err == nil && v.Binary()
 }
 
-// tokensData is the tokens page; Secret is set once, by the page the
-// creation's redirect leads to (takeFlash), or Lost says why it cannot
-// be.
+// tokensData is the tokens page, the user's settings; Secret is set
+// once, by the page the creation's redirect leads to (takeFlash), or
+// Lost says why it cannot be.
 type tokensData struct {
 	Tokens []*vigil.Token
 	Secret string
@@ -563,6 +569,9 @@ type tokensData struct {
 	// WebhookKey is the user's webhook signing key, nil if the server
 	// signs no webhooks.
 	WebhookKey *webhookKey
+	// TimeZone is the user's own zone, "" for the deployment's,
+	// DeploymentZone; Done says the form of the zone saved it.
+	TimeZone, DeploymentZone, Done string
 }
 
 func (s *Server) handleTokensPage(w http.ResponseWriter, r *http.Request, sess *session) error {
@@ -572,7 +581,7 @@ func (s *Server) handleTokensPage(w http.ResponseWriter, r *http.Request, sess *
 	}
 	f := s.takeFlash(w, r, sess)
 	return s.page(w, r, sess, http.StatusOK, "tokens", "API tokens", "tokens", &tokensData{Tokens: list, Secret: f.secret, Name: f.secretOf, Lost: f.lost,
-		WebhookKey: s.webhookKeyOf(sess.User)})
+		WebhookKey: s.webhookKeyOf(sess.User), TimeZone: sess.User.TimeZone, DeploymentZone: s.location().String(), Done: s.takeDone(w, r)})
 }
 
 func (s *Server) handleTokenCreatePage(w http.ResponseWriter, r *http.Request, sess *session) error {

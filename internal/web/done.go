@@ -17,6 +17,7 @@ var doneMessages = map[string]string{
 	"resumed": "Resumed.",
 	"feed":    "Replaced the feed link: the old one no longer works.",
 	"deleted": "Deleted the sentinel and its changes.",
+	"zone":    "Saved your time zone: the dates of the sentinels you save from now on are read in it; the sentinels saved before keep theirs until they are saved again.",
 }
 
 // doneCookie carries the code of doneMessages from a form's redirect to

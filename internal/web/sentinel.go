@@ -20,25 +20,16 @@ import (
 )
 
 // checker returns a spec checker for u's sentinels (Server.Checker),
-// reading dates in the server's zone (Server.Location).
+// reading dates in u's zone (userLocation).
 func (s *Server) checker(ctx context.Context, u *vigil.User, now time.Time) (*spec.Checker, error) {
 	if s.Checker == nil {
 		return nil, vigil.Errorf(vigil.EINTERNAL, "web: the server has no sentinel checker")
 	}
 	c, err := s.Checker(ctx, u, now)
 	if c != nil {
-		c.Location = s.location()
+		c.Location, _ = s.userLocation(u)
 	}
 	return c, err
-}
-
-// location returns the time zone of the dates written in sentinels
-// (Server.Location), UTC when none is set.
-func (s *Server) location() *time.Location {
-	if s.Location != nil {
-		return s.Location
-	}
-	return time.UTC
 }
 
 // sentinelInput is the body of a create, update or check request: the
@@ -237,8 +228,10 @@ func (s *Server) saveSentinelOnce(ctx context.Context, u *vigil.User, in *sentin
 	if err != nil {
 		return nil, err
 	}
+	// The zone its dates were read in (checker) is kept with it.
+	loc, _ := s.userLocation(u)
 	out := &vigil.Sentinel{OwnerID: u.ID, Name: sen.Name.Name, Source: printSource(sen, in.Source), Spec: specJSON,
-		Status: vigil.SentinelActive, NextCheck: now}
+		Status: vigil.SentinelActive, NextCheck: now, TimeZone: loc.String()}
 	if ch.Start.After(now) {
 		out.NextCheck = ch.Start
 	}
@@ -294,9 +287,9 @@ func (s *Server) recheckUsers(ctx context.Context, u *vigil.User, old *vigil.Sen
 		return nil, err
 	}
 	// known registers a checked sentinel with the checker, keeping the
-	// run-time status the store gave it.
-	known := func(sen *vigil.Sentinel, checked *spec.Checked) {
-		st := &spec.Stored{Checked: checked}
+	// run-time status the store gave it, read in loc.
+	known := func(sen *vigil.Sentinel, checked *spec.Checked, loc *time.Location) {
+		st := &spec.Stored{Checked: checked, Location: loc}
 		if c.Lookup != nil {
 			if prior := c.Lookup(sen.Name); prior != nil {
 				st.Started, st.Ended = prior.Started, prior.Ended
@@ -304,7 +297,7 @@ func (s *Server) recheckUsers(ctx context.Context, u *vigil.User, old *vigil.Sen
 		}
 		c.Add(st)
 	}
-	known(old, ch)
+	known(old, ch, c.Location) // the edit, read in u's zone
 	var out []*vigil.Sentinel
 	done := map[string]bool{strings.ToLower(old.Name): true}
 	for queue := []string{old.Name}; len(queue) > 0; queue = queue[1:] {
@@ -318,11 +311,15 @@ func (s *Server) recheckUsers(ctx context.Context, u *vigil.User, old *vigil.Sen
 			if err != nil {
 				return nil, fmt.Errorf("sentinel %s: %w", dep.Name, err)
 			}
+			// Its dates are read again in the zone they were read in
+			// when it was saved, which it keeps: only its own edit
+			// reads them in the owner's zone of the day.
+			c.Location = s.sentinelLocation(dep)
 			dch, err := c.RecheckStored(dep.Name, parsed)
 			if err != nil {
 				return nil, vigil.Errorf(vigil.ECONFLICT, "sentinel %s cannot be changed so: %s, which uses it, would be invalid: %s", old.Name, dep.Name, err)
 			}
-			known(dep, dch)
+			known(dep, dch, c.Location)
 			queue = append(queue, dep.Name)
 			js, err := json.Marshal(dch)
 			if err != nil {

@@ -232,7 +232,7 @@ func storeChecker(s *Server) func(ctx context.Context, owner *vigil.User, now ti
 		for _, sen := range all {
 			var c spec.Checked
 			if err := json.Unmarshal(sen.Spec, &c); err == nil && c.Sentinel != nil {
-				known[strings.ToLower(sen.Name)] = &spec.Stored{Checked: &c}
+				known[strings.ToLower(sen.Name)] = &spec.Stored{Checked: &c, Location: s.sentinelLocation(sen)}
 			}
 		}
 		return &spec.Checker{Now: now, Owner: owner.Email, Lookup: func(name string) *spec.Stored { return known[strings.ToLower(name)] }}, nil

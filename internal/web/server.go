@@ -80,9 +80,10 @@ type Server struct {
 	// to them) and compiling selectors as the monitor will. Required by the
 	// sentinel routes; the daemon wires it.
 	Checker func(ctx context.Context, owner *vigil.User, now time.Time) (*spec.Checker, error)
-	// Location is the time zone of the dates written in sentinels (vigil
-	// serve --tz): the checker's Location wherever the server checks one,
-	// named under the editor and in GET /api/v1/me. Nil is UTC.
+	// Location is the deployment's time zone (vigil serve --tz): the one
+	// the dates written in sentinels are read in for a user who set no
+	// zone of their own (vigil.User.TimeZone, timezone.go), and for a
+	// sentinel saved before sentinels kept theirs. Nil is UTC.
 	Location *time.Location
 	// KickOutbox, if not nil, wakes the notification delivery (after the
 	// retry of a dead letter).
@@ -181,6 +182,7 @@ func (s *Server) Register(mux *http.ServeMux) {
 	// REST API.
 	api("GET /api/v1/openapi.json", s.handleOpenAPI)
 	api("GET /api/v1/me", s.handleMe)
+	api("PATCH /api/v1/me", s.handleMeUpdate)
 	api("GET /api/v1/me/webhook-key", s.handleMeWebhookKey)
 	api("GET /api/v1/sentinels", s.handleSentinelList)
 	api("POST /api/v1/sentinels", s.handleSentinelCreate)
@@ -250,6 +252,7 @@ func (s *Server) Register(mux *http.ServeMux) {
 	page("GET /notifications", s.handleNotificationsPage)
 	page("POST /notifications/{id}/retry", s.handleNotificationRetryPage)
 	page("GET /tokens", s.handleTokensPage)
+	page("POST /time-zone", s.handleTimeZonePage)
 	page("POST /tokens", s.handleTokenCreatePage)
 	page("POST /tokens/{id}/delete", s.handleTokenDeletePage)
 	page("GET /users", s.handleUsersPage)

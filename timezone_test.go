@@ -1,0 +1,40 @@
+package vigil
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestCheckTimeZone(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		ok   bool
+	}{
+		{"", true}, // the deployment's
+		{"UTC", true},
+		{"Asia/Tokyo", true},
+		{"America/Argentina/Buenos_Aires", true},
+		{"Local", false},
+		{"Mars/Olympus_Mons", false},
+		{"../../etc/passwd", false},
+		{"+09:00", false},
+		{strings.Repeat("A", 200), false},
+	} {
+		err := CheckTimeZone("timeZone", tc.name)
+		if tc.ok != (err == nil) {
+			t.Errorf("%q: %v, want ok %v", tc.name, err, tc.ok)
+			continue
+		}
+		if err != nil && (ErrorCode(err) != EINVALID || !strings.Contains(ErrorMessage(err), "timeZone")) {
+			t.Errorf("%q: %v; want EINVALID naming timeZone", tc.name, err)
+		}
+	}
+	u := &User{Email: "ada@example.com", TimeZone: "Nowhere/Else"}
+	if ErrorCode(u.Validate()) != EINVALID {
+		t.Errorf("a user in Nowhere/Else is valid")
+	}
+	s := &Sentinel{OwnerID: 1, Name: "a", Source: "x", Status: SentinelActive, TimeZone: "Nowhere/Else"}
+	if ErrorCode(s.Validate()) != EINVALID {
+		t.Errorf("a sentinel in Nowhere/Else is valid")
+	}
+}

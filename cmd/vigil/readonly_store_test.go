@@ -14,6 +14,15 @@ import (
 	"github.com/vigil-web/vigil/internal/sqlite"
 )
 
+// lastMigrationUndo says how the last SQLite migration of this build is
+// undone, its statements' inverse, for TestReadOnlyStoreReads to make a
+// store an older vigil left: its record alone removed, applying it again
+// fails on what it made (a column that exists) before the write that this
+// user may not make. A new last migration adds its own.
+var lastMigrationUndo = map[string]string{
+	"0116_time_zones.sql": "ALTER TABLE users DROP COLUMN time_zone; ALTER TABLE sentinels DROP COLUMN time_zone",
+}
+
 // TestReadOnlyStoreReads: the commands that only read the store read one
 // this user may not write (its directory 555, its files 444, as another
 // user), as they read it while vigil serve runs (which keeps its -shm):
@@ -55,24 +64,31 @@ func TestReadOnlyStoreReads(t *testing.T) {
 		}
 	}
 
-	// Not current: a migration missing, which this user cannot apply.
+	// Not current: a migration missing, which this user cannot apply. The
+	// last one is undone, its record and what it made, as a store an
+	// older vigil left lacks it.
 	var last string
 	writable(t, data, func() {
 		if err := db.QueryRow("DELETE FROM schema_migrations WHERE name = (SELECT max(name) FROM schema_migrations) RETURNING name").Scan(&last); err != nil {
 			t.Fatal(err)
 		}
+		undo, ok := lastMigrationUndo[last]
+		if !ok {
+			t.Fatalf("lastMigrationUndo does not say how %s is undone", last)
+		}
+		if _, err := db.Exec(undo); err != nil {
+			t.Fatal(err)
+		}
 	})
 	code, _, errOut := asReader("sentinel", "list")
-	if code != exitError || !strings.Contains(errOut, "the store lacks 1 migration of this build") || !strings.Contains(errOut, "may not write it") {
+	if code != exitError || !strings.Contains(errOut, "the store lacks 1 migration of this build ("+last+" first)") || !strings.Contains(errOut, "may not write it") {
 		t.Errorf("sentinel list of an older store this user may not write: exit %d, stderr %q", code, errOut)
 	}
 
 	// No -shm: no process has the store open.
 	writable(t, data, func() {
-		// The store made current again, and closed by its owner.
-		if _, err := db.Exec("INSERT INTO schema_migrations (name, applied_at) VALUES (?, 0)", last); err != nil {
-			t.Fatal(err)
-		}
+		// The store made current again by its owner (Open migrates it),
+		// and closed.
 		db.Close()
 		st, err := sqlite.Open(context.Background(), data)
 		if err != nil {

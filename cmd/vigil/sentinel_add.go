@@ -95,8 +95,7 @@ func runSentinelAdd(ctx context.Context, env *environment, args []string) (code 
 		fs.Usage()
 		return exitError, errUsageShown
 	}
-	loc, err := tz.location()
-	if err != nil {
+	if _, err := tz.location(); err != nil {
 		return exitError, err
 	}
 	if err := newOwner(*owner).Validate(); err != nil {
@@ -130,6 +129,10 @@ func runSentinelAdd(ctx context.Context, env *environment, args []string) (code 
 		if st != nil {
 			defer closeStore(st, &code, &err)
 		}
+	}
+	loc, err := tz.ownerLocation(ctx, st, *owner)
+	if err != nil {
+		return exitError, err
 	}
 	checker, err := ownerChecker(ctx, st, *owner, now, loc)
 	if err != nil {

@@ -139,3 +139,47 @@ func TestTZRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestSentinelAddOwnerTZ: vigil sentinel add without --tz reads the dates
+// of an owner who has a zone of their own (vigil user tz) in it, as vigil
+// serve does for that user, over $VIGIL_TZ; --tz still wins.
+func TestSentinelAddOwnerTZ(t *testing.T) {
+	const owner = "ken@example.com"
+	tokyoXmas := time.Date(2036, 12, 24, 0, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name string
+		vars map[string]string
+		args []string
+		want time.Time
+		zone string
+	}{
+		{"owner's zone", nil, nil, tokyoXmas, "Asia/Tokyo"},
+		{"owner's zone over $VIGIL_TZ", map[string]string{"VIGIL_TZ": "Europe/Paris"}, nil, tokyoXmas, "Asia/Tokyo"},
+		{"--tz over the owner's zone", nil, []string{"--tz", "Europe/Paris"}, parisXmas, "Europe/Paris"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			data := newStoreDir(t)
+			if code, out, errOut := runVigil(t, "a long enough password\n", "user", "add", "--data", data, "--password-stdin", "--tz", "Asia/Tokyo", owner); code != exitOK {
+				t.Fatalf("user add: exit %d, %q, %q", code, out, errOut)
+			}
+			file := writeFile(t, dir, "xmas.ssl", xmas)
+			args := append(append([]string{"sentinel", "add", "--data", data, "--owner", owner}, tc.args...), file)
+			if code, out, errOut := runVigilEnv(t, tc.vars, args...); code != exitOK {
+				t.Fatalf("exit %d\n%s%s", code, out, errOut)
+			}
+			st, err := sqlite.Open(context.Background(), data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			sens, _, err := st.FindSentinels(context.Background(), vigil.SentinelFilter{})
+			if err != nil || len(sens) != 1 {
+				t.Fatalf("sentinels %v, %v; want one", sens, err)
+			}
+			if start, _ := storedStart(t, sens[0]); !start.Equal(tc.want) || sens[0].TimeZone != tc.zone {
+				t.Errorf("stored: start %s in zone %q; want %s in %q", start.UTC(), sens[0].TimeZone, tc.want, tc.zone)
+			}
+		})
+	}
+}

@@ -1,15 +1,18 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"time"
 	_ "time/tzdata" // the zones of --tz where the system has no zoneinfo
+
+	"github.com/vigil-web/vigil"
 )
 
 // tzUsage is the usage of --tz, the same on every command that reads the
 // dates written in sentinels.
-const tzUsage = "time `zone` of the dates written in sentinels (From 12/24/2026 09:00, and the clock that days, weeks and months added keep): an IANA name such as Europe/Paris; vigil serve's is the deployment's, for the users who set none of their own (vigil user tz); a sentinel is stored with the zone it was read in (default $VIGIL_TZ or UTC)"
+const tzUsage = "time `zone` of the dates written in sentinels (From 12/24/2026 09:00, and the clock that days, weeks and months added keep): an IANA name such as Europe/Paris; vigil serve's is the deployment's, for the users who set none of their own (vigil user tz); vigil sentinel add reads an owner's own zone when --tz is not given; a sentinel is stored with the zone it was read in (default $VIGIL_TZ or UTC)"
 
 // tzFlag is the --tz flag of the commands that read the dates written in
 // sentinels (vigil serve, sentinel add, sentinel check): the zone they
@@ -21,12 +24,15 @@ type tzFlag struct {
 	// env says the zone is $VIGIL_TZ's, the flag not given: its error
 	// says so.
 	env bool
+	// given says --tz was on the command line: it wins over the owner's
+	// own zone (vigil user tz), which wins over $VIGIL_TZ and UTC.
+	given bool
 }
 
 func (f *tzFlag) String() string { return "" } // the usage states the default
 
 func (f *tzFlag) Set(v string) error {
-	f.name, f.env = v, false
+	f.name, f.env, f.given = v, false, true
 	return nil
 }
 
@@ -57,4 +63,25 @@ func (f *tzFlag) location() (*time.Location, error) {
 		return nil, fmt.Errorf("--tz %q%s: %v; want an IANA name such as Europe/Paris", f.name, from, err)
 	}
 	return loc, nil
+}
+
+// ownerLocation returns the zone the dates of owner's sentinels are read
+// in: --tz's when it was given, else the owner's own (vigil user tz) when
+// the owner is in st and has one, else --tz's default ($VIGIL_TZ or UTC),
+// as vigil serve reads them for that user.
+func (f *tzFlag) ownerLocation(ctx context.Context, st vigil.Store, owner string) (*time.Location, error) {
+	if !f.given && st != nil {
+		u, err := findOwner(ctx, st, owner)
+		switch {
+		case err == nil && u.TimeZone != "":
+			loc, err := vigil.LoadTimeZone(u.TimeZone)
+			if err != nil {
+				return nil, fmt.Errorf("owner %s: time zone %q: %w", owner, u.TimeZone, err)
+			}
+			return loc, nil
+		case err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND:
+			return nil, fmt.Errorf("owner %s: %w", owner, err)
+		}
+	}
+	return f.location()
 }

@@ -98,15 +98,8 @@ func runSentinelCheck(ctx context.Context, env *environment, args []string) (cod
 		fs.Usage()
 		return exitError, errUsageShown
 	}
-	loc, err := tz.location()
-	if err != nil {
+	if _, err := tz.location(); err != nil {
 		return exitError, err
-	}
-	now := time.Now().In(loc).Truncate(time.Minute)
-	if *nowFlag != "" {
-		if now, err = parseNow(*nowFlag, loc); err != nil {
-			return exitError, err
-		}
 	}
 	email := *owner
 	if email == "" && sf.given() {
@@ -124,11 +117,18 @@ func runSentinelCheck(ctx context.Context, env *environment, args []string) (cod
 		}
 		defer closeStore(st, &code, &err)
 	}
-	c, err := ownerChecker(ctx, st, email, now, loc)
+	// The dates are read as vigil sentinel add reads them: in the
+	// owner's own zone when the store knows one and --tz is not given.
+	c, err := fileChecker(ctx, st, tz, email)
 	if err != nil {
 		return exitError, err
 	}
-	c.Location = loc
+	c.Now = time.Now().In(c.Location).Truncate(time.Minute)
+	if *nowFlag != "" {
+		if c.Now, err = parseNow(*nowFlag, c.Location); err != nil {
+			return exitError, err
+		}
+	}
 	code = exitOK
 	enc := json.NewEncoder(env.stdout)
 	for _, name := range fs.Args() {

@@ -130,15 +130,12 @@ func runSentinelAdd(ctx context.Context, env *environment, args []string) (code 
 			defer closeStore(st, &code, &err)
 		}
 	}
-	loc, err := tz.ownerLocation(ctx, st, *owner)
+	checker, err := fileChecker(ctx, st, tz, *owner)
 	if err != nil {
 		return exitError, err
 	}
-	checker, err := ownerChecker(ctx, st, *owner, now, loc)
-	if err != nil {
-		return exitError, err
-	}
-	checker.Location = loc
+	checker.Now = now
+	loc := checker.Location
 	var adds []sentinelToAdd
 	for _, pf := range files {
 		checked, problems := checkFile(checker, pf.file, pf.err)

@@ -138,6 +138,29 @@ func ownerChecker(ctx context.Context, st vigil.Store, owner string, now time.Ti
 	return newChecker(now, newOwner(owner).Email, nil), nil
 }
 
+// fileChecker returns the checker that vigil sentinel add and vigil
+// sentinel check read owner's sentinel files with, alike: its Location
+// the zone the dates are read in (tz.ownerLocation: --tz, else the
+// owner's own, else $VIGIL_TZ or UTC), the owner's stored sentinels that
+// keep no zone taken as read in the deployment's (tz.location), as vigil
+// serve takes them. Its Now is the caller's to set.
+func fileChecker(ctx context.Context, st vigil.Store, tz *tzFlag, owner string) (*spec.Checker, error) {
+	deployment, err := tz.location()
+	if err != nil {
+		return nil, err
+	}
+	loc, err := tz.ownerLocation(ctx, st, owner)
+	if err != nil {
+		return nil, err
+	}
+	c, err := ownerChecker(ctx, st, owner, time.Time{}, deployment)
+	if err != nil {
+		return nil, err
+	}
+	c.Location = loc
+	return c, nil
+}
+
 // newChecker returns a checker for the sentinels of owner (an email
 // address) that knows the stored ones, by lower-case name (none: nil).
 func newChecker(now time.Time, owner string, known map[string]*spec.Stored) *spec.Checker {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/sqlite"
+	"github.com/vigil-web/vigil/spec"
 )
 
 // xmas is a sentinel whose From is 09:00 on 24 December 2036: 08:00 UTC
@@ -181,5 +182,91 @@ func TestSentinelAddOwnerTZ(t *testing.T) {
 				t.Errorf("stored: start %s in zone %q; want %s in %q", start.UTC(), sens[0].TimeZone, tc.want, tc.zone)
 			}
 		})
+	}
+}
+
+// TestSentinelCheckOwnerTZ: vigil sentinel check, given the store, reads
+// the dates of an owner who has a zone of their own in it, as vigil
+// sentinel add does, over $VIGIL_TZ; --tz still wins. It read them in
+// $VIGIL_TZ or UTC, and told another start than add stored.
+func TestSentinelCheckOwnerTZ(t *testing.T) {
+	const owner = "ken@example.com"
+	tokyoXmas := time.Date(2036, 12, 24, 0, 0, 0, 0, time.UTC)
+	data := newStoreDir(t)
+	if code, out, errOut := runVigil(t, "a long enough password\n", "user", "add", "--data", data, "--password-stdin", "--tz", "Asia/Tokyo", owner); code != exitOK {
+		t.Fatalf("user add: exit %d, %q, %q", code, out, errOut)
+	}
+	file := writeFile(t, t.TempDir(), "xmas.ssl", xmas)
+	for _, tc := range []struct {
+		name string
+		vars map[string]string
+		args []string
+		want time.Time
+	}{
+		{"owner's zone", nil, nil, tokyoXmas},
+		{"owner's zone over $VIGIL_TZ", map[string]string{"VIGIL_TZ": "Europe/Paris"}, nil, tokyoXmas},
+		{"--tz over the owner's zone", nil, []string{"--tz", "Europe/Paris"}, parisXmas},
+		{"without the store", nil, []string{"--owner", "other@example.com"}, parisXmas.Add(time.Hour)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := []string{"sentinel", "check", "--json", "--data", data, "--owner", owner}
+			if tc.name == "without the store" {
+				args = []string{"sentinel", "check", "--json"}
+			}
+			args = append(append(args, tc.args...), file)
+			code, out, errOut := runVigilEnv(t, tc.vars, args...)
+			var checked struct{ Start time.Time }
+			if err := json.Unmarshal([]byte(out), &checked); code != exitOK || err != nil || !checked.Start.Equal(tc.want) {
+				t.Errorf("exit %d, start %s (%v) %s; want %s", code, checked.Start.UTC(), err, errOut, tc.want)
+			}
+		})
+	}
+}
+
+// TestFileCheckerZones: the checker of sentinel add and sentinel check
+// reads the files in the owner's zone, and takes the owner's stored
+// sentinels that keep no zone (saved before sentinels kept theirs) as
+// read in the deployment's (--tz), as vigil serve does. They were taken
+// as read in the owner's zone.
+func TestFileCheckerZones(t *testing.T) {
+	ctx := context.Background()
+	st, err := openStore(ctx, t.TempDir(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	u := &vigil.User{Email: "ken@example.com", Name: "Ken", PasswordHash: "x", TimeZone: "Asia/Tokyo"}
+	if err := st.CreateUser(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	created := time.Now().UTC().Truncate(time.Second)
+	for name, zone := range map[string]string{"legacy": "", "paris": "Europe/Paris"} {
+		src := "Create Sentinel " + name + " Using http://a.example/ From 12/24/2036 09:00"
+		f, err := spec.Parse("a.ssl", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ch, err := spec.NewChecker(created).Check(f.Sentinels[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		js, _ := json.Marshal(ch)
+		sen := &vigil.Sentinel{OwnerID: u.ID, Name: name, Source: src, Spec: js, Status: vigil.SentinelActive, NextCheck: created, TimeZone: zone}
+		if err := st.CreateSentinel(ctx, sen); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tz := &tzFlag{name: "America/New_York"} // the deployment's
+	c, err := fileChecker(ctx, st, tz, u.Email)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Location.String(); got != "Asia/Tokyo" {
+		t.Errorf("the files are read in %s, want the owner's Asia/Tokyo", got)
+	}
+	for name, want := range map[string]string{"legacy": "America/New_York", "paris": "Europe/Paris"} {
+		if s := c.Lookup(name); s == nil || s.Location == nil || s.Location.String() != want {
+			t.Errorf("stored sentinel %s: %+v; want it read in %s", name, s, want)
+		}
 	}
 }

@@ -12,7 +12,7 @@ import (
 
 // tzUsage is the usage of --tz, the same on every command that reads the
 // dates written in sentinels.
-const tzUsage = "time `zone` of the dates written in sentinels (From 12/24/2026 09:00, and the clock that days, weeks and months added keep): an IANA name such as Europe/Paris; vigil serve's is the deployment's, for the users who set none of their own (vigil user tz); vigil sentinel add reads an owner's own zone when --tz is not given; a sentinel is stored with the zone it was read in (default $VIGIL_TZ or UTC)"
+const tzUsage = "time `zone` of the dates written in sentinels (From 12/24/2026 09:00, and the clock that days, weeks and months added keep): an IANA name such as Europe/Paris; vigil serve's is the deployment's, for the users who set none of their own (vigil user tz); vigil sentinel add, and vigil sentinel check given the store, read an owner's own zone when --tz is not given; a sentinel is stored with the zone it was read in (default $VIGIL_TZ or UTC)"
 
 // tzFlag is the --tz flag of the commands that read the dates written in
 // sentinels (vigil serve, sentinel add, sentinel check): the zone they

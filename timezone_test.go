@@ -19,6 +19,16 @@ func TestCheckTimeZone(t *testing.T) {
 		{"../../etc/passwd", false},
 		{"+09:00", false},
 		{strings.Repeat("A", 200), false},
+		{"Etc/GMT+3", true},
+		// Names that load only from some hosts' files, or name the host's
+		// zone: refused, not stored to fail on another machine.
+		{"localtime", false},
+		{"posixrules", false},
+		{"Factory", false},
+		{"posix/Europe/Paris", false},
+		{"right/Europe/Paris", false},
+		{"Europe/", false},
+		{"Etc/../localtime", false},
 	} {
 		err := CheckTimeZone("timeZone", tc.name)
 		if tc.ok != (err == nil) {

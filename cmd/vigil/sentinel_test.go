@@ -184,7 +184,7 @@ func TestSentinelCheckFlagErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"--now", "yesterday"}, `--now "yesterday": want RFC 3339, MM/DD/YYYY HH:MM or MM/DD/YYYY`},
-		{[]string{"--tz", "Mars/Olympus"}, `--tz "Mars/Olympus": unknown time zone Mars/Olympus; want an IANA name such as Europe/Paris`},
+		{[]string{"--tz", "Mars/Olympus"}, `--tz "Mars/Olympus": "Mars/Olympus" is not an IANA time zone name; want an IANA name such as Europe/Paris, or UTC`},
 		{[]string{"--owner", "not-an-email"}, `--owner: invalid email address "not-an-email"`},
 	} {
 		code, out, errOut := runVigil(t, "", append(append([]string{"sentinel", "check"}, c.args...), good)...)

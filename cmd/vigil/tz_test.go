@@ -125,9 +125,11 @@ func TestTZRefused(t *testing.T) {
 		args []string
 		want string
 	}{
-		{nil, []string{"serve", "--addr", "127.0.0.1:0", "--tz", "Mars/Olympus"}, `--tz "Mars/Olympus": unknown time zone Mars/Olympus; want an IANA name such as Europe/Paris`},
-		{map[string]string{"VIGIL_TZ": "Paris"}, []string{"serve", "--addr", "127.0.0.1:0"}, `--tz "Paris" (from $VIGIL_TZ): unknown time zone Paris; want an IANA name such as Europe/Paris`},
-		{nil, []string{"sentinel", "add", "--tz", "Mars/Olympus", file}, `--tz "Mars/Olympus": unknown time zone Mars/Olympus`},
+		{nil, []string{"serve", "--addr", "127.0.0.1:0", "--tz", "Mars/Olympus"}, `--tz "Mars/Olympus": "Mars/Olympus" is not an IANA time zone name; want an IANA name such as Europe/Paris`},
+		{map[string]string{"VIGIL_TZ": "Paris"}, []string{"serve", "--addr", "127.0.0.1:0"}, `--tz "Paris" (from $VIGIL_TZ): "Paris" is not an IANA time zone name; want an IANA name such as Europe/Paris`},
+		{nil, []string{"serve", "--addr", "127.0.0.1:0", "--tz", "localtime"}, `--tz "localtime": "localtime" is not an IANA time zone name`},
+		{nil, []string{"sentinel", "add", "--tz", "Mars/Olympus", file}, `--tz "Mars/Olympus": "Mars/Olympus" is not an IANA time zone name`},
+		{nil, []string{"sentinel", "add", "--tz", "posix/Europe/Paris", file}, `--tz "posix/Europe/Paris": "posix/Europe/Paris" is not an IANA time zone name`},
 		{map[string]string{"VIGIL_TZ": "Paris"}, []string{"sentinel", "check", file}, `--tz "Paris" (from $VIGIL_TZ)`},
 	} {
 		vars := map[string]string{"VIGIL_DATA": t.TempDir()}

@@ -47,20 +47,18 @@ func addTZFlag(fs *flag.FlagSet, env *environment) *tzFlag {
 }
 
 // location returns the zone --tz names, or an error that names the flag
-// (and $VIGIL_TZ when the zone came from it). Only IANA names are taken:
-// "Local", the zone of whatever machine runs the command, would make a
-// date mean another instant on another machine.
+// (and $VIGIL_TZ when the zone came from it). Only the canonical IANA
+// names vigil.LoadTimeZone takes are: "Local" or localtime, the zone of
+// whatever machine runs the command, would make a date mean another
+// instant on another machine.
 func (f *tzFlag) location() (*time.Location, error) {
 	from := ""
 	if f.env {
 		from = " (from $VIGIL_TZ)"
 	}
-	if f.name == "" || f.name == "Local" {
-		return nil, fmt.Errorf("--tz %q%s: want an IANA name such as Europe/Paris, or UTC", f.name, from)
-	}
-	loc, err := time.LoadLocation(f.name)
+	loc, err := vigil.LoadTimeZone(f.name)
 	if err != nil {
-		return nil, fmt.Errorf("--tz %q%s: %v; want an IANA name such as Europe/Paris", f.name, from, err)
+		return nil, fmt.Errorf("--tz %q%s: %v; want an IANA name such as Europe/Paris, or UTC", f.name, from, vigil.ErrorMessage(err))
 	}
 	return loc, nil
 }

@@ -102,7 +102,7 @@ func TestUserTimeZoneAPI(t *testing.T) {
 	}
 
 	// Unknown zones, and no zone at all, are refused; nothing changes.
-	for _, in := range []string{`{"timeZone": "Mars/Olympus_Mons"}`, `{"timeZone": "Local"}`, `{"timeZone": "+09:00"}`} {
+	for _, in := range []string{`{"timeZone": "Mars/Olympus_Mons"}`, `{"timeZone": "Local"}`, `{"timeZone": "+09:00"}`, `{"timeZone": "localtime"}`, `{"timeZone": "right/Asia/Tokyo"}`} {
 		status, body := c.do("PATCH", "/api/v1/me", in)
 		var e errorBody
 		if err := json.Unmarshal([]byte(body), &e); status != 400 || err != nil || e.Error.Code != vigil.EINVALID ||

@@ -163,14 +163,20 @@
 // Checker.Location (UTC unless set), and a day, week or month added to a
 // time point keeps its clock in that zone, whatever the base: a date, Now,
 // or an event of another sentinel, whose instant is read on the owner's
-// clock wherever it was kept (the store gives it in UTC). A deployment
-// has one zone, vigil serve --tz (or $VIGIL_TZ; UTC by default), which
-// the dashboard and the API check sentinels in and the monitor runs their
-// lifespans in; vigil sentinel add and sentinel check take the same --tz.
-// With Europe/Paris, From 12/24/2026 09:00 starts at 08:00 UTC. The zone
-// is not kept with a sentinel: its dates are instants once checked. start(s) at 09:00 in Europe/Paris on Saturday 28
-// March 2026 + 1 day is 09:00 on Sunday, 23 hours later, as summer time
-// begins (it was 10:00, the day counted in UTC); seconds, minutes and
+// clock wherever it was kept (the store gives it in UTC). The zone is
+// the owner's: the one a user sets (vigil.User.TimeZone; vigil user tz,
+// the dashboard or PATCH /api/v1/me), else the deployment's, vigil serve
+// --tz (or $VIGIL_TZ; UTC by default). The dashboard and the API check
+// a user's sentinels in it; vigil sentinel add, and sentinel check given
+// the store, read an owner's dates in it unless --tz is given. With
+// Europe/Paris, From 12/24/2026 09:00 starts at 08:00 UTC. A sentinel
+// keeps the zone it was checked in when saved (vigil.Sentinel.TimeZone;
+// none for one saved before zones were kept, which is the deployment's),
+// and the monitor runs its lifespan in that zone, whatever its owner's
+// zone is later; an edit checked in another zone reads again a date
+// still to come (Stored.Location). start(s) at 09:00 in Europe/Paris on
+// Saturday 28 March 2026 + 1 day is 09:00 on Sunday, 23 hours later, as
+// summer time begins (it was 10:00, the day counted in UTC); seconds, minutes and
 // hours added are exact. The scheduler adds them so when the event
 // happens (schedule.Lifespan.Location; Duration.AddIn is the one rule).
 // On a daylight-saving day, as cron does: a local time the clocks skip

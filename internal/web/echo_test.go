@@ -102,6 +102,7 @@ func TestErrorsDoNotRepeatInput(t *testing.T) {
 		{"api unknown parameter", "GET", "/api/v1/me?" + line + "=1", "token", "", 400, "unknown query parameter: GET /api/v1/me takes none"},
 		{"api route", "GET", "/api/v1/" + pathLine, "token", "", 404, "no API route has this path"},
 		{"api method", "PATCH", "/api/v1/sentinels/" + pathLine, "token", "", 405, "this path's methods are GET, PUT, DELETE"},
+		{"api method of /me", "DELETE", "/api/v1/me", "token", "", 405, "this path's methods are GET, PATCH"},
 		{"api expires", "POST", "/api/v1/tokens", "session", `{"name":"a","expiresIn":"` + attackLine + `"}`, 400, "expiresIn must be a duration from 1m to 87600h"},
 		{"api token name", "POST", "/api/v1/tokens", "session", `{"name":"` + attackLine + `\u0000x"}`, 400, "name must have no control character"},
 		{"api user email", "POST", "/api/v1/users", "token", `{"email":"` + attackTag + `"}`, 400, "email must be an address"},

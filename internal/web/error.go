@@ -130,7 +130,7 @@ func (s *Server) handleAPINotFound(mux *http.ServeMux) http.HandlerFunc {
 		// A path the API has, with another method: 405 and the methods
 		// it has.
 		var allow []string
-		for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete} {
+		for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
 			probe := r.Clone(r.Context())
 			probe.Method = m
 			if _, pattern := mux.Handler(probe); pattern != "" && pattern != "/api/" {

@@ -49,10 +49,10 @@ func TestServeTZ(t *testing.T) {
 	if !sen.NextCheck.Equal(parisXmas) {
 		t.Errorf("the API answers its next check %s, want %s", sen.NextCheck.UTC(), parisXmas)
 	}
-	var me struct{ TimeZone string }
+	var me struct{ TimeZone, EffectiveTimeZone string }
 	c.want(200, "GET", "/api/v1/me", nil).json(t, &me)
-	if me.TimeZone != "Europe/Paris" {
-		t.Errorf("/api/v1/me: timeZone %q, want Europe/Paris", me.TimeZone)
+	if me.TimeZone != "" || me.EffectiveTimeZone != "Europe/Paris" {
+		t.Errorf("/api/v1/me: timeZone %q, effectiveTimeZone %q; want none of their own, Europe/Paris in effect", me.TimeZone, me.EffectiveTimeZone)
 	}
 	db := openData(t, d.dir)
 	s, err := db.FindSentinelByID(context.Background(), sen.ID)

@@ -58,11 +58,11 @@ func TestServeUserTZ(t *testing.T) {
 	d := startWebDaemon(t, "--tz", "UTC")
 	c := &apiClient{t: t, base: d.base, token: d.addUser(t, "ken@example.com", "a password of ken")}
 	var me struct {
-		TimeZone    string
-		OwnTimeZone bool
+		TimeZone          string
+		EffectiveTimeZone string
 	}
 	c.want(200, "PATCH", "/api/v1/me", map[string]string{"timeZone": "Asia/Tokyo"}).json(t, &me)
-	if me.TimeZone != "Asia/Tokyo" || !me.OwnTimeZone {
+	if me.TimeZone != "Asia/Tokyo" || me.EffectiveTimeZone != "Asia/Tokyo" {
 		t.Errorf("PATCH /api/v1/me: %+v", me)
 	}
 	c.want(400, "PATCH", "/api/v1/me", map[string]string{"timeZone": "Asia/Nowhere"})

@@ -77,25 +77,24 @@ func (s *Server) setTimeZone(ctx context.Context, u *vigil.User, zone string) er
 	return nil
 }
 
-// me is the answer of GET and PATCH /api/v1/me: the user, and the time
-// zone the dates of the sentinels they save are read in, their own or
-// the deployment's.
+// me is the answer of GET and PATCH /api/v1/me: the user, with their own
+// time zone as timeZone ("" for the deployment's, as PATCH takes it, so
+// that what GET answers can be sent back unchanged), and the zone the
+// dates of the sentinels they save are read in.
 type me struct {
 	*vigil.User
-	// TimeZone is the zone in effect, the user's own or, when they have
-	// none, the deployment's: it shadows the user's own field, empty for
-	// none, which OwnTimeZone tells apart.
-	TimeZone string `json:"timeZone"`
-	// OwnTimeZone says TimeZone is the user's own.
-	OwnTimeZone bool `json:"ownTimeZone"`
+	// EffectiveTimeZone is the zone in effect: the user's own or, when
+	// they have none (or one the zone database no longer knows), the
+	// deployment's.
+	EffectiveTimeZone string `json:"effectiveTimeZone"`
 	// DeploymentTimeZone is the deployment's zone (vigil serve --tz),
 	// the one a user without their own has.
 	DeploymentTimeZone string `json:"deploymentTimeZone"`
 }
 
 func (s *Server) meOf(u *vigil.User) me {
-	loc, own := s.userLocation(u)
-	return me{User: u, TimeZone: loc.String(), OwnTimeZone: own, DeploymentTimeZone: s.location().String()}
+	loc, _ := s.userLocation(u)
+	return me{User: u, EffectiveTimeZone: loc.String(), DeploymentTimeZone: s.location().String()}
 }
 
 func (s *Server) handleMe(w http.ResponseWriter, r *http.Request, u *vigil.User) error {

@@ -70,11 +70,11 @@ func TestServerLocation(t *testing.T) {
 
 		status, body = c.do("GET", "/api/v1/me", "")
 		var me struct {
-			Email    string
-			TimeZone string
+			Email             string
+			EffectiveTimeZone string
 		}
-		if err := json.Unmarshal([]byte(body), &me); status != 200 || err != nil || me.TimeZone != tc.zone || me.Email != u.Email {
-			t.Errorf("%s: /api/v1/me: %d %s; want its timeZone %s", tc.zone, status, body, tc.zone)
+		if err := json.Unmarshal([]byte(body), &me); status != 200 || err != nil || me.EffectiveTimeZone != tc.zone || me.Email != u.Email {
+			t.Errorf("%s: /api/v1/me: %d %s; want its effectiveTimeZone %s", tc.zone, status, body, tc.zone)
 		}
 		for _, path := range []string{"/sentinels/new", "/sentinels/" + strconv.FormatInt(sen.ID, 10)} {
 			status, body = c.do("GET", path, "")

@@ -24,8 +24,8 @@ const xmasSource = "Create Sentinel xmas Using http://a.example/ From 12/24/2036
 // meAnswer is the answer of GET and PATCH /api/v1/me.
 type meAnswer struct {
 	Email              string
-	TimeZone           string
-	OwnTimeZone        bool
+	TimeZone           string // the user's own, "" for the deployment's
+	EffectiveTimeZone  string
 	DeploymentTimeZone string
 }
 
@@ -57,7 +57,9 @@ func storedSentinel(t *testing.T, s *Server, id int64) (*vigil.Sentinel, time.Ti
 }
 
 // TestUserTimeZoneAPI: PATCH /api/v1/me sets the user's own zone, which
-// GET /api/v1/me answers as the one in effect, saying it is their own;
+// GET /api/v1/me answers as timeZone and, as the one in effect, as
+// effectiveTimeZone (timeZone was the one in effect, which a client
+// sending it back pinned);
 // the sentinels they save from then on are read in it and keep it, and
 // "" falls back on the deployment's. An unknown zone is refused with a
 // diagnostic on timeZone and changes nothing. The dates were read in the
@@ -67,13 +69,22 @@ func TestUserTimeZoneAPI(t *testing.T) {
 	s.Checker = storeChecker(s)
 	c := newSignedIn(t, s, u) // the deployment's zone: none, UTC
 
-	if m := callMe(t, c, "GET", ""); m.TimeZone != "UTC" || m.OwnTimeZone || m.DeploymentTimeZone != "UTC" {
-		t.Errorf("before: %+v; want UTC, the deployment's", m)
+	m := callMe(t, c, "GET", "")
+	if m.TimeZone != "" || m.EffectiveTimeZone != "UTC" || m.DeploymentTimeZone != "UTC" {
+		t.Errorf("before: %+v; want none of their own, in effect UTC, the deployment's", m)
 	}
-	if m := callMe(t, c, "PATCH", `{"timeZone": "Asia/Tokyo"}`); m.TimeZone != "Asia/Tokyo" || !m.OwnTimeZone || m.Email != u.Email {
+	// What GET answers, sent back, changes nothing: the user keeps no
+	// zone of their own, and follows the deployment's.
+	if m := callMe(t, c, "PATCH", `{"timeZone": "`+m.TimeZone+`"}`); m.TimeZone != "" || m.EffectiveTimeZone != "UTC" {
+		t.Errorf("PATCH of what GET answered: %+v; want still none of their own", m)
+	}
+	if got, _ := s.Store.FindUserByID(context.Background(), u.ID); got.TimeZone != "" {
+		t.Errorf("PATCH of what GET answered stored %q, want none", got.TimeZone)
+	}
+	if m := callMe(t, c, "PATCH", `{"timeZone": "Asia/Tokyo"}`); m.TimeZone != "Asia/Tokyo" || m.EffectiveTimeZone != "Asia/Tokyo" || m.Email != u.Email {
 		t.Errorf("PATCH Asia/Tokyo answers %+v", m)
 	}
-	if m := callMe(t, c, "GET", ""); m.TimeZone != "Asia/Tokyo" || !m.OwnTimeZone || m.DeploymentTimeZone != "UTC" {
+	if m := callMe(t, c, "GET", ""); m.TimeZone != "Asia/Tokyo" || m.EffectiveTimeZone != "Asia/Tokyo" || m.DeploymentTimeZone != "UTC" {
 		t.Errorf("after: %+v; want Asia/Tokyo, the user's own", m)
 	}
 	if got, _ := s.Store.FindUserByID(context.Background(), u.ID); got.TimeZone != "Asia/Tokyo" {
@@ -134,7 +145,7 @@ func TestUserTimeZoneAPI(t *testing.T) {
 	}
 
 	// "" falls back on the deployment's zone.
-	if m := callMe(t, c, "PATCH", `{"timeZone": ""}`); m.TimeZone != "UTC" || m.OwnTimeZone {
+	if m := callMe(t, c, "PATCH", `{"timeZone": ""}`); m.TimeZone != "" || m.EffectiveTimeZone != "UTC" {
 		t.Errorf(`PATCH "": %+v; want the deployment's UTC`, m)
 	}
 	status, body = c.do("POST", "/api/v1/sentinels", `{"source": "Create Sentinel later Using http://b.example/ From 12/24/2036 09:00"}`)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -81,5 +82,35 @@ func TestServeUserTZ(t *testing.T) {
 	}
 	if start, _ := storedStart(t, s); !start.Equal(tokyoXmas) || s.TimeZone != "Asia/Tokyo" {
 		t.Errorf("stored: start %s in %q; want %s in Asia/Tokyo", start.UTC(), s.TimeZone, tokyoXmas)
+	}
+}
+
+// TestUserListTZ: vigil user list --json gives each user's own time zone,
+// "" for the deployment's. It gave none.
+func TestUserListTZ(t *testing.T) {
+	data := newStoreDir(t)
+	for _, args := range [][]string{{"--tz", "Asia/Tokyo", "ken@example.com"}, {"ada@example.com"}} {
+		args = append([]string{"user", "add", "--data", data, "--password-stdin"}, args...)
+		if code, out, errOut := runVigil(t, "a long enough password\n", args...); code != exitOK {
+			t.Fatalf("%q: exit %d, %q, %q", args, code, out, errOut)
+		}
+	}
+	code, out, errOut := runVigil(t, "", "user", "list", "--data", data, "--json")
+	if code != exitOK {
+		t.Fatalf("user list: exit %d, %q", code, errOut)
+	}
+	zones := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var u struct {
+			Email    string
+			TimeZone *string
+		}
+		if err := json.Unmarshal([]byte(line), &u); err != nil || u.TimeZone == nil {
+			t.Fatalf("%s: %v; want a timeZone", line, err)
+		}
+		zones[u.Email] = *u.TimeZone
+	}
+	if zones["ken@example.com"] != "Asia/Tokyo" || zones["ada@example.com"] != "" {
+		t.Errorf("zones %v; want ken's Asia/Tokyo and ada's none", zones)
 	}
 }

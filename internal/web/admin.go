@@ -81,14 +81,18 @@ func passwordField(typed string) (password, hash string, generated bool, err err
 
 // ListedUser is a user as the lists of users show them (the Users page,
 // GET /api/v1/users, vigil user list): never a password hash, only
-// whether there is one, and how many sentinels they own.
+// whether there is one, how many sentinels they own and their own time
+// zone.
 type ListedUser struct {
-	ID        int64     `json:"id"`
-	Email     string    `json:"email"`
-	Name      string    `json:"name"`
-	Admin     bool      `json:"admin"`
-	Password  bool      `json:"password"`  // whether they can sign in
-	Sentinels int       `json:"sentinels"` // how many they own
+	ID        int64  `json:"id"`
+	Email     string `json:"email"`
+	Name      string `json:"name"`
+	Admin     bool   `json:"admin"`
+	Password  bool   `json:"password"`  // whether they can sign in
+	Sentinels int    `json:"sentinels"` // how many they own
+	// TimeZone is the user's own zone (vigil.User.TimeZone), "" for the
+	// deployment's.
+	TimeZone  string    `json:"timeZone"`
 	CreatedAt time.Time `json:"createdAt"`
 	UpdatedAt time.Time `json:"updatedAt"`
 }
@@ -100,7 +104,7 @@ func ListUser(ctx context.Context, st vigil.Store, u *vigil.User) (ListedUser, e
 		return ListedUser{}, fmt.Errorf("sentinels of %s: %w", u.Email, err)
 	}
 	return ListedUser{ID: u.ID, Email: u.Email, Name: u.Name, Admin: u.Admin, Password: u.PasswordHash != "",
-		Sentinels: n, CreatedAt: u.CreatedAt, UpdatedAt: u.UpdatedAt}, nil
+		Sentinels: n, TimeZone: u.TimeZone, CreatedAt: u.CreatedAt, UpdatedAt: u.UpdatedAt}, nil
 }
 
 // ListUsers returns the users of st, in id order, as listed.

@@ -126,7 +126,7 @@ func (s *Server) handleUserCreate(w http.ResponseWriter, r *http.Request, caller
 		return err
 	}
 	out := withPassword{ListedUser: ListedUser{ID: u.ID, Email: u.Email, Name: u.Name, Admin: u.Admin, Password: true,
-		CreatedAt: u.CreatedAt, UpdatedAt: u.UpdatedAt}}
+		TimeZone: u.TimeZone, CreatedAt: u.CreatedAt, UpdatedAt: u.UpdatedAt}}
 	if generated {
 		out.Generated = password
 	}

@@ -7,7 +7,7 @@ import (
 )
 
 // CheckTimeZone returns nil if name is a time zone a user or a sentinel
-// may keep (User.TimeZone, Sentinel.TimeZone): a canonical IANA name
+// may keep (User.TimeZone, Sentinel.TimeZone): an IANA name
 // (LoadTimeZone), such as Europe/Paris or UTC, or "" for the
 // deployment's zone (vigil serve --tz). It returns an EINVALID error
 // naming field otherwise.
@@ -22,22 +22,27 @@ func CheckTimeZone(field, name string) error {
 	return nil
 }
 
-// timeZoneAreas are the areas of the canonical IANA names (Area/Location,
-// as Europe/Paris or America/Argentina/Buenos_Aires), which the Go
-// release's own time/tzdata holds as every host's zoneinfo does.
-var timeZoneAreas = []string{"Africa", "America", "Antarctica", "Arctic", "Asia", "Atlantic", "Australia", "Etc", "Europe", "Indian", "Pacific"}
+// hostOnlyZones are names time.LoadLocation may load from a host's
+// zoneinfo files that name no zone of their own, or one that differs
+// from host to host: the host's zone under another name, the rules of a
+// POSIX TZ string, a placeholder.
+var hostOnlyZones = []string{"Local", "localtime", "posixrules", "Factory"}
 
-// LoadTimeZone returns the zone an IANA name names (time.LoadLocation).
-// It takes only UTC and the names of an area of timeZoneAreas
-// (Europe/Paris, Etc/GMT+3), and refuses the others, which name no one
-// zone or only load from some hosts' files: "", "Local" (the zone of
-// whatever machine runs Vigil), localtime, posixrules, Factory and the
-// posix/ and right/ trees. A date would otherwise mean another instant,
-// or none, on another machine.
+// LoadTimeZone returns the zone an IANA name names (time.LoadLocation):
+// a canonical name (Europe/Paris, Etc/GMT+3, UTC) or one of the IANA
+// links to one (US/Eastern, GMT, Japan). It refuses "" and the names that
+// only load from some hosts' files or name another zone on another
+// machine: Local and localtime (the zone of whatever machine runs Vigil),
+// posixrules, Factory and the posix/ and right/ trees. A date would
+// otherwise mean another instant, or none, elsewhere.
 func LoadTimeZone(name string) (*time.Location, error) {
-	area, _, found := strings.Cut(name, "/")
-	if len(name) > 100 || name != "UTC" && (!found || !slices.Contains(timeZoneAreas, area)) {
+	if name == "" || len(name) > 100 || slices.Contains(hostOnlyZones, name) ||
+		strings.HasPrefix(name, "posix/") || strings.HasPrefix(name, "right/") {
 		return nil, Errorf(EINVALID, "%q is not an IANA time zone name", name)
 	}
-	return time.LoadLocation(name)
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return nil, Errorf(EINVALID, "%q is not an IANA time zone name", name)
+	}
+	return loc, nil
 }

@@ -20,6 +20,11 @@ func TestCheckTimeZone(t *testing.T) {
 		{"+09:00", false},
 		{strings.Repeat("A", 200), false},
 		{"Etc/GMT+3", true},
+		// IANA links to a canonical zone, in every zoneinfo and in
+		// Go's own time/tzdata: users type them.
+		{"GMT", true},
+		{"US/Eastern", true},
+		{"Japan", true},
 		// Names that load only from some hosts' files, or name the host's
 		// zone: refused, not stored to fail on another machine.
 		{"localtime", false},

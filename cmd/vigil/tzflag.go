@@ -47,7 +47,7 @@ func addTZFlag(fs *flag.FlagSet, env *environment) *tzFlag {
 }
 
 // location returns the zone --tz names, or an error that names the flag
-// (and $VIGIL_TZ when the zone came from it). Only the canonical IANA
+// (and $VIGIL_TZ when the zone came from it). Only the IANA
 // names vigil.LoadTimeZone takes are: "Local" or localtime, the zone of
 // whatever machine runs the command, would make a date mean another
 // instant on another machine.

@@ -9,7 +9,10 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -30,7 +33,8 @@ func (readPanicConn) Read([]byte) (int, error) {
 // TestGuardProxyTunnelPanic: a panic on a tunnel's goroutine (copying
 // from the server's connection) ends the tunnel, which the browser sees
 // closed, not the process; the panic is kept, its URL redacted and its
-// stack with it, for a render to fail with (takePanic, once).
+// stack with it, for the renders in flight to fail with (panicSince), not
+// one started after it.
 func TestGuardProxyTunnelPanic(t *testing.T) {
 	p, err := startGuardProxy(func(ctx context.Context, network, addr string) (net.Conn, error) {
 		a, b := net.Pipe()
@@ -41,6 +45,7 @@ func TestGuardProxyTunnelPanic(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
+	mark := p.panicMark()
 	c, err := net.Dial("tcp", strings.TrimPrefix(p.URL(), "http://"))
 	if err != nil {
 		t.Fatal(err)
@@ -58,16 +63,115 @@ func TestGuardProxyTunnelPanic(t *testing.T) {
 	if _, err := io.ReadAll(r); err != nil {
 		t.Fatalf("the tunnel was not closed after its panic: %v", err)
 	}
-	err = p.takePanic()
+	err = p.panicSince(mark)
 	var pe *vigil.PanicError
 	if !errors.As(err, &pe) || err.Error() != "the guard proxy's tunnel: panic: read from https://up.example.test/…: nil buffer" {
-		t.Fatalf("takePanic = %v; want the tunnel's panic", err)
+		t.Fatalf("panicSince(the mark before) = %v; want the tunnel's panic", err)
 	}
 	if !strings.Contains(string(pe.Stack), "readPanicConn") {
 		t.Errorf("the stack does not say where it panicked:\n%s", pe.Stack)
 	}
-	if err := p.takePanic(); err != nil {
-		t.Errorf("the panic is reported twice: %v", err)
+	if err := p.panicSince(mark); err == nil {
+		t.Error("a second render in flight when the tunnel panicked is not told")
+	}
+	if err := p.panicSince(p.panicMark()); err != nil {
+		t.Errorf("a render started after the panic is failed with it: %v", err)
+	}
+}
+
+// signalPanicConn is a connection whose Read panics, and which, once
+// closed after that panic (the tunnel shut, the panic recorded), closes
+// recorded.
+type signalPanicConn struct {
+	net.Conn
+	read     atomic.Bool
+	once     sync.Once
+	recorded chan struct{}
+}
+
+func (c *signalPanicConn) Read([]byte) (int, error) {
+	c.read.Store(true)
+	panic("read from panic.test: nil buffer")
+}
+
+func (c *signalPanicConn) Close() error {
+	if c.read.Load() {
+		c.once.Do(func() { close(c.recorded) })
+	}
+	return c.Conn.Close()
+}
+
+// TestRenderTunnelPanicFailsItsRender: a tunnel of the guard proxy that
+// panics fails the render in flight whose tab it served (page A, whose
+// image on https://panic.test/ it tunnels), not a render started after the
+// panic (page B) that finishes loading first: B is read, A fails with the
+// panic. (The tunnel panics once: the browser's retry is refused, lest a
+// second panic strike while B is in flight, which would fail B too.)
+func TestRenderTunnelPanicFailsItsRender(t *testing.T) {
+	needChromium(t)
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/slow.gif": // holds A's load until B is read
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+			w.Header().Set("Content-Type", "image/gif")
+		case "/a":
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, `<!DOCTYPE html><html><body><p>page A</p><img src="https://panic.test/a.gif"><img src="/slow.gif"></body></html>`)
+		default:
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, `<!DOCTYPE html><html><body><p>page B</p></body></html>`)
+		}
+	}))
+	defer srv.Close()
+	var releaseOnce sync.Once
+	free := func() { releaseOnce.Do(func() { close(release) }) }
+	defer free()
+	conn := &signalPanicConn{recorded: make(chan struct{})}
+	var dialled atomic.Bool
+	dialer := &net.Dialer{}
+	chrome := &Chromium{Settle: 50 * time.Millisecond, Allow: func(context.Context, string) error { return nil },
+		Dial: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			if addr == "panic.test:443" {
+				if dialled.Swap(true) { // the browser's retry: refused, not another panic
+					return nil, fmt.Errorf("dial %s: %w", addr, ErrRefused)
+				}
+				a, b := net.Pipe()
+				t.Cleanup(func() { b.Close() })
+				conn.Conn = a
+				return conn, nil
+			}
+			return dialer.DialContext(ctx, network, addr)
+		}}
+	defer chrome.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	type result struct {
+		html string
+		err  error
+	}
+	a := make(chan result, 1)
+	go func() {
+		html, err := chrome.Render(ctx, srv.URL+"/a")
+		a <- result{html, err}
+	}()
+	select {
+	case <-conn.recorded:
+	case <-ctx.Done():
+		t.Fatal("A's tunnel to panic.test did not panic")
+	}
+	html, err := chrome.Render(ctx, srv.URL+"/b")
+	if err != nil || !strings.Contains(html, "page B") {
+		t.Errorf("B, started after the panic, = %q, %v; want the page", html, err)
+	}
+	free()
+	got := <-a
+	var pe *vigil.PanicError
+	if !errors.As(got.err, &pe) || !strings.Contains(got.err.Error(), "the guard proxy's tunnel: panic: read from panic.test") {
+		t.Errorf("A, whose tunnel panicked, = %.80q, %v; want the tunnel's panic", got.html, got.err)
 	}
 }
 

@@ -50,9 +50,12 @@ type guardProxy struct {
 	closed bool
 	conns  map[net.Conn]struct{} // both ends of the open tunnels
 	wg     sync.WaitGroup        // the tunnels' copying goroutines
-	// panicked is the first panic of a tunnel's goroutine not yet
-	// reported by a render (takePanic).
-	panicked error
+	// panics counts the panics of the tunnels' goroutines (pipe), and
+	// lastPanic is the latest of them: a render fails with it if the
+	// count moved while it ran (panicSince), since the proxy cannot tell
+	// whose tab a tunnel served.
+	panics    uint64
+	lastPanic error
 }
 
 // startGuardProxy starts a proxy dialling with dial. With up (the
@@ -248,7 +251,8 @@ func (p *guardProxy) tunnel(w http.ResponseWriter, r *http.Request) {
 // pipe copies src to dst, one way of a tunnel, on the tunnel's own
 // goroutine. A panic there (a bug in a connection's Read or Write) ends
 // the tunnel, which the browser sees fail, rather than the process, and
-// is kept (a *vigil.PanicError) for the render to fail with (takePanic).
+// is counted and kept (a *vigil.PanicError) for the renders in flight to
+// fail with (panicSince).
 func (p *guardProxy) pipe(dst io.Writer, src io.Reader) {
 	err := vigil.Protect(func() error {
 		io.Copy(dst, src) // its error is the tunnel's end
@@ -259,19 +263,30 @@ func (p *guardProxy) pipe(dst io.Writer, src io.Reader) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.panicked == nil {
-		p.panicked = fmt.Errorf("the guard proxy's tunnel: %w", err)
-	}
+	p.panics++
+	p.lastPanic = fmt.Errorf("the guard proxy's tunnel: %w", err)
 }
 
-// takePanic returns the panic of a tunnel (pipe) not yet reported, if
-// any, and forgets it.
-func (p *guardProxy) takePanic() error {
+// panicMark returns how many tunnels' goroutines have panicked so far:
+// a render notes it as it starts, and asks panicSince with it once its
+// page is loaded.
+func (p *guardProxy) panicMark() uint64 {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	err := p.panicked
-	p.panicked = nil
-	return err
+	return p.panics
+}
+
+// panicSince returns the latest panic of a tunnel (pipe) if any panicked
+// since mark (panicMark), nil otherwise. Every render in flight when a
+// tunnel panicked fails with it, the one whose tab it served among them;
+// a render started after it does not.
+func (p *guardProxy) panicSince(mark uint64) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.panics == mark {
+		return nil
+	}
+	return p.lastPanic
 }
 
 // refuse answers a failed dial or request: 403 for an address the guard

@@ -170,16 +170,22 @@ type browserSession struct {
 	allow func(context.Context, string) error
 	proxy proxyLogin // the guard proxy's URL and credentials
 	max   int64      // MaxSize
-	// panicked returns a panic of the guard proxy's tunnels not yet
-	// reported (guardProxy.takePanic).
-	panicked func() error
+	// tunnels is the guard proxy, and mark the count of its tunnels'
+	// panics when the render started (guardProxy.panicMark): a tunnel
+	// that panics while the render runs fails it (panicked).
+	tunnels *guardProxy
+	mark    uint64
 }
+
+// panicked returns a panic of the guard proxy's tunnels since the render
+// started, if any (guardProxy.panicSince).
+func (b *browserSession) panicked() error { return b.tunnels.panicSince(b.mark) }
 
 // session returns what a render needs of the running browser, with c.mu
 // held.
 func (c *Chromium) session() *browserSession {
 	user, password := c.proxy.credentials()
-	return &browserSession{ctx: c.browser, allow: c.Allow, max: c.MaxSize, panicked: c.proxy.takePanic,
+	return &browserSession{ctx: c.browser, allow: c.Allow, max: c.MaxSize, tunnels: c.proxy, mark: c.proxy.panicMark(),
 		proxy: proxyLogin{origin: c.proxy.URL(), user: user, password: password}}
 }
 
@@ -255,9 +261,11 @@ func (c *Chromium) Render(ctx context.Context, url string) (string, error) {
 	if err := gate.settled(tab); err != nil {
 		return "", err
 	}
-	// A tunnel of the guard proxy that panicked (its goroutine's bug,
-	// recovered there) fails the render that finishes loading next: the
-	// proxy serves the browser's tabs all, and cannot tell whose it was.
+	// A tunnel of the guard proxy that panicked while the render ran (its
+	// goroutine's bug, recovered there) fails it: the proxy serves the
+	// browser's tabs all, and cannot tell whose it was, so each render in
+	// flight then fails, the one it served among them, and none started
+	// after it.
 	if err := b.panicked(); err != nil {
 		return "", err
 	}

@@ -89,12 +89,16 @@ func openNavigationGate(tab context.Context, allow func(ctx context.Context, url
 // messages, so it only counts the paused request in and hands it to a
 // goroutine (a decision may read a robots.txt, and sends commands).
 func (g *navigationGate) paused(ev any) {
-	var decide func()
+	// abort ends the request as a refusal does, when its decision
+	// panicked.
+	var decide, abort func()
 	switch e := ev.(type) {
 	case *fetch.EventRequestPaused:
 		decide = func() { g.decide(e) }
+		abort = func() { g.fail(e.RequestID) }
 	case *fetch.EventAuthRequired:
 		decide = func() { g.answer(e) }
+		abort = func() { g.cancelAuth(e.RequestID) }
 	default:
 		return
 	}
@@ -112,14 +116,16 @@ func (g *navigationGate) paused(ev any) {
 		defer g.decided()
 		// A panic in the decision (in allow, a bug in reading a
 		// robots.txt) fails the render with it, as a refusal does,
-		// rather than the process; the request stays paused until the
-		// tab closes.
+		// rather than the process: the request is failed (a challenge
+		// cancelled), so that the tab's navigation ends now rather than
+		// at the render's deadline, holding its slot.
 		if err := vigil.Protect(func() error { decide(); return nil }); err != nil {
 			g.mu.Lock()
 			if g.refusal == nil {
 				g.refusal = fmt.Errorf("decide on a navigation: %w", err)
 			}
 			g.mu.Unlock()
+			abort()
 		}
 	}()
 }
@@ -128,19 +134,30 @@ func (g *navigationGate) paused(ev any) {
 // request (a second challenge means they were refused: it is cancelled,
 // and the request fails), and cancels any other challenge.
 func (g *navigationGate) answer(e *fetch.EventAuthRequired) {
-	reply := &fetch.AuthChallengeResponse{Response: fetch.AuthChallengeResponseResponseCancelAuth}
 	if c := e.AuthChallenge; c != nil && c.Source == fetch.AuthChallengeSourceProxy && c.Origin == g.proxy.origin {
 		g.mu.Lock()
 		first := !g.answered[e.RequestID]
 		g.answered[e.RequestID] = true
 		g.mu.Unlock()
 		if first {
-			reply = &fetch.AuthChallengeResponse{Response: fetch.AuthChallengeResponseResponseProvideCredentials,
-				Username: g.proxy.user, Password: g.proxy.password}
+			g.reply(e.RequestID, &fetch.AuthChallengeResponse{Response: fetch.AuthChallengeResponseResponseProvideCredentials,
+				Username: g.proxy.user, Password: g.proxy.password})
+			return
 		}
 	}
-	// It fails only when the tab is closing or the request is gone.
-	chromedp.Call(g.ctx, fetch.ContinueWithAuth, fetch.ContinueWithAuthParams{RequestID: e.RequestID, AuthChallengeResponse: reply})
+	g.cancelAuth(e.RequestID)
+}
+
+// cancelAuth cancels the challenge of request id: the request fails, or
+// a server's page is read as the browser shows it unanswered.
+func (g *navigationGate) cancelAuth(id fetch.RequestID) {
+	g.reply(id, &fetch.AuthChallengeResponse{Response: fetch.AuthChallengeResponseResponseCancelAuth})
+}
+
+// reply answers the challenge of request id. It fails only when the tab
+// is closing or the request is gone.
+func (g *navigationGate) reply(id fetch.RequestID, r *fetch.AuthChallengeResponse) {
+	chromedp.Call(g.ctx, fetch.ContinueWithAuth, fetch.ContinueWithAuthParams{RequestID: id, AuthChallengeResponse: r})
 }
 
 // decide continues or fails one paused request.
@@ -166,9 +183,14 @@ func (g *navigationGate) decide(e *fetch.EventRequestPaused) {
 		g.refusal = fmt.Errorf("%s %s: %w", what, stripCredentials(e.Request.URL), err)
 	}
 	g.mu.Unlock()
-	// An error here leaves the request paused, unsent, until the tab
-	// closes: the render fails on the refusal all the same.
-	chromedp.Call(g.ctx, fetch.FailRequest, fetch.FailRequestParams{RequestID: e.RequestID, ErrorReason: network.ErrorReasonBlockedByClient})
+	g.fail(e.RequestID)
+}
+
+// fail fails a paused request unsent (BlockedByClient). An error here
+// leaves the request paused, unsent, until the tab closes: the render
+// fails on the refusal all the same.
+func (g *navigationGate) fail(id fetch.RequestID) {
+	chromedp.Call(g.ctx, fetch.FailRequest, fetch.FailRequestParams{RequestID: id, ErrorReason: network.ErrorReasonBlockedByClient})
 }
 
 // resume lets a paused request go. It fails only when the tab is closing

@@ -18,6 +18,7 @@ import (
 
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
 
 	"github.com/vigil-web/vigil"
 )
@@ -194,5 +195,66 @@ func TestNavigationGateDecisionPanics(t *testing.T) {
 	}
 	if len(pe.Stack) == 0 {
 		t.Error("no stack")
+	}
+}
+
+// TestRenderNavigationPanicFailsRequest: in the real browser, a panic in
+// deciding on the tab's document fails that request as a refusal does
+// (the browser's navigation ends with net::ERR_BLOCKED_BY_CLIENT, the
+// page never requested), and the render returns the panic at once rather
+// than at its deadline, which is ten minutes off: a render left to wait
+// for it would hit the test's own deadline first.
+func TestRenderNavigationPanicFailsRequest(t *testing.T) {
+	needChromium(t)
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/panics" {
+			hits.Add(1)
+		}
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, `<!DOCTYPE html><html><body>page</body></html>`)
+	}))
+	defer srv.Close()
+	allow := func(ctx context.Context, url string) error {
+		if strings.HasSuffix(url, "/panics") {
+			panic("robots.txt of " + url + ": index out of range")
+		}
+		return nil
+	}
+	chrome := &Chromium{Dial: (&net.Dialer{}).DialContext, Allow: allow}
+	defer chrome.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	want := "decide on a navigation: panic: robots.txt of " + strings.TrimSuffix(vigil.RedactURLs(srv.URL+"/panics"), "/…") + "/…: index out of range"
+	_, err := chrome.Render(ctx, srv.URL+"/panics")
+	var pe *vigil.PanicError
+	if !errors.As(err, &pe) || err.Error() != want {
+		t.Fatalf("Render = %v; want %q", err, want)
+	}
+
+	// The tab's navigation itself: the request is failed, not left
+	// paused.
+	b, err := chrome.start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, closeTab, err := b.newTab(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeTab()
+	gate, err := openNavigationGate(tab, allow, b.proxy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gate.close()
+	if _, err := chromedp.RunResponse(tab, chromedp.Navigate(srv.URL+"/panics")); err == nil || !strings.Contains(err.Error(), "ERR_BLOCKED_BY_CLIENT") {
+		t.Errorf("the navigation ended with %v; want its request failed (net::ERR_BLOCKED_BY_CLIENT)", err)
+	}
+	if err := gate.settled(tab); !errors.As(err, &pe) {
+		t.Errorf("the gate settled with %v; want the panic", err)
+	}
+	if n := hits.Load(); n != 0 {
+		t.Errorf("the page was requested %d times; want never (its request failed unsent)", n)
 	}
 }

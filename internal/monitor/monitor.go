@@ -241,7 +241,7 @@ func (m *Monitor) RunOnce(ctx context.Context) (int, error) {
 		mu.Lock()
 		recs = append(recs, r)
 		mu.Unlock()
-	}, nil, nil) // waits for the sites' slots: none is given back
+	}, nil, nil, nil) // waits for the sites' slots: none is given back
 	if ctx.Err() != nil {
 		leases := make([]vigil.SentinelLease, len(claimed))
 		for i, s := range claimed {
@@ -310,10 +310,15 @@ func (m *Monitor) Run(ctx context.Context, poll time.Duration, kick <-chan struc
 	for ctx.Err() == nil {
 		// A panic in the round's claim, or in starting its checks (before
 		// checkGroup's guard: reading their states, grouping them), is
-		// logged and counted (PanicClaim); the sentinels it admitted are
-		// abandoned, to be claimed again once their lease ends, and the
-		// claim is tried again at the next poll.
+		// logged and counted (PanicClaim); the sentinels it admitted and
+		// had not handed on (handed: their record sunk, their check
+		// started or given back) are abandoned, to be claimed again once
+		// their lease ends, and the claim is tried again at the next
+		// poll. Those handed on are over when their record is committed:
+		// abandoned now, they would be claimed and checked again while
+		// their first check runs.
 		var admitted []*vigil.Sentinel
+		handed := map[int64]bool{}
 		wait := true
 		perr := vigil.Protect(func() error {
 			claimed, err := m.Store.ClaimDueSentinels(ctx, m.Now(), m.Lease, m.Batch)
@@ -335,12 +340,18 @@ func (m *Monitor) Run(ctx context.Context, poll time.Duration, kick <-chan struc
 			// A batch of sites alone, all given back for want of a site
 			// slot, waits as an empty one does (or for a slot): claimed
 			// again at once, they would be given back again.
-			wait = idle || m.checkBatch(ctx, admitted, func(r *vigil.CheckRecord) { c.in <- r }, slots, abandon) == len(admitted)
+			wait = idle || m.checkBatch(ctx, admitted, func(r *vigil.CheckRecord) { c.in <- r }, slots, abandon, handed) == len(admitted)
 			return nil
 		})
 		if perr != nil {
 			reportPanic(m.Logger, m.Panicked, PanicClaim, "claim due sentinels: panicked", perr, perr.Error())
-			abandon(sentinelIDs(admitted))
+			var left []int64
+			for _, s := range admitted {
+				if !handed[s.ID] {
+					left = append(left, s.ID)
+				}
+			}
+			abandon(left)
 		}
 		if wait {
 			select {
@@ -355,15 +366,6 @@ func (m *Monitor) Run(ctx context.Context, poll time.Duration, kick <-chan struc
 	return ctx.Err()
 }
 
-// sentinelIDs returns the ids of ss.
-func sentinelIDs(ss []*vigil.Sentinel) []int64 {
-	ids := make([]int64, len(ss))
-	for i, s := range ss {
-		ids[i] = s.ID
-	}
-	return ids
-}
-
 // checkBatch checks the claimed sentinels and hands each one's record to
 // sink. Sentinels watching the same URL share one fetch. With slots, page
 // groups run on at most cap(slots) goroutines and checkBatch returns once
@@ -376,7 +378,19 @@ func sentinelIDs(ss []*vigil.Sentinel) []int64 {
 // checked at a later round), abandoned without a record; checkBatch
 // returns how many sentinels it gave back. Without, it waits for a slot,
 // once the pages are started.
-func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sink func(*vigil.CheckRecord), slots chan struct{}, abandon func([]int64)) int {
+//
+// handed (if not nil) gets the id of each sentinel whose check checkBatch
+// has handed on, as it does: its record sunk, its group started on a
+// goroutine, its claim given back. If checkBatch panics, the others, and
+// they alone, are the caller's to abandon.
+func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sink func(*vigil.CheckRecord), slots chan struct{}, abandon func([]int64), handed map[int64]bool) int {
+	hand := func(ids ...int64) {
+		if handed != nil {
+			for _, id := range ids {
+				handed[id] = true
+			}
+		}
+	}
 	now := m.Now()
 	ids := make([]int64, len(claimed))
 	for i, s := range claimed {
@@ -404,6 +418,7 @@ func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sin
 			j.rec.NextCheck = now.Add(24 * time.Hour)
 			j.rec.State = j.st.encode()
 			sink(j.rec)
+			hand(s.ID)
 			continue
 		}
 		j.plan = p
@@ -438,10 +453,12 @@ func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sin
 				done = true
 			}
 		}) {
+			hand(s.ID) // recorded failed, or abandoned
 			continue
 		}
 		if done {
 			sink(j.rec)
+			hand(s.ID)
 			continue
 		}
 		// A site's start page too: its checks read it (readSiteImportance).
@@ -500,6 +517,7 @@ func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sin
 		}
 		slots <- struct{}{}
 		wg.Add(1)
+		hand(jobIDs(jobs)...)
 		go func() {
 			defer func() {
 				<-slots
@@ -517,6 +535,9 @@ func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sin
 	}
 	if len(given) > 0 {
 		m.giveBack(ctx, given, abandon)
+		for _, l := range given {
+			hand(l.SentinelID)
+		}
 	}
 	if wait {
 		wg.Wait()

@@ -378,6 +378,11 @@ type daemon struct {
 	// table so that a GET of a path it lacks gets the dashboard's Not
 	// found page (web.Server.NotFoundPages); nil: mux's plain 404.
 	notFoundPages func(mux *http.ServeMux) http.Handler
+	// recoverPanics, set by the dashboard's mount, wraps the whole
+	// routing table so that a panic of a handler (health, feeds, API,
+	// dashboard, metrics) is answered 500, logged redacted and counted
+	// (web.Server.Recover); nil: net/http's own recovery.
+	recoverPanics func(h http.Handler) http.Handler
 	// countPanic, set with the metrics (newServeMux), counts a panic the
 	// daemon recovered from by where it struck (vigil_panics_total{in}).
 	countPanic func(in string)

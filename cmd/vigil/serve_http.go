@@ -25,7 +25,9 @@ func mountHTTP(f func(mux *http.ServeMux, d *daemon)) {
 // newServeMux builds the one routing table of vigil serve: health, feeds,
 // and whatever was mounted with mountHTTP; a GET of a path none of them
 // has gets the dashboard's Not found page when the dashboard is mounted
-// (daemon.notFoundPages), else mux's plain 404.
+// (daemon.notFoundPages), else mux's plain 404. A panic of any of its
+// handlers is answered 500, logged redacted and counted when the
+// dashboard is mounted (daemon.recoverPanics), else left to net/http.
 func newServeMux(d *daemon) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", d.handleHealthz)
@@ -33,10 +35,14 @@ func newServeMux(d *daemon) http.Handler {
 	for _, f := range httpMounts {
 		f(mux, d)
 	}
+	var h http.Handler = mux
 	if d.notFoundPages != nil {
-		return d.notFoundPages(mux)
+		h = d.notFoundPages(mux)
 	}
-	return mux
+	if d.recoverPanics != nil {
+		h = d.recoverPanics(h)
+	}
+	return h
 }
 
 // handleHealthz answers 200 {"status":"ok"} when the store answers.

@@ -127,8 +127,8 @@ func TestServeHTTPPanic(t *testing.T) {
 	}
 }
 
-// TestPanicLabelsShown: every place the monitor and vigil serve count a
-// panic by is on the metrics from the start, at 0.
+// TestPanicLabelsShown: every place the monitor, vigil serve and its HTTP
+// handlers count a panic by is on the metrics from the start, at 0.
 func TestPanicLabelsShown(t *testing.T) {
 	st, err := sqlite.Open(context.Background(), t.TempDir())
 	if err != nil {
@@ -138,7 +138,7 @@ func TestPanicLabelsShown(t *testing.T) {
 	rec := httptest.NewRecorder()
 	web.NewMetrics(st).Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
 	body, _ := io.ReadAll(rec.Body)
-	for _, in := range append(monitor.Panics, panicMonitor, panicOutbox) {
+	for _, in := range append(monitor.Panics, panicMonitor, panicOutbox, web.PanicHTTP) {
 		if want := `vigil_panics_total{in="` + in + `"} 0`; !strings.Contains(string(body), want) {
 			t.Errorf("metrics lack %q", want)
 		}

@@ -218,6 +218,7 @@ func mountWeb(mux *http.ServeMux, d *daemon) {
 	}
 	s.Register(mux)
 	d.notFoundPages = s.NotFoundPages
+	d.recoverPanics = s.Recover
 }
 
 // countedStore is the monitor's store with its check records counted.

@@ -49,13 +49,13 @@ func NewMetrics(st vigil.Store) *Metrics {
 		Help:    "Time to load two versions and compute their delta for the API and dashboard.",
 		Buckets: prometheus.ExponentialBuckets(0.001, 3, 10)})
 	m.panics = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "vigil_panics_total",
-		Help: "Panics the daemon recovered from (a bug, logged with its stack), by where: check, fetch, store, claim, commit, delivery, notifier, monitor or outbox."}, []string{"in"})
+		Help: "Panics the daemon recovered from (a bug, logged with its stack), by where: check, fetch, store, claim, commit, delivery, notifier, monitor, outbox or http."}, []string{"in"})
 	for _, s := range []string{"ok", "not_modified", "error"} {
 		m.fetches.WithLabelValues(s)
 	}
-	// Where the monitor (monitor.Panics) and vigil serve's loops count
-	// them: each shown from the start, at 0.
-	for _, in := range []string{"check", "fetch", "store", "claim", "commit", "delivery", "notifier", "monitor", "outbox"} {
+	// Where the monitor (monitor.Panics), vigil serve's loops and the
+	// HTTP handlers (PanicHTTP) count them: each shown from the start, at 0.
+	for _, in := range []string{"check", "fetch", "store", "claim", "commit", "delivery", "notifier", "monitor", "outbox", PanicHTTP} {
 		m.panics.WithLabelValues(in)
 	}
 	m.reg.MustRegister(m.fetches, m.fetchSeconds, m.checks, m.changes, m.diffSeconds, m.panics,
@@ -80,8 +80,9 @@ func (m *Metrics) observeDiff(d time.Duration) {
 // CountPanic counts a panic the daemon recovered from, by where it
 // struck: in the monitor ("check", "fetch", "store", "claim", "commit":
 // monitor.Monitor.Panicked), in the outbox ("delivery", "notifier":
-// monitor.Deliverer.Panicked), or in one of vigil serve's loops
-// ("monitor", "outbox"): a bug, which the log says with its stack.
+// monitor.Deliverer.Panicked), in one of vigil serve's loops
+// ("monitor", "outbox"), or in an HTTP handler ("http": Server.Recover):
+// a bug, which the log says with its stack.
 func (m *Metrics) CountPanic(in string) {
 	m.panics.WithLabelValues(in).Inc()
 }

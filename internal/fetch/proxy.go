@@ -50,10 +50,10 @@ type guardProxy struct {
 	closed bool
 	conns  map[net.Conn]struct{} // both ends of the open tunnels
 	wg     sync.WaitGroup        // the tunnels' copying goroutines
-	// panics counts the panics of the tunnels' goroutines (pipe), and
-	// lastPanic is the latest of them: a render fails with it if the
+	// panics counts the panics of the proxy's goroutines (keepPanic),
+	// and lastPanic is the latest of them: a render fails with it if the
 	// count moved while it ran (panicSince), since the proxy cannot tell
-	// whose tab a tunnel served.
+	// whose tab a tunnel or a request served.
 	panics    uint64
 	lastPanic error
 }
@@ -90,8 +90,20 @@ func startGuardProxy(dial func(ctx context.Context, network, addr string) (net.C
 		p.tr.Proxy, p.tr.DialContext = up.proxy, up.dial
 	}
 	p.srv = &http.Server{Handler: p, ReadHeaderTimeout: 10 * time.Second}
-	go p.srv.Serve(ln)
+	go p.serve(ln)
 	return p, nil
+}
+
+// serve serves the proxy on ln until it is closed, on the proxy's own
+// goroutine. A panic of the server's loop (a bug in the listener, or in
+// net/http outside a handler) stops the proxy, which the renders then
+// see refused, rather than the process, and is kept (a
+// *vigil.PanicError) for the renders in flight to fail with (panicSince).
+func (p *guardProxy) serve(ln net.Listener) {
+	err := vigil.Protect(func() error { return p.srv.Serve(ln) })
+	if vigil.PanicStack(err) != nil {
+		p.keepPanic(fmt.Errorf("the guard proxy's server: %w", err))
+	}
 }
 
 // proxyUser is the user name of the guard proxy's credentials.
@@ -170,7 +182,31 @@ func (p *guardProxy) authorized(r *http.Request) bool {
 	return subtle.ConstantTimeCompare([]byte(strings.TrimSpace(given)), []byte(want)) == 1
 }
 
+// ServeHTTP answers a request of the browser (handle). A panic in it (a
+// bug in a dial, the transport, or a tunnel's start) is kept (a
+// *vigil.PanicError, its URLs redacted) for the renders in flight to
+// fail with (panicSince), as a tunnel's is, and the request is aborted
+// (http.ErrAbortHandler), which the browser sees fail: net/http would
+// otherwise print the panic's value, and the URL in it, to stderr. A
+// panic with http.ErrAbortHandler is passed on as it is.
 func (p *guardProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	defer func() {
+		rec := recover()
+		if rec == nil {
+			return
+		}
+		if err, ok := rec.(error); ok && errors.Is(err, http.ErrAbortHandler) {
+			panic(rec)
+		}
+		p.keepPanic(fmt.Errorf("the guard proxy's request: %w", vigil.Recovered(rec)))
+		panic(http.ErrAbortHandler)
+	}()
+	p.handle(w, r)
+}
+
+// handle answers a request of the browser: a tunnel for a CONNECT, the
+// request forwarded for another.
+func (p *guardProxy) handle(w http.ResponseWriter, r *http.Request) {
 	if !p.authorized(r) {
 		w.Header().Set("Proxy-Authenticate", `Basic realm="vigil rendering browser"`)
 		http.Error(w, "vigil: proxy credentials required", http.StatusProxyAuthRequired)
@@ -258,28 +294,34 @@ func (p *guardProxy) pipe(dst io.Writer, src io.Reader) {
 		io.Copy(dst, src) // its error is the tunnel's end
 		return nil
 	})
-	if err == nil {
-		return
+	if err != nil {
+		p.keepPanic(fmt.Errorf("the guard proxy's tunnel: %w", err))
 	}
+}
+
+// keepPanic records err, a panic of one of the proxy's goroutines (a
+// tunnel's, a request's, the server's), for the renders in flight to
+// fail with (panicSince).
+func (p *guardProxy) keepPanic(err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.panics++
-	p.lastPanic = fmt.Errorf("the guard proxy's tunnel: %w", err)
+	p.lastPanic = err
 }
 
-// panicMark returns how many tunnels' goroutines have panicked so far:
-// a render notes it as it starts, and asks panicSince with it once its
-// page is loaded.
+// panicMark returns how many of the proxy's goroutines have panicked so
+// far: a render notes it as it starts, and asks panicSince with it once
+// its page is loaded.
 func (p *guardProxy) panicMark() uint64 {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.panics
 }
 
-// panicSince returns the latest panic of a tunnel (pipe) if any panicked
-// since mark (panicMark), nil otherwise. Every render in flight when a
-// tunnel panicked fails with it, the one whose tab it served among them;
-// a render started after it does not.
+// panicSince returns the latest panic of the proxy (keepPanic) if any
+// happened since mark (panicMark), nil otherwise. Every render in flight
+// when a tunnel or request panicked fails with it, the one whose tab it
+// served among them; a render started after it does not.
 func (p *guardProxy) panicSince(mark uint64) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()

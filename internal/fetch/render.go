@@ -170,15 +170,15 @@ type browserSession struct {
 	allow func(context.Context, string) error
 	proxy proxyLogin // the guard proxy's URL and credentials
 	max   int64      // MaxSize
-	// tunnels is the guard proxy, and mark the count of its tunnels'
-	// panics when the render started (guardProxy.panicMark): a tunnel
-	// that panics while the render runs fails it (panicked).
+	// tunnels is the guard proxy, and mark the count of its panics
+	// when the render started (guardProxy.panicMark): a tunnel or a
+	// request that panics while the render runs fails it (panicked).
 	tunnels *guardProxy
 	mark    uint64
 }
 
-// panicked returns a panic of the guard proxy's tunnels since the render
-// started, if any (guardProxy.panicSince).
+// panicked returns a panic of the guard proxy since the render started,
+// if any (guardProxy.panicSince).
 func (b *browserSession) panicked() error { return b.tunnels.panicSince(b.mark) }
 
 // session returns what a render needs of the running browser, with c.mu

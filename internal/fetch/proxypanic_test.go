@@ -1,0 +1,105 @@
+package fetch
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/vigil-web/vigil"
+)
+
+// syncBuffer is the standard logger's output during a test, written by
+// net/http's goroutines.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// TestGuardProxyRequestPanic: a panic in answering a request of the
+// browser (in the dial of a CONNECT: a bug in the address guard) aborts
+// that request, which the browser sees fail, and is kept, its URL
+// redacted and its stack with it, for the renders in flight to fail with (panicSince);
+// net/http prints nothing of it (its value held the URL's password).
+func TestGuardProxyRequestPanic(t *testing.T) {
+	var stderr syncBuffer
+	defer log.SetOutput(log.Writer())
+	log.SetOutput(&stderr) // net/http's ErrorLog, the proxy's server having none
+	p, err := startGuardProxy(func(ctx context.Context, network, addr string) (net.Conn, error) {
+		panic("dial https://user:SECRET@" + addr + "/: nil resolver")
+	}, nil, time.Minute, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	c, err := net.Dial("tcp", strings.TrimPrefix(p.URL(), "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	user, pass := p.credentials()
+	auth := base64.StdEncoding.EncodeToString([]byte(user + ":" + pass))
+	fmt.Fprintf(c, "CONNECT up.example.test:443 HTTP/1.1\r\nHost: up.example.test:443\r\nProxy-Authorization: Basic %s\r\n\r\n", auth)
+	c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if resp, err := http.ReadResponse(bufio.NewReader(c), nil); err == nil {
+		t.Fatalf("CONNECT answered %d; want the connection aborted", resp.StatusCode)
+	}
+	err = p.panicSince(0) // a mark taken before any panic
+	var pe *vigil.PanicError
+	if !errors.As(err, &pe) || err.Error() != "the guard proxy's request: panic: dial https://up.example.test:443/…: nil resolver" {
+		t.Fatalf("panicSince = %v; want the request's panic", err)
+	}
+	if !strings.Contains(string(pe.Stack), "TestGuardProxyRequestPanic") {
+		t.Errorf("the stack does not say where it panicked:\n%s", pe.Stack)
+	}
+	if got := stderr.String(); strings.Contains(got, "SECRET") || strings.Contains(got, "panic") {
+		t.Errorf("net/http logged the panic: %q", got)
+	}
+}
+
+// acceptPanicListener is a listener whose Accept panics, as a bug in a
+// listener would.
+type acceptPanicListener struct{ net.Listener }
+
+func (acceptPanicListener) Accept() (net.Conn, error) {
+	panic("accept on https://user:SECRET@proxy.example.test/: nil poller")
+}
+
+// TestGuardProxyServePanic: a panic of the proxy's server loop, on the
+// proxy's goroutine, stops the proxy, not the process, and is kept for a
+// render in flight to fail with (panicSince), its URL redacted.
+func TestGuardProxyServePanic(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	p := &guardProxy{srv: &http.Server{}}
+	p.serve(acceptPanicListener{ln})
+	err = p.panicSince(0) // a mark taken before any panic
+	var pe *vigil.PanicError
+	if !errors.As(err, &pe) || err.Error() != "the guard proxy's server: panic: accept on https://proxy.example.test/…: nil poller" {
+		t.Fatalf("panicSince = %v; want the server's panic", err)
+	}
+}

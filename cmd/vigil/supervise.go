@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/internal/monitor"
+	"github.com/vigil-web/vigil/internal/web"
 )
 
 // Where a panic that escaped one of vigil serve's loops struck, as
@@ -63,4 +65,14 @@ func serveHTTP(srv *http.Server, ln net.Listener, logger *slog.Logger, serveErr 
 		logger.Error("serve HTTP: panicked", "panic", err.Error(), "stack", string(stack))
 	}
 	serveErr <- err
+}
+
+// daemonMetrics returns vigil serve's metrics over st, the count of panics
+// shown at 0 from the start wherever the daemon recovers them: the
+// monitor's (monitor.Panics), its own loops' and the HTTP handlers'.
+func daemonMetrics(st vigil.Store) *web.Metrics {
+	m := web.NewMetrics(st)
+	m.ShowPanics(monitor.Panics...)
+	m.ShowPanics(panicMonitor, panicOutbox)
+	return m
 }

@@ -136,7 +136,7 @@ func TestPanicLabelsShown(t *testing.T) {
 	}
 	defer st.Close()
 	rec := httptest.NewRecorder()
-	web.NewMetrics(st).Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	daemonMetrics(st).Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
 	body, _ := io.ReadAll(rec.Body)
 	for _, in := range append(monitor.Panics, panicMonitor, panicOutbox, web.PanicHTTP) {
 		if want := `vigil_panics_total{in="` + in + `"} 0`; !strings.Contains(string(body), want) {

@@ -167,7 +167,7 @@ func mountWeb(mux *http.ServeMux, d *daemon) {
 		}
 	}
 
-	metrics := web.NewMetrics(d.store)
+	metrics := daemonMetrics(d.store)
 	if d.monitor != nil {
 		d.monitor.Fetcher = metrics.Fetcher(d.monitor.Fetcher)
 		d.monitor.Store = countedStore{Store: d.monitor.Store, checks: metrics.CheckStore(d.monitor.Store)}

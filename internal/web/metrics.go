@@ -49,15 +49,11 @@ func NewMetrics(st vigil.Store) *Metrics {
 		Help:    "Time to load two versions and compute their delta for the API and dashboard.",
 		Buckets: prometheus.ExponentialBuckets(0.001, 3, 10)})
 	m.panics = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "vigil_panics_total",
-		Help: "Panics the daemon recovered from (a bug, logged with its stack), by where: check, fetch, store, claim, commit, delivery, notifier, monitor, outbox or http."}, []string{"in"})
+		Help: "Panics the daemon recovered from (a bug, logged with its stack), by where: in the monitor (check, fetch, store, claim, commit), the delivery of notifications (delivery, notifier), the daemon's loops (monitor, outbox) or the HTTP handlers (http)."}, []string{"in"})
 	for _, s := range []string{"ok", "not_modified", "error"} {
 		m.fetches.WithLabelValues(s)
 	}
-	// Where the monitor (monitor.Panics), vigil serve's loops and the
-	// HTTP handlers (PanicHTTP) count them: each shown from the start, at 0.
-	for _, in := range []string{"check", "fetch", "store", "claim", "commit", "delivery", "notifier", "monitor", "outbox", PanicHTTP} {
-		m.panics.WithLabelValues(in)
-	}
+	m.ShowPanics(PanicHTTP)
 	m.reg.MustRegister(m.fetches, m.fetchSeconds, m.checks, m.changes, m.diffSeconds, m.panics,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "vigil_checks_per_second",
@@ -74,6 +70,16 @@ func (m *Metrics) Handler() http.Handler {
 func (m *Metrics) observeDiff(d time.Duration) {
 	if m != nil {
 		m.diffSeconds.Observe(d.Seconds())
+	}
+}
+
+// ShowPanics shows the count of panics recovered in each of where from
+// the start, at 0, as a scraper expects of a counter it alerts on: the
+// HTTP handlers' (PanicHTTP) are shown by NewMetrics, vigil serve adds
+// the monitor's (monitor.Panics) and its loops'.
+func (m *Metrics) ShowPanics(where ...string) {
+	for _, in := range where {
+		m.panics.WithLabelValues(in)
 	}
 }
 

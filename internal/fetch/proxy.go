@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/vigil-web/vigil"
@@ -56,6 +57,8 @@ type guardProxy struct {
 	// whose tab a tunnel or a request served.
 	panics    uint64
 	lastPanic error
+	// dead is set when the server's loop ended on a panic (serve).
+	dead atomic.Bool
 }
 
 // startGuardProxy starts a proxy dialling with dial. With up (the
@@ -95,16 +98,24 @@ func startGuardProxy(dial func(ctx context.Context, network, addr string) (net.C
 }
 
 // serve serves the proxy on ln until it is closed, on the proxy's own
-// goroutine. A panic of the server's loop (a bug in the listener, or in
-// net/http outside a handler) stops the proxy, which the renders then
-// see refused, rather than the process, and is kept (a
-// *vigil.PanicError) for the renders in flight to fail with (panicSince).
+// goroutine. A panic of the server's loop (a bug in the listener) stops
+// the proxy rather than the process: it is kept (a *vigil.PanicError) for
+// the renders in flight to fail with (panicSince), and the proxy is
+// marked stopped (stopped), so that the browser, whose tabs are set to
+// use its address, is started again with a new one before the next
+// render: the freed port could otherwise be taken by any local process,
+// which would see every request of the browser.
 func (p *guardProxy) serve(ln net.Listener) {
 	err := vigil.Protect(func() error { return p.srv.Serve(ln) })
 	if vigil.PanicStack(err) != nil {
 		p.keepPanic(fmt.Errorf("the guard proxy's server: %w", err))
+		p.dead.Store(true)
 	}
 }
+
+// stopped reports whether the proxy's server loop ended on a panic
+// (serve): the browser using it must be started again.
+func (p *guardProxy) stopped() bool { return p.dead.Load() }
 
 // proxyUser is the user name of the guard proxy's credentials.
 const proxyUser = "vigil"

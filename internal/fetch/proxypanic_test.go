@@ -10,6 +10,7 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -101,5 +102,50 @@ func TestGuardProxyServePanic(t *testing.T) {
 	var pe *vigil.PanicError
 	if !errors.As(err, &pe) || err.Error() != "the guard proxy's server: panic: accept on https://proxy.example.test/…: nil poller" {
 		t.Fatalf("panicSince = %v; want the server's panic", err)
+	}
+	if !p.stopped() {
+		t.Error("the proxy whose server loop panicked is not marked stopped")
+	}
+}
+
+// TestRenderAfterProxyServerPanic: once the guard proxy's server loop has
+// ended on a panic (its port freed, for any local process to take), the
+// next render starts the browser again with a new proxy, and reads the
+// page, rather than sending its tabs to the old proxy's address.
+func TestRenderAfterProxyServerPanic(t *testing.T) {
+	needChromium(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, `<!DOCTYPE html><html><body><p id="out"></p><script>document.getElementById("out").textContent = "by " + "script";</script></body></html>`)
+	}))
+	defer srv.Close()
+	chrome := &Chromium{}
+	defer chrome.Close()
+	c := testClient(Options{IgnoreRobots: true, Renderer: chrome, TotalTimeout: 60 * time.Second})
+	render := func() {
+		t.Helper()
+		res, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: srv.URL + "/", Render: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(res.Body), "by script") {
+			t.Fatalf("rendered page lacks the script's text:\n%s", res.Body)
+		}
+	}
+	render()
+	chrome.mu.Lock()
+	old := chrome.proxy
+	chrome.mu.Unlock()
+	// The server loop's end on a panic, as serve records it, its
+	// listener closed as net/http's Serve leaves it.
+	old.keepPanic(errors.New("the guard proxy's server: panic: test"))
+	old.dead.Store(true)
+	old.srv.Close()
+	render()
+	chrome.mu.Lock()
+	now := chrome.proxy
+	chrome.mu.Unlock()
+	if now == old || now == nil {
+		t.Errorf("the browser still uses the stopped proxy")
 	}
 }

@@ -95,12 +95,13 @@ func (c *Chromium) startProxy() (*guardProxy, error) {
 // the Allow of the documents its tabs load. A browser whose process
 // exited (it crashed, or was killed) has its context ended by chromedp:
 // it is stopped and another started, so that one crash does not fail
-// every render after it.
+// every render after it; so is a browser whose guard proxy stopped on a
+// panic (guardProxy.stopped), whose tabs would use a port no longer its.
 func (c *Chromium) start() (*browserSession, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.browser != nil {
-		if c.browser.Err() == nil {
+		if c.browser.Err() == nil && (c.proxy == nil || !c.proxy.stopped()) {
 			return c.session(), nil
 		}
 		c.stop()

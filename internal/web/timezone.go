@@ -78,9 +78,10 @@ func (s *Server) setTimeZone(ctx context.Context, u *vigil.User, zone string) er
 }
 
 // me is the answer of GET and PATCH /api/v1/me: the user, with their own
-// time zone as timeZone ("" for the deployment's, as PATCH takes it, so
-// that what GET answers can be sent back unchanged), and the zone the
-// dates of the sentinels they save are read in.
+// time zone as timeZone ("" for the deployment's, as PATCH takes it: the
+// timeZone GET answers, sent back alone, changes nothing), and the zone
+// the dates of the sentinels they save are read in. PATCH takes timeZone
+// alone; the other members are read-only.
 type me struct {
 	*vigil.User
 	// EffectiveTimeZone is the zone in effect: the user's own or, when

@@ -46,3 +46,16 @@ func LoadTimeZone(name string) (*time.Location, error) {
 	}
 	return loc, nil
 }
+
+// ZoneOr returns the zone name names (LoadTimeZone), or fallback when name
+// is "" (a user or sentinel without a zone of its own: the deployment's),
+// UTC when fallback is nil too. A name LoadTimeZone refuses is its error.
+func ZoneOr(name string, fallback *time.Location) (*time.Location, error) {
+	if name == "" {
+		if fallback == nil {
+			return time.UTC, nil
+		}
+		return fallback, nil
+	}
+	return LoadTimeZone(name)
+}

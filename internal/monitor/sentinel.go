@@ -87,13 +87,7 @@ func (c *planCache) get(s *vigil.Sentinel) (*plan, error) {
 // database no longer knows is an error: the sentinel's dates cannot be
 // placed.
 func sentinelLocation(s *vigil.Sentinel, fallback *time.Location) (*time.Location, error) {
-	if s.TimeZone == "" {
-		if fallback == nil {
-			return time.UTC, nil
-		}
-		return fallback, nil
-	}
-	loc, err := vigil.LoadTimeZone(s.TimeZone)
+	loc, err := vigil.ZoneOr(s.TimeZone, fallback)
 	if err != nil {
 		return nil, fmt.Errorf("sentinel %d: time zone %q: %w", s.ID, s.TimeZone, err)
 	}

@@ -53,10 +53,8 @@ func (s *Server) zoneName(u *vigil.User) string {
 // read in (vigil.Sentinel.TimeZone), the deployment's for one saved
 // before sentinels kept theirs.
 func (s *Server) sentinelLocation(sen *vigil.Sentinel) *time.Location {
-	if sen.TimeZone != "" {
-		if loc, err := vigil.LoadTimeZone(sen.TimeZone); err == nil {
-			return loc
-		}
+	if loc, err := vigil.ZoneOr(sen.TimeZone, s.location()); err == nil {
+		return loc
 	}
 	return s.location()
 }

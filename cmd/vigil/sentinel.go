@@ -183,7 +183,8 @@ func runSentinelFmt(ctx context.Context, env *environment, args []string) (int, 
 			"a line, keywords as the seed writes them, comments kept where they are written\n"+
 			"(before a clause, at the end of its line, or between two of its words, the\n"+
 			"clause broken there), with the blank lines between them. Syntax errors are\n"+
-			"printed to standard error as file:line:col: message (exit status 1); an\n"+
+			"printed to standard error as file:line:col: message (exit status 1), as is\n"+
+			"a file that holds no sentinel (empty, or comments only), as check has it; an\n"+
 			"unreadable file exits with 2. \"-\" reads standard input.")
 	write := fs.Bool("w", false, "write the canonical form back to each file instead of printing it")
 	if help, err := parseFlags(fs, args); help || err != nil {
@@ -204,12 +205,13 @@ func runSentinelFmt(ctx context.Context, env *environment, args []string) (int, 
 			code = exitError
 			continue
 		}
-		out, err := spec.Format(displayName(name), src)
+		f, err := parseSentinelFile(displayName(name), src)
 		if err != nil {
 			printDiagnostics(env.stderr, err, "")
 			code = max(code, exitChanged)
 			continue
 		}
+		out := []byte(spec.Print(f))
 		if *write && name != "-" {
 			if string(out) == string(src) {
 				continue

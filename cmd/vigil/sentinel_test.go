@@ -219,6 +219,17 @@ func TestSentinelFmt(t *testing.T) {
 	if code, out, errOut := runVigil(t, "", "sentinel", "fmt", bad); code != exitChanged || out != "" || errOut != bad+":1:24: expected URL or sentinel name, found end of file\n" {
 		t.Errorf("syntax error: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
+	// A file without a sentinel is refused as check refuses it: it was
+	// printed back (nothing, or its comments) with exit status 0.
+	for _, src := range []string{"", "# a comment\n"} {
+		empty := writeFile(t, dir, "empty.ssl", src)
+		if code, out, errOut := runVigil(t, "", "sentinel", "fmt", "-w", empty); code != exitChanged || out != "" || errOut != empty+":1:1: no sentinel: expected Create Sentinel\n" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", src, code, out, errOut)
+		}
+		if data, _ := os.ReadFile(empty); string(data) != src {
+			t.Errorf("%q: -w wrote %q", src, data)
+		}
+	}
 	if code, _, _ := runVigil(t, "", "sentinel", "fmt", filepath.Join(dir, "none.ssl")); code != exitError {
 		t.Errorf("unreadable: exit %d", code)
 	}

@@ -25,9 +25,8 @@ type selkow struct {
 	// table is align's result, reused from one call to the next: every
 	// caller reads it before aligning again; suffix and like are prefer's.
 	table, suffix, like []int32
-	// prefix and path are onPath's.
-	prefix []int32
-	path   []bool
+	// path is onPath's.
+	path []bool
 	// wordsA and wordsB are the words of the subtrees, for prefer.
 	wordsA, wordsB subtreeWords
 	// stack is backtrack's, and roots forestRoots's.

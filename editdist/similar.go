@@ -186,37 +186,19 @@ func (s *selkow) prefer(ka, kb []int32) (t, u []int32) {
 
 // onPath returns, for each cell of prefer's table t of ka and kb, whether
 // it is on a path of minimum cost from the start (0, 0): its prefix cost
-// (turning ka[:x] into kb[:y]) plus its suffix cost t is t's minimum. A
-// cell reached from such a cell by a step of t's minimum is one too, so
-// the cells off every such path are read neither by backtrack nor by a
-// cell on one. The slice is valid until the next call.
+// (align's table: turning ka[:x] into kb[:y]) plus its suffix cost t is
+// t's minimum. A cell reached from such a cell by a step of t's minimum is
+// one too, so the cells off every such path are read neither by backtrack
+// nor by a cell on one. The slice is valid until the next call.
 func (s *selkow) onPath(ka, kb []int32, t []int32) []bool {
-	ca, cb := len(ka), len(kb)
-	w, n := cb+1, (ca+1)*(cb+1)
-	if cap(s.prefix) < n {
-		s.prefix = make([]int32, max(n, 2*cap(s.prefix)))
+	p := s.align(ka, kb)
+	n := len(t)
+	if cap(s.path) < n {
 		s.path = make([]bool, max(n, 2*cap(s.path)))
 	}
-	p, on := s.prefix[:n], s.path[:n]
-	best := t[0]
-	p[0] = 0
-	for y := 1; y <= cb; y++ {
-		p[y] = p[y-1] + s.b.size[kb[y-1]]
-	}
-	for x := 1; x <= ca; x++ {
-		ax := ka[x-1]
-		p[x*w] = p[(x-1)*w] + s.a.size[ax]
-		for y := 1; y <= cb; y++ {
-			by := kb[y-1]
-			cost := min(p[(x-1)*w+y]+s.a.size[ax], p[x*w+y-1]+s.b.size[by])
-			if d := s.get(ax, by); d < forbidden {
-				cost = min(cost, p[(x-1)*w+y-1]+d)
-			}
-			p[x*w+y] = cost
-		}
-	}
+	on := s.path[:n]
 	for k := range on {
-		on[k] = p[k]+t[k] == best
+		on[k] = p[k]+t[k] == t[0]
 	}
 	return on
 }

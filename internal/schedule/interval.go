@@ -15,7 +15,7 @@ type Plan struct {
 type Policy struct {
 	MinInterval     time.Duration // 1m: shortest interval, adaptive or fixed
 	MaxInterval     time.Duration // 24h: longest adaptive interval
-	InitialInterval time.Duration // 1h: first adaptive interval
+	InitialInterval time.Duration // 1h: first adaptive interval, held to [MinInterval, MaxInterval]
 	TargetRatio     float64       // 0.5: adaptive interval = TargetRatio / λ̂ (two visits per expected change)
 	GrowthLimit     float64       // 2: an adaptive interval grows at most this factor per check
 	Decay           float64       // 0.95: weight kept by past visits at each new one
@@ -37,6 +37,9 @@ func (p Policy) withDefaults() Policy {
 	if p.InitialInterval <= 0 {
 		p.InitialInterval = time.Hour
 	}
+	// The first adaptive interval is an adaptive interval: within the
+	// bounds, whatever the default or the caller set.
+	p.InitialInterval = min(max(p.InitialInterval, p.MinInterval), p.MaxInterval)
 	if p.TargetRatio <= 0 {
 		p.TargetRatio = 0.5
 	}

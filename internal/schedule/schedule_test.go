@@ -325,3 +325,29 @@ func TestLifespanOfDuring(t *testing.T) {
 		t.Errorf("half an hour after the edit: %+v, want pending until %s", tr, edited.Add(time.Hour))
 	}
 }
+
+// TestInitialIntervalWithinBounds: the first interval of an adaptive
+// sentinel is held to [MinInterval, MaxInterval] as every adaptive one is:
+// vigil serve --max-interval 30m with the default initial 1h first waited
+// an hour, and --min-interval 2h first checked again after one.
+func TestInitialIntervalWithinBounds(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		p    Policy
+		want time.Duration
+	}{
+		{"max below initial", Policy{MaxInterval: 30 * time.Minute, Jitter: -1}, 30 * time.Minute},
+		{"min above initial", Policy{MinInterval: 2 * time.Hour, Jitter: -1}, 2 * time.Hour},
+	} {
+		var h History
+		next := tc.p.Next(t0, Plan{OnChange: true}, &h, Unchanged, 0)
+		if got := next.Sub(t0); got != tc.want {
+			t.Errorf("%s: first check after %v, want %v", tc.name, got, tc.want)
+		}
+		var hf History
+		next = tc.p.Next(t0, Plan{OnChange: true}, &hf, Failed, 0)
+		if got := next.Sub(t0); got < tc.want || got > 2*tc.want {
+			t.Errorf("%s: failed first check retried after %v, want %v doubled once", tc.name, got, tc.want)
+		}
+	}
+}

@@ -211,26 +211,26 @@ func (fr *frontier) read(id opic.PageID, links []Link) error {
 	if !within && len(unknown) > 0 {
 		n.pending = links
 	}
-	if fr.o.Deleted(id) {
-		// The URL led elsewhere before (a site that changed during the
-		// crawl): the page is recorded, without cash.
-		return nil
-	}
-	paid := targets
-	if len(unknown) > 0 {
-		// Each link to a URL not known pays the virtual page its share.
-		paid = slices.Grow(slices.Clip(targets), len(unknown))
-		for range len(unknown) {
-			paid = append(paid, fr.sink)
+	// A URL that led elsewhere before (a site that changed during the
+	// crawl) is recorded without cash, but its links are followed as any
+	// page's are.
+	if !fr.o.Deleted(id) {
+		paid := targets
+		if len(unknown) > 0 {
+			// Each link to a URL not known pays the virtual page its share.
+			paid = slices.Grow(slices.Clip(targets), len(unknown))
+			for range len(unknown) {
+				paid = append(paid, fr.sink)
+			}
 		}
-	}
-	if err := fr.o.Read(id, paid); err != nil {
-		return err
-	}
-	fr.sync()
-	for _, t := range targets {
-		if fr.nodes[t].slot >= 0 {
-			fr.fix(t)
+		if err := fr.o.Read(id, paid); err != nil {
+			return err
+		}
+		fr.sync()
+		for _, t := range targets {
+			if fr.nodes[t].slot >= 0 {
+				fr.fix(t)
+			}
 		}
 	}
 	d := n.depth

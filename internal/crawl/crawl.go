@@ -254,7 +254,7 @@ func (c *crawler) record(v visit, depth int, next *[]string) error {
 		if c.seen[l.Target] {
 			continue
 		}
-		if c.queued >= 2*c.q.MaxPages {
+		if c.queued/2 >= c.q.MaxPages { // queued >= 2·MaxPages, which may overflow
 			c.snap.Truncated = true // MaxPages would have stopped it
 			break
 		}

@@ -11,8 +11,13 @@ import (
 // maxPages keeps, besides its start: every link of the start page, and
 // four for each page fetched. It is more than the 2·maxPages URLs a crawl
 // can fetch or find pages by redirects (crawler.queued), so a crawl whose
-// URLs do not fit could not have read them all: it is cut short.
+// URLs do not fit could not have read them all: it is cut short. A
+// maxPages too large for that sum (vigil site crawl takes any) gives the
+// largest int: no bound.
 func frontierURLs(maxPages int) int {
+	if maxPages > (math.MaxInt-MaxLinks)/4 {
+		return math.MaxInt
+	}
 	return MaxLinks + 4*maxPages
 }
 

@@ -14,8 +14,10 @@
 //  1. Lifespan (lifespan.go): resolve From and To against the clock and the
 //     events of other sentinels (start(s), end(s), during(s), with offsets
 //     of days, weeks and months on the owner's clock, Lifespan.Location);
-//     a sentinel is Pending, Active or Ended. Transitions are events that
-//     the rules of dependent sentinels react to (Rules.Fire).
+//     a sentinel is Pending, Active or Ended. Transitions are events
+//     (Transition.Raised) that the rules of dependent sentinels react to:
+//     the monitor evaluates again the lifespans whose Lifespan.Refs name
+//     the sentinel.
 //  2. Outcome: the check found a change, no change, or failed.
 //  3. Interval: fixed (Fetch <interval>), or adaptive (Fetch on change): the
 //     change rate λ is estimated from the page's own history with

@@ -191,7 +191,12 @@ func (l Lifespan) Evaluate(now time.Time, st Status, lookup Lookup) Transition {
 			tr.Raised = append(tr.Raised, spec.End)
 			return tr
 		case !ok:
-			return tr // waits for the event
+			// Waits for the event, and ends without starting when its To
+			// comes first.
+			if endKnown {
+				tr.Wake = end
+			}
+			return tr
 		case start.After(now):
 			tr.Wake = start
 			if endKnown && end.Before(start) {

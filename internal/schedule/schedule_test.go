@@ -351,3 +351,22 @@ func TestInitialIntervalWithinBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestLifespanPendingWakesAtItsEnd: a sentinel that waits for another's
+// event to start and whose To is a time wakes at that time, when it ends
+// without starting, as any pending sentinel whose To comes first does:
+// Wake was zero ("only when an event of another sentinel happens"), so
+// it ended only at the monitor's next poll of pending sentinels, and its
+// end(s) reached its dependants that much later.
+func TestLifespanPendingWakesAtItsEnd(t *testing.T) {
+	l := Lifespan{From: Bound{Event: spec.Start, Ref: "s1"}, To: Bound{At: t0.Add(time.Hour)}}
+	lookup := func(string) (Status, bool) { return Status{}, true } // s1 has not started
+	tr := l.Evaluate(t0, Status{}, lookup)
+	if tr.Status.Phase() != Pending || len(tr.Raised) != 0 || !tr.Wake.Equal(t0.Add(time.Hour)) {
+		t.Errorf("before its To: %s, raised %v, wake %v; want pending, waking at %v", tr.Status.Phase(), tr.Raised, tr.Wake, t0.Add(time.Hour))
+	}
+	tr = l.Evaluate(t0.Add(time.Hour), Status{}, lookup)
+	if tr.Status.Phase() != Ended || !tr.Status.Ended.Equal(t0.Add(time.Hour)) || !slices.Equal(tr.Raised, []spec.EventKind{spec.End}) {
+		t.Errorf("at its To: %+v; want ended without starting", tr)
+	}
+}

@@ -168,7 +168,8 @@ func Resume(est []float64, cfg Config) (*OPIC, error) {
 // estimate·T, so that its estimate starts there rather than from nothing,
 // and the window forgets it as the page's reads bring fresh cash. It returns an error, changing nothing, for another
 // history policy (a cumulative H is a share of Z, which must stay Σ H),
-// for a page unknown or deleted, and for an h negative or not finite.
+// for a page unknown or deleted, and for an h negative or not finite (as
+// H is kept, a float32).
 func (o *OPIC) ResumeHistory(p PageID, h float64) error {
 	if o.kind != kindInterpolation {
 		return fmt.Errorf("opic: resume the history of page %d: history is not Interpolation", p)
@@ -176,7 +177,8 @@ func (o *OPIC) ResumeHistory(p PageID, h float64) error {
 	if err := o.check("resume the history of", p); err != nil {
 		return err
 	}
-	if !(h >= 0) || math.IsInf(h, 0) {
+	if !(h >= 0) || math.IsInf(float64(float32(h)), 0) {
+		// H is a float32: a finite h beyond its range would be +Inf.
 		return fmt.Errorf("opic: resume the history of page %d: %v is no amount of cash", p, h)
 	}
 	o.pages[p].hist = float32(h)

@@ -198,6 +198,9 @@ func TestResumeHistory(t *testing.T) {
 		"negative":     {o, 0, -1},
 		"not a number": {o, 0, math.NaN()},
 		"infinite":     {o, 0, math.Inf(1)},
+		// H is a float32: 1e39 was kept as +Inf, a state WriteTo
+		// wrote and Decode refused.
+		"beyond float32": {o, 0, 1e39},
 	} {
 		before := tc.o.History(tc.p)
 		if err := tc.o.ResumeHistory(tc.p, tc.h); err == nil {

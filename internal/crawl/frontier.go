@@ -33,8 +33,13 @@ type node struct {
 	// targets were not known then: they are added when a shorter path
 	// brings the page within MaxDepth-1 (lower).
 	pending []Link
-	slot    int     // index in frontier.heap, -1 when not in it
-	key     float64 // the cash C, less frontier.paid, when in the heap
+	// led is the page a redirect from the URL led to, when ledTo is set:
+	// that page is at the URL's depth, however near the start the URL is
+	// found later.
+	led   opic.PageID
+	ledTo bool
+	slot  int     // index in frontier.heap, -1 when not in it
+	key   float64 // the cash C, less frontier.paid, when in the heap
 }
 
 // frontier is the bookkeeping of OrderImportance: an OPIC state (α =
@@ -153,6 +158,9 @@ func (fr *frontier) lower(id opic.PageID, d int) {
 		for _, t := range n.links {
 			work = append(work, step{t, s.d + 1})
 		}
+		if n.ledTo {
+			work = append(work, step{n.led, s.d})
+		}
 	}
 }
 
@@ -246,8 +254,10 @@ func (fr *frontier) read(id opic.PageID, links []Link) error {
 }
 
 // merge records that URL from led by a redirect to the page of URL into:
-// from's cash and history go to into.
+// from's cash and history go to into, and into is at most from's depth
+// from now on (lower).
 func (fr *frontier) merge(from, into opic.PageID) error {
+	fr.nodes[from].led, fr.nodes[from].ledTo = into, true
 	if fr.o.Deleted(into) || fr.o.Deleted(from) {
 		return fr.drop(from) // a site that changed during the crawl
 	}

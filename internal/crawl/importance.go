@@ -19,7 +19,8 @@ const importanceReads = 10
 // snapshot: enough to order pages, short in JSON.
 const importanceDigits = 6
 
-// Site is a site of a snapshot, the origin (scheme, host and port) of
+// Site is a site of a snapshot, the origin (scheme, host and port, and
+// the user information of URLs that have one, as splitURL cuts it) of
 // pages it read, with its importance: the sum of its pages' (the seed's
 // I_site[Y], Theorem B.0.1, note 001b §3). Pages counts the pages read of
 // the origin; an origin whose every page failed is no site. In snapshots

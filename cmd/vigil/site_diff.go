@@ -477,9 +477,12 @@ type siteDelta struct {
 	// unread1 and unread2 are the URLs each snapshot's pages link to
 	// but that it did not read, and why (crawl.Snapshot.UnreadLinks).
 	unread1, unread2 map[string]crawl.UnreadReason
-	query            crawl.Query // the new snapshot's
-	paths1, paths2   map[webtable.TupleID][]webtable.NodeID
-	nodes1, nodes2   int
+	// textLinkers names the page read as text that explains a page
+	// removed or added.
+	textLinkers    *crawl.TextLinkers
+	query          crawl.Query // the new snapshot's
+	paths1, paths2 map[webtable.TupleID][]webtable.NodeID
+	nodes1, nodes2 int
 	// opt, when set, are the parsing options of the content comparison
 	// (--content).
 	opt *markup.Options
@@ -487,7 +490,7 @@ type siteDelta struct {
 
 func newSiteDelta(d *webtable.Delta, old, new *crawl.Snapshot, w1, w2 *webtable.Table) *siteDelta {
 	sd := &siteDelta{d: d, old: old, new: new, start: new.Query.Start, pages1: old.PagesByURL(), pages2: new.PagesByURL(), redirected: map[string]string{},
-		unread1: old.UnreadLinks(), unread2: new.UnreadLinks(), query: new.Query,
+		unread1: old.UnreadLinks(), unread2: new.UnreadLinks(), textLinkers: crawl.NewTextLinkers(old, new), query: new.Query,
 		paths1: tuplesByID(w1), paths2: tuplesByID(w2), nodes1: len(w1.Nodes), nodes2: len(w2.Nodes)}
 	for _, r := range new.Redirects {
 		sd.redirected[r.From] = r.To
@@ -524,7 +527,7 @@ func (sd *siteDelta) write(w io.Writer) error {
 		if why := sd.unread1[p.URL]; why != "" {
 			notes = append(notes, "linked before, "+sd.unreadText(why))
 		}
-		if from := crawl.ReachedThroughText(sd.old, sd.new, p.URL); from != "" {
+		if from := sd.textLinkers.ReachedThroughText(p.URL); from != "" {
 			notes = append(notes, "reached through "+relativeURL(from, dir)+", read as text, whose URLs a crawl of format "+sd.old.Format+" did not follow")
 		}
 		if u := deletedWith[p.Hash]; u != "" && p.Hash != "" {
@@ -644,7 +647,7 @@ func (sd *siteDelta) gone(u, dir string) string {
 	if why := sd.unread2[u]; why != "" {
 		return "still linked, " + sd.unreadText(why)
 	}
-	if u := crawl.LinkerReadAsText(sd.old, sd.new, u); u != "" {
+	if u := sd.textLinkers.LinkerReadAsText(u); u != "" {
 		return "no longer reached: " + relativeURL(u, dir) + " is read as text"
 	}
 	return "no longer reached"

@@ -484,7 +484,7 @@ func TestLinkerReadAsText(t *testing.T) {
 		"p naming q, r not":        {snap(&crawl.Page{URL: home}, &crawl.Page{URL: p, Note: asText, Links: linksQ}, &crawl.Page{URL: r, Note: asText}), r},
 	} {
 		t.Run(name, func(t *testing.T) {
-			if got := crawl.LinkerReadAsText(prev, tc.cur, q); got != tc.want {
+			if got := crawl.NewTextLinkers(prev, tc.cur).LinkerReadAsText(q); got != tc.want {
 				t.Errorf("LinkerReadAsText = %q, want %q", got, tc.want)
 			}
 		})
@@ -522,7 +522,7 @@ func TestReachedThroughText(t *testing.T) {
 		"linked by a text leaf before":     {&crawl.Snapshot{Format: crawl.FormatV2, Pages: []*crawl.Page{{URL: start}, {URL: p, ContentType: "text/plain"}}}, bothLink, start},
 	} {
 		t.Run(name, func(t *testing.T) {
-			if got := crawl.ReachedThroughText(tc.prev, tc.cur, a); got != tc.want {
+			if got := crawl.NewTextLinkers(tc.prev, tc.cur).ReachedThroughText(a); got != tc.want {
 				t.Errorf("ReachedThroughText = %q, want %q", got, tc.want)
 			}
 		})

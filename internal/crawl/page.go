@@ -151,57 +151,6 @@ func ReadAsText(p *Page) (reason string, read bool) {
 	return strings.TrimPrefix(strings.TrimPrefix(p.Note, NoteReadAsText), "markup: "), true
 }
 
-// LinkerReadAsText returns the first page of prev (in the order of
-// discovery) that was read as a page there, links to u, and is read as
-// its source text in cur (its Note), where it no longer does (its links
-// are the URLs written in its text, and u is not one of them): the reason
-// why u, a page of prev, may be no longer reached in cur. It returns ""
-// when there is none.
-func LinkerReadAsText(prev, cur *Snapshot, u string) string {
-	for _, p := range prev.Pages {
-		if p.Note != "" || p.Failed() || !linksTo(p, u) {
-			continue
-		}
-		if now := cur.Page(p.URL); now != nil && now.Note != "" && !linksTo(now, u) {
-			return p.URL
-		}
-	}
-	return ""
-}
-
-// ReachedThroughText returns the first page of cur (in the order of
-// discovery) that links to u and is read as its source text (its Note),
-// and that prev, a snapshot of a format before 3 (FormatV2,
-// FormatV1), read without failing: such a crawl did not follow the URLs
-// written in a page read as text, which is why u, a page of cur, may be
-// new to prev. It returns "" when there is none, when prev is of format 3
-// or later too, and when a page of cur read as a page links to u that prev read as
-// a page (an HTML page without a note, whose links that crawl followed):
-// u is then new to the site, or was left unread by prev's bounds
-// (UnreadLinks), not only reached through text now.
-func ReachedThroughText(prev, cur *Snapshot, u string) string {
-	if readsTextLinks(prev.Format) {
-		return ""
-	}
-	for _, p := range cur.Pages {
-		if p.Note != "" || p.Failed() || !linksTo(p, u) {
-			continue
-		}
-		if before := prev.Page(p.URL); before != nil && !before.Failed() && before.Note == "" && isHTML(before.ContentType) {
-			return ""
-		}
-	}
-	for _, p := range cur.Pages {
-		if p.Note == "" || !linksTo(p, u) {
-			continue
-		}
-		if before := prev.Page(p.URL); before != nil && !before.Failed() {
-			return p.URL
-		}
-	}
-	return ""
-}
-
 // ReadingChanged reports whether page p of cur is read otherwise than
 // page before of prev, the same URL: as its source text in one and as a
 // page in the other, or as text for another reason (their Notes differ).
@@ -215,16 +164,6 @@ func ReadingChanged(prev, cur *Snapshot, before, p *Page) bool {
 		return false
 	}
 	return before.Note != p.Note
-}
-
-// linksTo reports whether page p links to u.
-func linksTo(p *Page, u string) bool {
-	for _, l := range p.Links {
-		if l.Target == u {
-			return true
-		}
-	}
-	return false
 }
 
 // Failed reports whether the page could not be read.

@@ -642,6 +642,7 @@ func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecor
 	}
 	unread1, unread2 := prev.Snapshot.UnreadLinks(), cur.Snapshot.UnreadLinks()
 	addedWith, deletedWith := byContent(d.Added, pages2), byContent(d.Deleted, pages1)
+	textLinkers := crawl.NewTextLinkers(prev.Snapshot, cur.Snapshot)
 	var out []intent.Change
 	for _, id := range sortedIDs(d.Added) {
 		p := pages2[string(id)]
@@ -650,7 +651,7 @@ func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecor
 			info.Note = "failed before: " + before.Failure()
 		} else if why := unread1[p.URL]; why != "" {
 			info.Note = "linked before, " + unreadText(why, prev.Snapshot.Query)
-		} else if from := crawl.ReachedThroughText(prev.Snapshot, cur.Snapshot, p.URL); from != "" {
+		} else if from := textLinkers.ReachedThroughText(p.URL); from != "" {
 			info.Note = "reached through " + from + ", read as text, whose URLs the crawl before did not follow"
 		}
 		if u := deletedWith[p.Hash]; u != "" {
@@ -668,7 +669,7 @@ func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecor
 			info.Note = "now redirected to " + to
 		} else if why := unread2[p.URL]; why != "" {
 			info.Note = "still linked, " + unreadText(why, cur.Snapshot.Query)
-		} else if from := crawl.LinkerReadAsText(prev.Snapshot, cur.Snapshot, p.URL); from != "" {
+		} else if from := textLinkers.LinkerReadAsText(p.URL); from != "" {
 			info.Note = "no longer reached: " + from + " is read as text"
 		}
 		if u := addedWith[p.Hash]; u != "" && redirected[p.URL] != u {

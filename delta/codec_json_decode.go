@@ -100,6 +100,25 @@ type jsonDecoder struct {
 	keyAt int
 	// outsideAt is the offset of the delta's "outside" key.
 	outsideAt int
+	// fieldAt holds the offsets of the keys of the operation being read,
+	// for the errors of their values checked once it is read.
+	fieldAt []keyOffset
+}
+
+// keyOffset is where a key of an object was read.
+type keyOffset struct {
+	key string
+	at  int
+}
+
+// offsetOf returns the offset of key among keys, or def when it is absent.
+func offsetOf(keys []keyOffset, key string, def int) int {
+	for _, k := range keys {
+		if k.key == key {
+			return k.at
+		}
+	}
+	return def
 }
 
 // delta reads a top-level object.
@@ -108,7 +127,12 @@ func (j *jsonDecoder) delta() (*Delta, error) {
 	var fromMap, toMap, fromFP, toFP string
 	var hasFromFP, hasToFP bool // present, even empty: then it is checked
 	nsAt := -1                  // the offset of the namespaces field, when there is one
+	var keys []keyOffset        // the offsets of the fields checked once read
 	err := j.object("", func(key, path string) error {
+		switch key {
+		case "fromFingerprint", "toFingerprint", "fromXidMap", "toXidMap":
+			keys = append(keys, keyOffset{key, j.keyAt})
+		}
 		switch key {
 		case "fromFingerprint":
 			hasFromFP = true
@@ -162,7 +186,7 @@ func (j *jsonDecoder) delta() (*Delta, error) {
 		}
 		var err error
 		if *m.dst, err = parseVersionMap(m.s); err != nil {
-			return nil, &DecodeError{Path: m.field, Msg: err.Error(), Err: ErrMalformed}
+			return nil, j.errorAt(offsetOf(keys, m.field, 0), m.field, "%v", err)
 		}
 	}
 	for _, s := range []struct {
@@ -175,7 +199,7 @@ func (j *jsonDecoder) delta() (*Delta, error) {
 		}
 		var err error
 		if *s.dst, err = parseFingerprint(s.s); err != nil {
-			return nil, &DecodeError{Path: s.field, Msg: err.Error(), Err: ErrMalformed}
+			return nil, j.errorAt(offsetOf(keys, s.field, 0), s.field, "%v", err)
 		}
 	}
 	return d, nil
@@ -216,7 +240,9 @@ func (j *jsonDecoder) op(opPath string, first jsonToken, op *Op) error {
 		}
 		return err
 	}
+	j.fieldAt = j.fieldAt[:0]
 	err := j.objectFrom(first, opPath, func(key, path string) error {
+		j.fieldAt = append(j.fieldAt, keyOffset{key, j.keyAt})
 		switch key {
 		case "op":
 			return str(path, &jo.op)
@@ -265,7 +291,10 @@ func (j *jsonDecoder) op(opPath string, first jsonToken, op *Op) error {
 	if err != nil {
 		return err
 	}
-	if err := jo.fill(op, opPath); err != nil {
+	if field, err := jo.fill(op, opPath); err != nil {
+		// Said where the field is, or the operation when it is absent.
+		line, col := lineCol(j.lex.data, offsetOf(j.fieldAt, field, first.at))
+		err.Line, err.Column = line, col
 		return err
 	}
 	if nsAt >= 0 {
@@ -288,14 +317,15 @@ func (j *jsonDecoder) opNamespaces(op *Op, i int, opPath string, at int) error {
 	return nil
 }
 
-// fill checks what an operation needs and fills op.
-func (jo *jsonOp) fill(op *Op, path string) error {
-	fail := func(field, format string, args ...any) error {
+// fill checks what an operation needs and fills op. An error names the
+// field at fault, without a place in the input.
+func (jo *jsonOp) fill(op *Op, path string) (string, *DecodeError) {
+	fail := func(field, format string, args ...any) (string, *DecodeError) {
 		p := path
 		if field != "" {
 			p += "." + field
 		}
-		return &DecodeError{Path: p, Msg: fmt.Sprintf(format, args...), Err: ErrMalformed}
+		return field, &DecodeError{Path: p, Msg: fmt.Sprintf(format, args...), Err: ErrMalformed}
 	}
 	kinds := map[string]OpKind{"d": Delete, "i": Insert, "ad": AttrDelete, "ai": AttrInsert, "au": AttrUpdate, "rn": Rename}
 	name := ""
@@ -369,7 +399,7 @@ func (jo *jsonOp) fill(op *Op, path string) error {
 			*f.dst = *f.src
 		}
 	}
-	return nil
+	return "", nil
 }
 
 // outside reads a change outside the root element (Vigil extension):

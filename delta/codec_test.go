@@ -434,6 +434,30 @@ func TestDecodeRenameRoot(t *testing.T) {
 	}
 }
 
+// TestDecodeJSONFieldErrorsPlaced: an operation's field that is missing
+// or wrong, and a delta's XID-map or fingerprint that does not parse, are
+// said with their line and column, as every other JSON error and as the
+// XyDelta decoder says them: in a file of many operations or deltas, the
+// path alone (ops[1].xm, fromFingerprint) did not tell which.
+func TestDecodeJSONFieldErrorsPlaced(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		// A field missing: the operation.
+		{"{\"ops\":[\n{\"op\":\"d\",\"par\":3,\"pos\":1,\"xm\":\"(2)\",\"content\":{\"kind\":\"text\",\"value\":\"x\"}},\n{\"op\":\"i\",\"par\":3,\"pos\":1}]}",
+			"line 3, column 1: ops[1].xm: missing"},
+		// A field wrong: its key.
+		{"{\"ops\":[\n{\"op\":\"x\"}]}", `line 2, column 2: ops[0].op: unknown operation "x"`},
+		{"{\"ops\":[\n{\"op\":\"au\",\"xid\":0,\"a\":\"x\",\"ov\":\"1\",\"nv\":\"2\"}]}", "line 2, column 12: ops[0].xid: XID 0"},
+		{"{\"ops\":[\n{\"op\":\"d\",\"par\":1,\"pos\":1,\n \"xm\":\"(2\"}]}", "line 3, column 2: ops[0].xm: XID-map"},
+		{"{\"ops\":[],\n \"toXidMap\":\"(1-x)\"}", "line 2, column 2: toXidMap: XID-map"},
+		{"{}\n{\"fromFingerprint\":\"zz\",\"ops\":[]}", "line 2, column 2: fromFingerprint: fingerprint"},
+	} {
+		_, err := DecodeJSONAll(strings.NewReader(c.in))
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("DecodeJSONAll(%q)\n = %v\nwant beginning %q", c.in, err, c.want)
+		}
+	}
+}
+
 // TestDecodeJSONAll reads deltas written one after the other, as the
 // output of several diffs put end to end; anything else after an object
 // is refused with its place, and DecodeJSON still wants exactly one.

@@ -51,6 +51,18 @@ func newFlags(env *environment, name, usage string) *flag.FlagSet {
 	return fs
 }
 
+// newDescribedFlags is newFlags for a command whose usage goes on with a
+// description of what it does (help, lines of at most 76 characters),
+// then the flags.
+func newDescribedFlags(env *environment, name, usage, help string) *flag.FlagSet {
+	fs := newFlags(env, name, usage)
+	fs.Usage = func() {
+		fmt.Fprintf(env.stderr, "%s\n\n%s\n\nFlags:\n", strings.TrimRight("Usage: vigil "+name+" "+usage, " "), help)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
 // flagSet reports whether the flag name was given on the command line.
 func flagSet(fs *flag.FlagSet, name string) bool {
 	set := false
@@ -111,8 +123,47 @@ func wantArgs(fs *flag.FlagSet, n int) error {
 	return errUsageShown
 }
 
+// diffHelp, patchHelp and composeHelp say what the commands do, after
+// their usage line.
+const (
+	diffHelp = "Diff compares two versions of an XML or HTML document as trees and prints\n" +
+		"the changes that lead from OLD to NEW: subtrees inserted, deleted or\n" +
+		"moved, texts updated, attributes and element names changed, and changes\n" +
+		"outside the root element. It prints a XyDelta (XML, the default) or its\n" +
+		"JSON form, which vigil patch applies and vigil compose joins, a summary\n" +
+		"(a line a change, with its path), or an RFC 5261 XML patch. Each input\n" +
+		"is read as XML or HTML by its content (--parse), converted from its\n" +
+		"charset to UTF-8, its white space normalised (--whitespace). One of OLD\n" +
+		"and NEW may be - (standard input). As with diff(1), the exit status is 0\n" +
+		"when the versions are the same, 1 when they differ and 2 on trouble (an\n" +
+		"input that cannot be read or parsed, a binary file)."
+	patchHelp = "Patch applies DELTA to DOC and prints the result: a delta of vigil diff\n" +
+		"(XyDelta or JSON), a file of consecutive ones (applied in turn), or an\n" +
+		"RFC 5261 XML patch. With --reverse it undoes a delta: DOC is the version\n" +
+		"the delta leads to, and the result the version it was computed from. A\n" +
+		"delta from vigil diff fits only the version it was computed from, parsed\n" +
+		"with the same --whitespace and --parse: patch refuses another document,\n" +
+		"and a result that is not the version the delta leads to (an altered\n" +
+		"delta), and then writes nothing. The result equals that version as a\n" +
+		"tree, not always byte for byte (white space normalised, an attribute\n" +
+		"added written after the others). One of DOC and DELTA may be -\n" +
+		"(standard input). The exit status is 0 when the result is written, 2 on\n" +
+		"trouble."
+	composeHelp = "Compose joins consecutive deltas, DELTA1 from a version to the next,\n" +
+		"DELTA2 from that one to the next, and so on, into one delta from the first\n" +
+		"version to the last, which vigil patch applies as it applies them in\n" +
+		"turn. A file may hold one delta or several consecutive ones, XyDelta or\n" +
+		"JSON (the outputs of vigil diff put end to end); deltas of separate\n" +
+		"diffs are joined too. Compose refuses deltas that do not follow each\n" +
+		"other, and those that the deltas alone cannot join: one changes a\n" +
+		"namespace declaration that may be in scope where another inserts or\n" +
+		"deletes (vigil diff of the first and last versions gives the delta). One\n" +
+		"file may be - (standard input). The exit status is 0 when the delta is\n" +
+		"written, 2 on trouble."
+)
+
 func runDiff(ctx context.Context, env *environment, args []string) (int, error) {
-	fs := newFlags(env, "diff", "[flags] OLD NEW   (files, or - for standard input)")
+	fs := newDescribedFlags(env, "diff", "[flags] OLD NEW   (files, or - for standard input)", diffHelp)
 	var df docFlags
 	df.register(fs)
 	fs.Lookup("whitespace").Usage += "; keep by default with --format xmlpatch"
@@ -198,7 +249,7 @@ func writeDelta(w io.Writer, d *delta.Delta, format string, old, new *tree.Flat)
 }
 
 func runPatch(ctx context.Context, env *environment, args []string) (int, error) {
-	fs := newFlags(env, "patch", "[flags] DOC DELTA   (files, or - for standard input; DELTA is a XyDelta or JSON delta, or an RFC 5261 XML patch: XML whose root is not unit_delta)")
+	fs := newDescribedFlags(env, "patch", "[flags] DOC DELTA   (files, or - for standard input; DELTA is a XyDelta or JSON delta, or an RFC 5261 XML patch: XML whose root is not unit_delta)", patchHelp)
 	var df docFlags
 	df.register(fs)
 	fs.Lookup("whitespace").Usage += "; keep by default with an RFC 5261 XML patch"
@@ -391,7 +442,7 @@ func deltaOrigin(first, n int, file string) string {
 }
 
 func runCompose(ctx context.Context, env *environment, args []string) (int, error) {
-	fs := newFlags(env, "compose", "[flags] DELTA1 DELTA2 ...   (consecutive deltas, in files of one or more; files or -)")
+	fs := newDescribedFlags(env, "compose", "[flags] DELTA1 DELTA2 ...   (consecutive deltas, in files of one or more; files or -)", composeHelp)
 	format := fs.String("format", "", "output format: xydelta or json (default: the format of DELTA1)")
 	maxBytes := fs.Int64("max-bytes", markup.DefaultMaxBytes, "refuse delta files larger than this many bytes")
 	if help, err := parseFlags(fs, args); help || err != nil {

@@ -702,3 +702,36 @@ func TestWantArgsGrammar(t *testing.T) {
 		t.Errorf("bench simulate without DIR: exit %d, %q", code, errOut)
 	}
 }
+
+// TestDocumentCommandsHelp: diff, patch and compose -h say what the
+// command does and its exit status, as the other commands' -h do; they
+// printed the usage line and the flags only, and diff's 0, 1 and 2 were
+// in README.md alone.
+func TestDocumentCommandsHelp(t *testing.T) {
+	for _, tt := range []struct {
+		command string
+		want    []string
+	}{
+		{"diff", []string{"Diff compares two versions of an XML or HTML document", "the exit status is 0\nwhen the versions are the same, 1 when they differ and 2 on trouble"}},
+		{"patch", []string{"Patch applies DELTA to DOC and prints the result", "With --reverse it undoes a delta", "The exit status is 0 when the result is written, 2 on\ntrouble."}},
+		{"compose", []string{"Compose joins consecutive deltas", "The exit status is 0 when the delta is\nwritten, 2 on trouble."}},
+	} {
+		code, out, errOut := runCLI(t, "", tt.command, "-h")
+		if code != exitOK || errOut != "" {
+			t.Errorf("%s -h: exit %d, stderr %q", tt.command, code, errOut)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s -h: no %q in:\n%s", tt.command, w, out)
+			}
+		}
+		if !strings.Contains(out, "\n\nFlags:\n  -") {
+			t.Errorf("%s -h: the flags do not follow the description:\n%s", tt.command, out)
+		}
+		for _, line := range strings.Split(out, "\n") {
+			if len(line) > 76 && !strings.HasPrefix(line, "Usage:") && !strings.HasPrefix(line, "    \t") {
+				t.Errorf("%s -h: a line of the description longer than 76 characters: %q", tt.command, line)
+			}
+		}
+	}
+}

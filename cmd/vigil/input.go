@@ -48,8 +48,13 @@ func readInput(env *environment, name string, limit int64) ([]byte, error) {
 }
 
 // openFile opens the file name for reading, refusing a folder: said once,
-// rather than as "read DIR: is a directory" at the first read.
+// rather than as "read DIR: is a directory" at the first read. An empty
+// name (an unset shell variable, "$OLD") is said as such, where the system
+// said "open : no such file or directory".
 func openFile(name string) (*os.File, error) {
+	if name == "" {
+		return nil, errors.New(`"": an empty file name`)
+	}
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err

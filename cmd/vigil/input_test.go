@@ -392,6 +392,28 @@ func TestStreamReadBounded(t *testing.T) {
 	}
 }
 
+// TestEmptyFileName: an empty argument for a file (an unset shell
+// variable) is said as an empty name by each command that reads files,
+// where they said "open : no such file or directory".
+func TestEmptyFileName(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "data")
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"diff", []string{"diff", "", example + "v1.xml"}},
+		{"patch", []string{"patch", example + "v1.xml", ""}},
+		{"compose", []string{"compose", ""}},
+		{"sentinel check", []string{"sentinel", "check", ""}},
+		{"import warc", []string{"import", "warc", "--data", data, ""}},
+	} {
+		code, _, errOut := runCLI(t, "", tc.args...)
+		if want := "vigil " + tc.name + ": \"\": an empty file name\n"; code != exitError || errOut != want {
+			t.Errorf("%q: exit %d, stderr %q, want %q", tc.args, code, errOut, want)
+		}
+	}
+}
+
 // TestDirectoryArgument: a folder given for a file is named once, as a
 // folder, by each command that reads files. The sentinel commands said
 // "read DIR: is a directory", and import warc named the folder as the

@@ -196,7 +196,7 @@ func (a *applier) deletes() error {
 			return conflict(i, op, "parent XID %d is a %s, not an element", op.Parent, p.Kind)
 		}
 		if op.Pos > len(p.Children) {
-			return conflict(i, op, "position %d out of range: parent XID %d has %d children", op.Pos, op.Parent, len(p.Children))
+			return conflict(i, op, "position %d out of range: parent XID %d has %s", op.Pos, op.Parent, children(len(p.Children)))
 		}
 		c := p.Children[op.Pos-1]
 		if c.XID != op.Root() {
@@ -347,6 +347,14 @@ func clipPair(a, b string) (string, string) {
 	return cut(a), cut(b)
 }
 
+// children says n children: "1 child", "3 children".
+func children(n int) string {
+	if n == 1 {
+		return "1 child"
+	}
+	return fmt.Sprintf("%d children", n)
+}
+
 // inserts attaches the inserted and moved subtrees, parent by parent.
 func (a *applier) inserts() error {
 	nodes := make(map[int]*tree.Node)
@@ -403,7 +411,7 @@ func (a *applier) inserts() error {
 				k++
 			}
 			if len(out) < op.Pos-1 {
-				return conflict(i, op, "position %d out of range: parent XID %d would have %d children", op.Pos, px, len(out))
+				return conflict(i, op, "position %d out of range: parent XID %d would have %s, so position %d at most", op.Pos, px, children(len(out)), len(out)+1)
 			}
 			c := nodes[i]
 			c.Parent = p

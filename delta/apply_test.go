@@ -110,7 +110,12 @@ func TestApplyRefusals(t *testing.T) {
 		{"insert reuses XID", Delta{Ops: []Op{ins(14, 1, xm(5), content(tx("x", 5)))}},
 			"operation 1 (i par=14 pos=1 xm=(5)): inserted XID 5 is in use in the document"},
 		{"insert position out of range", Delta{Ops: []Op{ins(14, 5, xm(20), content(tx("x", 20)))}},
-			"operation 1 (i par=14 pos=5 xm=(20)): position 5 out of range: parent XID 14 would have 3 children"},
+			"operation 1 (i par=14 pos=5 xm=(20)): position 5 out of range: parent XID 14 would have 3 children, so position 4 at most"},
+		// One child is said so, not "1 children".
+		{"position out of range, one child", Delta{Ops: []Op{del(13, 2, xm(20), content(tx("x", 20)))}},
+			"operation 1 (d par=13 pos=2 xm=(20)): position 2 out of range: parent XID 13 has 1 child"},
+		{"insert position out of range, one child", Delta{Ops: []Op{ins(13, 3, xm(20), content(tx("x", 20)))}},
+			"operation 1 (i par=13 pos=3 xm=(20)): position 3 out of range: parent XID 13 would have 1 child, so position 2 at most"},
 		{"insert twice at one position", Delta{Ops: []Op{ins(14, 1, xm(20), content(tx("x", 20))), ins(14, 1, xm(21), content(tx("y", 21)))}},
 			"operation 2 (i par=14 pos=1 xm=(21)): position 1 of parent XID 14 is inserted twice (also by operation 1)"},
 		{"insert under deleted parent", Delta{Ops: []Op{del(14, 3, xm(12, 13), status()), ins(13, 1, xm(20), content(tx("x", 20)))}},

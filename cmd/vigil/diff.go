@@ -356,7 +356,11 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 	if err := delta.CheckTarget(ds[len(ds)-1], resultPrint); err != nil {
 		return exitError, fmt.Errorf("%s: %w (was the delta file altered?)", displayName(fs.Arg(1)), err)
 	}
-	out, err := writePatched(env, doc, format, &df, resultPrint)
+	target := "the version the delta leads to"
+	if *reverse {
+		target = "the version the delta was computed from"
+	}
+	out, err := writePatched(env, doc, format, &df, resultPrint, target)
 	if err == nil {
 		_, err = env.stdout.Write(out)
 	}
@@ -368,7 +372,9 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 
 // writePatched writes the patched document in format, the format DOC was
 // read in, and checks that it reads back as the tree the delta leads to
-// (fingerprint want), as the next diff would read it.
+// (fingerprint want), as the next diff would read it. target names that
+// version in the messages: the one the delta leads to, or, undone with
+// --reverse, the one it was computed from.
 //
 // HTML cannot write every tree its parser builds: misnested markup puts a
 // p inside a p, or a link inside a link, and no markup reads back so. Nor
@@ -379,7 +385,7 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 // written as HTML if that reads back as the tree, with a note: the version
 // the delta leads to was HTML. Otherwise the output is the nearest the
 // format can say, with a warning.
-func writePatched(env *environment, doc *tree.Document, format markup.Format, df *docFlags, want tree.Fingerprint) ([]byte, error) {
+func writePatched(env *environment, doc *tree.Document, format markup.Format, df *docFlags, want tree.Fingerprint, target string) ([]byte, error) {
 	opt, err := df.options()
 	if err != nil {
 		return nil, err
@@ -408,7 +414,7 @@ func writePatched(env *environment, doc *tree.Document, format markup.Format, df
 	}
 	if format == markup.XML && df.parse == "auto" {
 		if h, ok, _ := write(markup.HTML); ok {
-			fmt.Fprintln(env.stderr, "vigil patch: note: the result is written as HTML: XML cannot write it as it is, and the version the delta leads to was read as HTML")
+			fmt.Fprintf(env.stderr, "vigil patch: note: the result is written as HTML: XML cannot write it as it is, and %s was read as HTML\n", target)
 			return h, nil
 		}
 	}
@@ -420,9 +426,9 @@ func writePatched(env *environment, doc *tree.Document, format markup.Format, df
 		}
 		return nil, werr
 	}
-	why := "misnested markup in the version the delta leads to, such as a p inside a p, or a version read as XML"
+	why := "misnested markup in " + target + ", such as a p inside a p, or a version read as XML"
 	if format != markup.HTML {
-		why = "was the version the delta leads to read as HTML? --parse html reads both alike"
+		why = "was " + target + " read as HTML? --parse html reads both alike"
 	}
 	result := "the output reads back as another tree"
 	if werr != nil {

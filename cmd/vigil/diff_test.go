@@ -269,6 +269,24 @@ func TestPatchWarnsUnwritableHTML(t *testing.T) {
 	}
 }
 
+// TestPatchReverseWarnsOfOldVersion: undone with --reverse, a delta leads
+// back to the version it was computed from, and the warning that HTML
+// cannot write that version names it so; it blamed "the version the delta
+// leads to", the document given, which is well-formed.
+func TestPatchReverseWarnsOfOldVersion(t *testing.T) {
+	dir := t.TempDir()
+	a := writeFile(t, dir, "a.html", "<html><body><p>Intro text\n<table><tr><td>cell</td></tr><p>stray</table></body></html>")
+	c := writeFile(t, dir, "c.html", "<html><body><p>Intro</p><p>text</p></body></html>")
+	_, d, _ := runCLI(t, "", "diff", a, c)
+	code, out, errOut := runCLI(t, "", "patch", "--reverse", c, writeFile(t, dir, "d.xml", d))
+	if code != exitOK || !strings.Contains(out, "stray") || !strings.Contains(errOut, "warning: HTML cannot write this tree as it is (misnested markup in the version the delta was computed from,") {
+		t.Errorf("patch --reverse to a p inside a p: exit %d, stderr %q, output %s", code, errOut, out)
+	}
+	if code, _, errOut := runCLI(t, "", "patch", c, writeFile(t, dir, "d2.xml", runOut(t, "diff", c, a))); code != exitOK || !strings.Contains(errOut, "(misnested markup in the version the delta leads to,") {
+		t.Errorf("patch to a p inside a p: exit %d, stderr %q", code, errOut)
+	}
+}
+
 // TestPatchAcrossFormats: a delta from a version read as XML (well-formed
 // XHTML) to one read as HTML patches the first into HTML, with a note:
 // written as XML, the result read back as another tree (XML has no comment

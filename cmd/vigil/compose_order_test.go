@@ -75,3 +75,48 @@ func TestComposeOutOfOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestChainWithHandWrittenEmptyDeltas: an empty delta written by hand ({}
+// or <t/>, which says nothing of the versions it joins) in a file of
+// consecutive deltas leaves the version as it is, wherever it stands. The
+// delta after it was renumbered onto its XIDs (none) and failed to fit;
+// one at an end of the file took the fingerprint checks with it, and
+// undone it numbered the document afresh.
+func TestChainWithHandWrittenEmptyDeltas(t *testing.T) {
+	dir := t.TempDir()
+	v1, v2, v3 := example+"v1.xml", example+"v2.xml", example+"v3.xml"
+	d12 := runOut(t, "diff", "--format", "json", v1, v2)
+	d23 := runOut(t, "diff", "--format", "json", v2, v3)
+	chain := writeFile(t, dir, "chain.json", "{}\n"+d12+"{}\n"+d23+"{}\n")
+	same := func(what, out, want string) {
+		t.Helper()
+		if code, _, errOut := runCLI(t, "", "diff", writeFile(t, dir, "out.xml", out), want); code != exitOK {
+			t.Errorf("%s: the result differs from %s: exit %d, stderr %q", what, want, code, errOut)
+		}
+	}
+	code, out, errOut := runCLI(t, "", "patch", v1, chain)
+	if code != exitOK {
+		t.Fatalf("patch v1: exit %d, stderr %q", code, errOut)
+	}
+	same("patch v1", out, v3)
+	code, out, errOut = runCLI(t, "", "patch", "--reverse", v3, chain)
+	if code != exitOK {
+		t.Fatalf("patch --reverse v3: exit %d, stderr %q", code, errOut)
+	}
+	same("patch --reverse v3", out, v1)
+	code, composed, errOut := runCLI(t, "", "compose", chain)
+	if code != exitOK {
+		t.Fatalf("compose: exit %d, stderr %q", code, errOut)
+	}
+	if code, out, errOut = runCLI(t, "", "patch", v1, writeFile(t, dir, "composed.json", composed)); code != exitOK {
+		t.Fatalf("patch v1 with the composed delta: exit %d, stderr %q", code, errOut)
+	}
+	same("patch v1 with the composed delta", out, v3)
+	// The versions are still checked through the empty deltas at the ends.
+	if code, _, errOut := runCLI(t, "", "patch", v3, chain); code != exitError || !strings.Contains(errOut, "v3.xml is the version the delta leads to: patched already?") {
+		t.Errorf("patch v3, patched already: exit %d, stderr %q", code, errOut)
+	}
+	if code, _, errOut := runCLI(t, "", "patch", v2, chain); code != exitError || !strings.Contains(errOut, "the delta does not fit") {
+		t.Errorf("patch v2: exit %d, stderr %q", code, errOut)
+	}
+}

@@ -310,15 +310,18 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 	// The document must be the first delta's source: its node count and
 	// the content the delta deletes or updates are checked as it applies,
 	// its signature here (a delta of the next two versions fits the first
-	// version where they differ only elsewhere).
-	if ds[0].FromFingerprint != 0 {
+	// version where they differ only elsewhere). A hand-written empty
+	// delta at either end says nothing of the versions: the ones next to
+	// it do.
+	first, last := chainEnds(ds)
+	if first.FromFingerprint != 0 {
 		f, _ := tree.Flatten(doc.Root)
 		fp := tree.FingerprintOf(f)
-		if err := delta.CheckSource(ds[0], fp); err != nil {
+		if err := delta.CheckSource(first, fp); err != nil {
 			hint := "a delta fits the version it was computed from, parsed with the same --whitespace and --parse"
 			// The other end of the delta: the slips of patching twice,
 			// or of undoing what was not done.
-			if fp == ds[len(ds)-1].ToFingerprint {
+			if fp == last.ToFingerprint {
 				hint = displayName(fs.Arg(0)) + " is the version the delta leads to: patched already? --reverse undoes the delta"
 				if *reverse {
 					hint = displayName(fs.Arg(0)) + " is the version the delta starts from: without --reverse, patch applies the delta to it"
@@ -329,7 +332,7 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 	}
 	// The document gets the XIDs the first delta expects: those of its
 	// source version, or of a first version when the delta has no map.
-	if m := ds[0].FromXIDMap; len(m.XIDs) > 0 {
+	if m := first.FromXIDMap; len(m.XIDs) > 0 {
 		if err := doc.SetXIDMap(m); err != nil {
 			return exitError, fmt.Errorf("the delta does not fit %s: %w (a delta fits the version it was computed from, parsed with the same --whitespace and --parse)", displayName(fs.Arg(0)), err)
 		}
@@ -353,7 +356,7 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 	}
 	result, _ := tree.Flatten(doc.Root)
 	resultPrint := tree.FingerprintOf(result)
-	if err := delta.CheckTarget(ds[len(ds)-1], resultPrint); err != nil {
+	if err := delta.CheckTarget(last, resultPrint); err != nil {
 		return exitError, fmt.Errorf("%s: %w (was the delta file altered?)", displayName(fs.Arg(1)), err)
 	}
 	target := "the version the delta leads to"
@@ -368,6 +371,22 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 		return exitError, err
 	}
 	return exitOK, nil
+}
+
+// chainEnds returns the first and the last delta of ds that say something
+// of the versions they join (silentEmpty), or ds's ends when none does.
+func chainEnds(ds []*delta.Delta) (first, last *delta.Delta) {
+	first, last = ds[0], ds[len(ds)-1]
+	if i := slices.IndexFunc(ds, func(d *delta.Delta) bool { return !silentEmpty(d) }); i >= 0 {
+		first = ds[i]
+	}
+	for i := len(ds) - 1; i >= 0; i-- {
+		if !silentEmpty(ds[i]) {
+			last = ds[i]
+			break
+		}
+	}
+	return first, last
 }
 
 // writePatched writes the patched document in format, the format DOC was

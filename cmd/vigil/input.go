@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/vigil-web/vigil/delta"
@@ -339,14 +340,27 @@ func startsJSON(c byte) bool {
 // separate diff numbers its source afresh. Deltas are numbered from 1
 // across the chain in its errors.
 // It returns whether each delta was renumbered.
+//
+// An empty delta that says nothing of its versions (no XID-maps, no
+// fingerprints: {} or <t/>, written by hand) leaves the version as it is:
+// the delta after it follows, and is renumbered onto, the one before it.
 func renumber(ds []*delta.Delta) ([]bool, error) {
 	renumbered := make([]bool, len(ds))
+	p := 0 // the delta the next one follows
 	for i := 1; i < len(ds); i++ {
-		prev, d := ds[i-1], ds[i]
+		prev, d := ds[p], ds[i]
+		if silentEmpty(d) {
+			continue
+		}
+		if silentEmpty(prev) {
+			p = i
+			continue
+		}
+		p = i
 		if err := delta.Follows(prev, d); err != nil {
 			// Said so, rather than as the renumbering's failure to fit,
 			// or the chain's where only the outside of the root shows it.
-			return nil, fmt.Errorf("delta %d does not follow delta %d: %w", i+1, i, err)
+			return nil, fmt.Errorf("delta %d does not follow delta %d: %w", i+1, slices.Index(ds, prev)+1, err)
 		}
 		if len(d.FromXIDMap.XIDs) > 0 && len(prev.ToXIDMap.XIDs) > 0 && !d.FromXIDMap.Equal(prev.ToXIDMap) {
 			var err error
@@ -357,4 +371,10 @@ func renumber(ds []*delta.Delta) ([]bool, error) {
 		}
 	}
 	return renumbered, nil
+}
+
+// silentEmpty reports whether d changes nothing and says nothing of the
+// versions it joins.
+func silentEmpty(d *delta.Delta) bool {
+	return d.Empty() && len(d.FromXIDMap.XIDs) == 0 && len(d.ToXIDMap.XIDs) == 0 && d.FromFingerprint == 0 && d.ToFingerprint == 0
 }

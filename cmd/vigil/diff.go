@@ -219,8 +219,12 @@ func runDiff(ctx context.Context, env *environment, args []string) (int, error) 
 		// tuned for (limitDiffMemory).
 		liftDiffMemory()
 	}
-	if err := writeDelta(env.stdout, d, *format, oldDoc, newDoc); err != nil {
+	normalized := *format == "xmlpatch" && df.whitespace == "normalize"
+	if err := writeDelta(env.stdout, d, *format, oldDoc, newDoc, normalized); err != nil {
 		return exitError, err
+	}
+	if normalized {
+		fmt.Fprintf(env.stderr, "vigil diff: note: the patch addresses the documents with white space normalised (--whitespace normalize), and says so (%s), which vigil patch reads; other XML tools count the white space it leaves out, and apply it elsewhere\n", normalizedPatchPI)
 	}
 	if d.Empty() {
 		return exitOK, nil
@@ -229,8 +233,10 @@ func runDiff(ctx context.Context, env *environment, args []string) (int, error) 
 }
 
 // writeDelta writes d in the given format; summary needs both versions
-// (with their XIDs) to name the places that changed.
-func writeDelta(w io.Writer, d *delta.Delta, format string, old, new *tree.Flat) error {
+// (with their XIDs) to name the places that changed. An XML patch of
+// versions read with white space normalised says so first
+// (normalizedPatchPI).
+func writeDelta(w io.Writer, d *delta.Delta, format string, old, new *tree.Flat, normalized bool) error {
 	switch format {
 	case "json":
 		return delta.EncodeJSON(w, d)
@@ -241,6 +247,11 @@ func writeDelta(w io.Writer, d *delta.Delta, format string, old, new *tree.Flat)
 		p, err := xmlpatch.Export(old.Document(), d)
 		if err != nil {
 			return err
+		}
+		if normalized {
+			if _, err := io.WriteString(w, normalizedPatchPI+"\n"); err != nil {
+				return err
+			}
 		}
 		return xmlpatch.Encode(w, p)
 	default:
@@ -272,7 +283,13 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 		return exitError, err
 	}
 	if isXMLPatch(raw) {
-		if keepWhitespaceUnlessSet(fs, &df) {
+		if patchNormalized(raw) {
+			// DOC is read as the patch addresses it, normalised by
+			// default; kept, its texts are other nodes.
+			if df.whitespace == "keep" {
+				return exitError, fmt.Errorf("%s: the patch addresses the documents with white space normalised (%s: made by vigil diff --whitespace normalize): --whitespace keep would apply it to other nodes", displayName(fs.Arg(1)), normalizedPatchPI)
+			}
+		} else if keepWhitespaceUnlessSet(fs, &df) {
 			// Read again, as the patch addresses it.
 			if doc, format, err = parseDocument(fs.Arg(0), b, &df); err != nil {
 				return exitError, err
@@ -518,7 +535,7 @@ func runCompose(ctx context.Context, env *environment, args []string) (int, erro
 		return exitError, fmt.Errorf("%w%s", err, legend)
 	}
 	out := cmp.Or(*format, firstFormat)
-	if err := writeDelta(env.stdout, composed, out, nil, nil); err != nil {
+	if err := writeDelta(env.stdout, composed, out, nil, nil, false); err != nil {
 		return exitError, err
 	}
 	return exitOK, nil

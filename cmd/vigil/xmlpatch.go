@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"flag"
 	"fmt"
+	"strings"
 
 	"github.com/vigil-web/vigil/markup"
 	"github.com/vigil-web/vigil/tree"
@@ -29,6 +30,34 @@ func isXMLPatch(b []byte) bool {
 		}
 		if s, ok := t.(xml.StartElement); ok {
 			return s.Name.Local != "unit_delta"
+		}
+	}
+}
+
+// normalizedPatchPI is the processing instruction that vigil diff writes
+// before an RFC 5261 patch of documents read with white space normalised
+// (--whitespace normalize): its selectors count the texts of that reading
+// (text()[2] is the second text left), not those an XML tool reads, and
+// vigil patch reads the document so. Other tools pass it over.
+const normalizedPatchPI = "<?vigil-whitespace normalize?>"
+
+// patchNormalized reports whether the XML patch b says, before its root
+// element, that it addresses documents read with white space normalised
+// (normalizedPatchPI).
+func patchNormalized(b []byte) bool {
+	d := xml.NewDecoder(bytes.NewReader(bytes.TrimPrefix(b, utf8BOM)))
+	for {
+		t, err := d.RawToken()
+		if err != nil {
+			return false
+		}
+		switch t := t.(type) {
+		case xml.ProcInst:
+			if t.Target == "vigil-whitespace" && strings.TrimSpace(string(t.Inst)) == "normalize" {
+				return true
+			}
+		case xml.StartElement:
+			return false
 		}
 	}
 }

@@ -139,6 +139,39 @@ func TestXMLPatchWhitespace(t *testing.T) {
 	}
 }
 
+// TestXMLPatchNormalizedSaysSo: a patch that diff --whitespace normalize
+// writes counts the texts of the normalised reading (text()[1] is the
+// first text left, not the first line break), and says so before <diff>;
+// patch reads the document so without being told, and refuses
+// --whitespace keep, which would apply it to other nodes. Without the
+// mark, patch kept the white space, as for any XML patch, and replaced the
+// first line break with the new text: another document, and exit 0.
+func TestXMLPatchNormalizedSaysSo(t *testing.T) {
+	dir := t.TempDir()
+	v1 := writeFile(t, dir, "v1.xml", "<r>\n  <a>1</a>\n  mixed\n  <c>3</c>\n</r>\n")
+	v2 := writeFile(t, dir, "v2.xml", "<r>\n  <a>1</a>\n  mixed2\n  <c>3</c>\n</r>\n")
+	code, p, errOut := runCLI(t, "", "diff", "--whitespace", "normalize", "--format", "xmlpatch", v1, v2)
+	if code != exitChanged || !strings.HasPrefix(p, "<?vigil-whitespace normalize?>\n<diff>") || !strings.Contains(errOut, "note: the patch addresses the documents with white space normalised") {
+		t.Fatalf("diff --whitespace normalize --format xmlpatch: exit %d, stderr %q, output %s", code, errOut, p)
+	}
+	pfile := writeFile(t, dir, "p.xml", p)
+	code, out, errOut := runCLI(t, "", "patch", v1, pfile)
+	if code != exitOK || out != "<r><a>1</a> mixed2 <c>3</c></r>" {
+		t.Errorf("patch: exit %d, stderr %q, output %q", code, errOut, out)
+	}
+	if code, _, errOut := runCLI(t, "", "diff", writeFile(t, dir, "out.xml", out), v2); code != exitOK {
+		t.Errorf("the patched document differs from v2: exit %d, stderr %q", code, errOut)
+	}
+	code, out, errOut = runCLI(t, "", "patch", "--whitespace", "keep", v1, pfile)
+	if code != exitError || out != "" || !strings.Contains(errOut, "--whitespace keep would apply it to other nodes") {
+		t.Errorf("patch --whitespace keep: exit %d, stderr %q, output %q", code, errOut, out)
+	}
+	// A patch of the files as they are has no mark, and no note.
+	if code, p, errOut := runCLI(t, "", "diff", "--format", "xmlpatch", v1, v2); code != exitChanged || strings.Contains(p, "vigil-whitespace") || errOut != "" {
+		t.Errorf("diff --format xmlpatch: exit %d, stderr %q, output %s", code, errOut, p)
+	}
+}
+
 // TestPatchSwappedHint: a patch that does not decode gets the hint that the
 // arguments are swapped only when DOC is a patch with operations: any root
 // element reads as a patch, so a document <r/> would read as an empty one.

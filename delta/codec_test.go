@@ -249,7 +249,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"<unit_delta><t><d par='1' pos='1' xm='(2)' move='yes' addedXmlns='yes'/></t></unit_delta>", "line 1, column 73: operation 1: <d> attribute addedXmlns: a move carries no content to declare a default namespace on"},
 		{"<unit_delta><t><i par='1' pos='1' xm='(2)' addedXmlns='yes' move='yes'/></t></unit_delta>", "line 1, column 73: operation 1: <i> attribute addedXmlns: a move carries no content to declare a default namespace on"},
 		{"<unit_delta><t><d par='1' pos='1' xm='(2)'><a></b></d></t></unit_delta>", "operation 1: </b> closes <a>"},
-		{"<unit_delta><t><d par='1' pos='1' xm='(2)'>&bogus;</d></t></unit_delta>", "invalid character entity &bogus;"},
+		{"<unit_delta><t><d par='1' pos='1' xm='(2)'>&bogus;</d></t></unit_delta>", "line 1, column 51: operation 1: undefined entity &bogus;"},
 		{"<unit_delta><t><au xid='1' a='x' ov='1'/></t></unit_delta>", "<au> needs attribute nv"},
 		{"<unit_delta><t></t></unit_delta><x/>", "content after </unit_delta>"},
 		{"<unit_delta><t></t><t><u par='1' pos='1'/></t></unit_delta>", "delta 2: operation 1: <u> (the XyDiff fork's character-level update) is not supported"},
@@ -266,6 +266,10 @@ func TestDecodeErrors(t *testing.T) {
 		{"<unit_delta>\n <t></t>\r\n\t x</unit_delta>", "line 3, column 3: text in <unit_delta>"},
 		{"<unit_delta><t><rn xid='1' ov='a' nv='b'/><outside><old/></outside></t></unit_delta>", "line 1, column 68: <outside> without <old> and <new>"},
 		{"<unit_delta><t><rn xid='1' ov='a' nv='b'/></x></unit_delta>", "line 1, column 47: unexpected </x>"},
+		// An entity a DOCTYPE would declare: named as undefined, not as
+		// an "invalid character entity".
+		{"<!DOCTYPE unit_delta [<!ENTITY x 'hello'>]>\n<unit_delta><t><i par='3' pos='2' xm='(7)'>&x;</i></t></unit_delta>", "operation 1: undefined entity &x;: a delta reads XML's five (&amp; &lt; &gt; &quot; &apos;) and character references, and declares none"},
+		{"<unit_delta><t><i par='3' pos='2' xm='(7)'>&#xZZ;</i></t></unit_delta>", "operation 1: invalid character entity &#x"},
 	}
 	for _, c := range xmlCases {
 		_, err := DecodeXML(strings.NewReader(c.in))

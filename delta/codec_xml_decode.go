@@ -130,7 +130,12 @@ func (dec *xmlDecoder) token() (xml.Token, error) {
 			if _, err := fmt.Sscanf(se.Msg, "illegal character code U+%X", &r); err == nil && col > 1 {
 				col--
 			}
-			return nil, &DecodeError{Line: line, Column: col, Step: dec.step, Op: dec.op, Msg: se.Msg, Err: ErrMalformed}
+			msg := se.Msg
+			if ref, ok := strings.CutPrefix(msg, "invalid character entity "); ok && !strings.HasPrefix(ref, "&#") {
+				// A named entity, as a DOCTYPE would declare it.
+				msg = "undefined entity " + ref + ": a delta reads XML's five (&amp; &lt; &gt; &quot; &apos;) and character references, and declares none"
+			}
+			return nil, &DecodeError{Line: line, Column: col, Step: dec.step, Op: dec.op, Msg: msg, Err: ErrMalformed}
 		}
 	}
 	return t, err

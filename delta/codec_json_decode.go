@@ -128,7 +128,16 @@ func (j *jsonDecoder) delta() (*Delta, error) {
 	var hasFromFP, hasToFP bool // present, even empty: then it is checked
 	nsAt := -1                  // the offset of the namespaces field, when there is one
 	var keys []keyOffset        // the offsets of the fields checked once read
-	err := j.object("", func(key, path string) error {
+	// A delta is an object: null, which object takes for an absent
+	// object where a field may be null, is no delta, not an empty one.
+	first, err := j.value()
+	if err != nil {
+		return nil, err
+	}
+	if first.kind == tokenNull {
+		return nil, j.typeError(first, "", "an object")
+	}
+	err = j.objectFrom(first, "", func(key, path string) error {
 		switch key {
 		case "fromFingerprint", "toFingerprint", "fromXidMap", "toXidMap":
 			keys = append(keys, keyOffset{key, j.keyAt})

@@ -454,6 +454,9 @@ func TestDecodeJSONFieldErrorsPlaced(t *testing.T) {
 		{"{\"ops\":[\n{\"op\":\"d\",\"par\":1,\"pos\":1,\n \"xm\":\"(2\"}]}", "line 3, column 2: ops[0].xm: XID-map"},
 		{"{\"ops\":[],\n \"toXidMap\":\"(1-x)\"}", "line 2, column 2: toXidMap: XID-map"},
 		{"{}\n{\"fromFingerprint\":\"zz\",\"ops\":[]}", "line 2, column 2: fromFingerprint: fingerprint"},
+		// null is no delta, where it was read as an empty one.
+		{"null", "line 1, column 1: a JSON null where an object is wanted"},
+		{" \n null ", "line 2, column 2: a JSON null where an object is wanted"},
 	} {
 		_, err := DecodeJSONAll(strings.NewReader(c.in))
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {

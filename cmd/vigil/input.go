@@ -303,7 +303,7 @@ func decodeDeltas(b []byte) ([]*delta.Delta, string, error) {
 	if len(t) == 0 {
 		return nil, "", errors.New("no delta in the file: it is empty")
 	}
-	if startsJSON(t[0]) {
+	if startsJSON(t) {
 		// An array first is the likeliest slip: deltas put in a list.
 		if t[0] == '[' && bytes.Equal(bytes.TrimSpace(t[1:]), []byte("]")) {
 			return nil, "", errors.New("no delta in the file: an empty JSON array; a JSON delta is an object")
@@ -327,12 +327,21 @@ func decodeDeltas(b []byte) ([]*delta.Delta, string, error) {
 	return ds, "xydelta", nil
 }
 
-// startsJSON reports whether a delta file whose first character (after
-// white space) is c is JSON: an object, the form of a JSON delta, or an
-// array, a string or a number, which no XML document begins with and which
-// the JSON decoder refuses in JSON's terms.
-func startsJSON(c byte) bool {
-	return c == '{' || c == '[' || c == '"' || c == '-' || '0' <= c && c <= '9'
+// startsJSON reports whether a delta file whose text (after white space)
+// is t is JSON: an object, the form of a JSON delta, or an array, a
+// string, a number or one of JSON's literals (null, true, false) alone or
+// before a delimiter, which no XML document begins with and which the JSON
+// decoder refuses in JSON's terms.
+func startsJSON(t []byte) bool {
+	if c := t[0]; c == '{' || c == '[' || c == '"' || c == '-' || '0' <= c && c <= '9' {
+		return true
+	}
+	for _, lit := range []string{"null", "true", "false"} {
+		if rest, ok := bytes.CutPrefix(t, []byte(lit)); ok && (len(rest) == 0 || strings.IndexByte(" \t\r\n,]}", rest[0]) >= 0) {
+			return true
+		}
+	}
+	return false
 }
 
 // renumber renumbers each delta of a chain onto the XIDs the previous one

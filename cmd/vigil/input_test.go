@@ -308,6 +308,10 @@ func TestReadDeltasEmptyAndJSON(t *testing.T) {
 		{`[{"ops":[]}]`, "line 1, column 1: a JSON array where an object is wanted (a file of several JSON deltas holds the objects one after the other, not in an array)"},
 		{"\n\"x\"", "line 2, column 1: a JSON string where an object is wanted"},
 		{"12", "line 1, column 1: a JSON number 12 where an object is wanted"},
+		{"null\n", "line 1, column 1: a JSON null where an object is wanted"},
+		{" true", "line 1, column 2: a JSON bool where an object is wanted"},
+		{"false,", "line 1, column 1: a JSON bool where an object is wanted"},
+		{"nullx", "line 1, column 1: text before the root element"}, // not JSON's literal
 		{"PK\x03\x04\x00\x00garbage", "not a delta: markup: a NUL byte at line 1, column 5: binary input"},
 		{"{}", ""},
 		{"{}\n{}", ""},

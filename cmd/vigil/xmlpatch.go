@@ -19,7 +19,7 @@ import (
 // say what is wrong with them.
 func isXMLPatch(b []byte) bool {
 	b = bytes.TrimSpace(bytes.TrimPrefix(b, utf8BOM))
-	if len(b) == 0 || startsJSON(b[0]) {
+	if len(b) == 0 || startsJSON(b) {
 		return false
 	}
 	d := xml.NewDecoder(bytes.NewReader(b))

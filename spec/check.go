@@ -139,6 +139,13 @@ type Checker struct {
 	// ("no Chromium at /usr/bin/chromium"): a sentinel that says Fetch ...
 	// render is valid, with a warning, and its checks fail until it can.
 	NoRender string
+	// Unreachable, if not nil, returns why this server will not reach a
+	// URL (a page, or a webhook), or "" if it will: a server that does
+	// not fetch private addresses (vigil serve without
+	// --allow-private-networks) is asked for a page at 127.0.0.1. Such a
+	// page or webhook is valid, with a warning at its URL: the server's
+	// setting may change, and another server of the store may reach it.
+	Unreachable func(url string) string
 
 	known map[string]*Stored
 	bad   map[string]bool
@@ -310,7 +317,7 @@ func (c *Checker) check(filename string, s *Sentinel) (*Checked, ErrorList) {
 		return nil, k.errs
 	}
 	v := &validator{report: k.report, warn: k.warn, urls: map[*URLTarget]string{}, compile: c.CompileSelector, unavailable: c.Unavailable, checkChat: c.CheckChat,
-		stored: c.stored}
+		unreachable: c.Unreachable, stored: c.stored}
 	v.sentinel(s)
 	k.urls = v.urls
 

@@ -34,6 +34,8 @@ type validator struct {
 	unavailable map[ContactKind]string
 	// checkChat, if not nil, is Checker.CheckChat.
 	checkChat func(url string) error
+	// unreachable, if not nil, is Checker.Unreachable.
+	unreachable func(url string) string
 	// stored: the sentinel was checked when it was stored (Checked's
 	// JSON form, read back from a store, or RecheckStored); the rules
 	// added since are not applied to it, so that it still loads and runs
@@ -156,12 +158,14 @@ func (v *validator) target(t Target) {
 			if v.urls != nil {
 				v.urls[t] = u
 			}
+			v.reach(t, t.URL, u)
 		}
 	case *SiteTarget:
 		if u, err := v.normalize(t.URL); err != nil {
 			v.report(t, t.URL, err.Error())
 		} else {
 			v.noScheme(urlAt{t.URLPos}, t.URL, u)
+			v.reach(urlAt{t.URLPos}, t.URL, u)
 		}
 		if b := t.Depth; b != nil && (b.N < 0 || b.N > MaxSiteDepth) {
 			v.report(b, strconv.FormatInt(b.N, 10), fmt.Sprintf("site depth %d: want 0 (the start page alone) to %d", b.N, MaxSiteDepth))

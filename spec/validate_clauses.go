@@ -70,6 +70,8 @@ func (v *validator) notify(n *NotifyClause) {
 		seen[k] = true
 		if why, ok := v.unavailable[c.Kind]; ok && v.warn != nil {
 			v.warn(c, c.Address, fmt.Sprintf("notifications by %s will not be sent: %s", c.Kind, why))
+		} else {
+			v.reachWebhook(c)
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/internal/fetch"
 	"github.com/vigil-web/vigil/internal/monitor"
 	"github.com/vigil-web/vigil/internal/notify/feed"
 	"github.com/vigil-web/vigil/internal/web"
@@ -204,6 +205,9 @@ func mountWeb(mux *http.ServeMux, d *daemon) {
 		PublicMetrics:  d.publicMetrics,
 		SecureCookies:  d.secureCookies || servedOverTLS(d.baseURL),
 	}
+	if d.fetcher != nil {
+		s.Unreachable = func(ctx context.Context, raw string) string { return unreachable(ctx, d.fetcher, raw) }
+	}
 	s.SentinelStates = func(ctx context.Context, sens []*vigil.Sentinel) (map[int64]web.SentinelState, error) {
 		return sentinelStates(ctx, d.store, sens)
 	}
@@ -262,4 +266,26 @@ func sentinelStates(ctx context.Context, st vigil.Store, sens []*vigil.Sentinel)
 func servedOverTLS(baseURL string) bool {
 	u, err := url.Parse(strings.TrimSpace(baseURL))
 	return err == nil && u.Scheme == "https" // Parse lower-cases the scheme
+}
+
+// unreachableTimeout bounds the DNS lookup of a sentinel's host when it is
+// checked (web.Server.Unreachable): a host that does not answer by then is
+// not warned of, as the fetch will say what it finds.
+const unreachableTimeout = 2 * time.Second
+
+// unreachable returns why f refuses the host of the URL raw, a private,
+// loopback or link-local address without --allow-private-networks, or ""
+// if it does not: web.Server.Unreachable. A host DNS does not resolve now,
+// or a URL that does not parse, is not refused here.
+func unreachable(ctx context.Context, f *fetch.Client, raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Hostname() == "" {
+		return ""
+	}
+	ctx, cancel := context.WithTimeout(ctx, unreachableTimeout)
+	defer cancel()
+	if err := f.CheckHost(ctx, u.Hostname()); errors.Is(err, fetch.ErrRefused) {
+		return err.Error()
+	}
+	return ""
 }

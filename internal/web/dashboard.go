@@ -37,9 +37,12 @@ type sentinelRow struct {
 	// ScopeNotes say what its scopes select nothing of (see
 	// sentinelView.ScopeNotes).
 	ScopeNotes []string
-	// Warnings say what of the sentinel this server does not do as it
-	// says (sentinelView.Warnings).
+	// Warnings say how much less often this server checks it than it
+	// says (sentinelView.Warnings, those of its Fetch).
 	Warnings []string
+	// Unreachable say which of its pages and webhooks this server does
+	// not reach (sentinelView.unreachable).
+	Unreachable []string
 }
 
 // sentinelRow returns the row of a sentinel whose view (lifespan phase,
@@ -47,7 +50,8 @@ type sentinelRow struct {
 // sentinelViews, which reads many at once).
 func (s *Server) sentinelRow(ctx context.Context, sen *vigil.Sentinel, v sentinelView) (*sentinelRow, error) {
 	lifespan := v.Lifespan
-	row := &sentinelRow{Sentinel: sen, Lifespan: lifespan, Checking: s.Checking != nil && s.Checking(sen.ID), ScopeNotes: v.ScopeNotes, Warnings: v.Warnings}
+	row := &sentinelRow{Sentinel: sen, Lifespan: lifespan, Checking: s.Checking != nil && s.Checking(sen.ID), ScopeNotes: v.ScopeNotes,
+		Warnings: v.Warnings[:len(v.Warnings)-len(v.unreachable)], Unreachable: v.unreachable}
 	if c := v.checked; c != nil { // decoded once, for the view
 		row.URLs = c.URLs
 		if lifespan != "active" && lifespan != "ended" && c.Start.After(s.now()) {

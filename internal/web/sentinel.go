@@ -28,6 +28,9 @@ func (s *Server) checker(ctx context.Context, u *vigil.User, now time.Time) (*sp
 	c, err := s.Checker(ctx, u, now)
 	if c != nil {
 		c.Location, _ = s.userLocation(u)
+		if s.Unreachable != nil {
+			c.Unreachable = func(url string) string { return s.Unreachable(ctx, url) }
+		}
 	}
 	return c, err
 }
@@ -570,8 +573,13 @@ type sentinelView struct {
 	FailingSince   time.Time `json:"failingSince,omitzero"`
 	// Warnings say what of the sentinel this server does not do as it
 	// says: a Fetch shorter than the server's --min-interval
-	// (fetchWarning).
+	// (fetchWarning); in the view of one sentinel (sentinelView, not the
+	// list's), a page or webhook this server does not reach
+	// (unreachableWarnings).
 	Warnings []string `json:"warnings,omitempty"`
+	// unreachable are the warnings of Warnings of a page or webhook this
+	// server does not reach, which the dashboard shows apart.
+	unreachable []string
 	// pages are the resources the store has of the sentinel's pages,
 	// read with the fetch error (sentinelPages), for the dashboard's row.
 	pages []*sentinelPage
@@ -582,8 +590,15 @@ type sentinelView struct {
 	checked *spec.Checked
 }
 
+// sentinelView returns the view of one sentinel (sentinelViews), with
+// the warnings of the pages and webhooks this server does not reach,
+// which the list leaves out so as not to resolve the hosts of every
+// sentinel it shows.
 func (s *Server) sentinelView(ctx context.Context, sen *vigil.Sentinel) sentinelView {
-	return s.sentinelViews(ctx, []*vigil.Sentinel{sen})[0]
+	v := s.sentinelViews(ctx, []*vigil.Sentinel{sen})[0]
+	v.unreachable = s.unreachableWarnings(ctx, v.checked)
+	v.Warnings = append(v.Warnings, v.unreachable...)
+	return v
 }
 
 // start returns the start of the sentinel's lifespan as its checked form

@@ -122,6 +122,14 @@ type Server struct {
 	// (fetchWarning). Zero: not known, no warning. cmd/vigil sets the
 	// monitor's.
 	MinInterval time.Duration
+	// Unreachable, if not nil, returns why the daemon will not reach a
+	// URL, a page's or a webhook's, or "" if it will: vigil serve
+	// without --allow-private-networks does not reach private, loopback
+	// and link-local addresses. A sentinel that names one is valid, and
+	// is warned of by the live check, the API's sentinel and its page
+	// (unreachable.go). It may resolve the URL's host, within ctx. Nil:
+	// every URL is reached, no warning. cmd/vigil asks the fetcher.
+	Unreachable func(ctx context.Context, url string) string
 	// ReadAsTextBudget bounds the bytes of bodies one request parses to
 	// learn why versions are read as text (DefaultReadAsTextBudget if 0).
 	ReadAsTextBudget int64

@@ -1,0 +1,125 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"html"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// TestUnreachableURLs: on a server that does not fetch private
+// addresses (vigil serve without --allow-private-networks), a sentinel
+// whose page or webhook is at one is valid, but the answers say that the
+// server will not reach it: the live check, as a warning at the URL; the
+// API's sentinel (created, and read again); the dashboard's sentinel
+// page. It was saved without a word, and each check failed afterwards. A
+// public page warns of nothing, nor does a server that reaches every
+// address (Unreachable nil).
+func TestUnreachableURLs(t *testing.T) {
+	s, u := newTestServer(t)
+	s.Checker = storeChecker(s)
+	s.Unreachable = func(_ context.Context, raw string) string {
+		pu, err := url.Parse(raw)
+		if err != nil {
+			t.Errorf("Unreachable(%q): %v", raw, err)
+			return ""
+		}
+		switch pu.Hostname() {
+		case "127.0.0.1":
+			return "127.0.0.1 is a loopback address (vigil serve --allow-private-networks fetches it)"
+		case "10.0.0.5":
+			return "10.0.0.5 is a private address (vigil serve --allow-private-networks fetches it)"
+		}
+		return ""
+	}
+	c := newSignedIn(t, s, u)
+	const (
+		wantPage = "this server does not fetch http://127.0.0.1:8080/p: 127.0.0.1 is a loopback address (vigil serve --allow-private-networks fetches it)"
+		wantHook = "this server does not call webhook http://10.0.0.5/hook: 10.0.0.5 is a private address (vigil serve --allow-private-networks fetches it)"
+	)
+	src := "Create Sentinel local\nUsing http://127.0.0.1:8080/p\nMonitor any change\nNotify By webhook http://10.0.0.5/hook\n"
+	body := func(src string) string {
+		b, err := json.Marshal(map[string]string{"source": src})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	check := func(src string) CheckResult {
+		t.Helper()
+		code, out := c.do("POST", "/api/v1/sentinels/check", body(src))
+		var res CheckResult
+		if err := json.Unmarshal([]byte(out), &res); err != nil || code != http.StatusOK {
+			t.Fatalf("check: %d %v\n%s", code, err, out)
+		}
+		return res
+	}
+
+	// The live check: each URL is marked where it is written.
+	res := check(src)
+	page := strings.Index(src, "http://127.0.0.1")
+	hook := strings.Index(src, "http://10.0.0.5")
+	want := []Diagnostic{
+		{Line: 2, Column: 7, Offset: page, End: page + len("http://127.0.0.1:8080/p"), Message: wantPage},
+		{Line: 4, Column: 19, Offset: hook, End: hook + len("http://10.0.0.5/hook"), Message: wantHook},
+	}
+	if !res.Valid || len(res.Errors) != 0 || len(res.Warnings) != len(want) {
+		t.Fatalf("check: valid %v, errors %+v, warnings %+v; want valid, %+v", res.Valid, res.Errors, res.Warnings, want)
+	}
+	for i := range want {
+		if res.Warnings[i] != want[i] {
+			t.Errorf("check: warning %d is %+v, want %+v", i, res.Warnings[i], want[i])
+		}
+	}
+
+	// Public addresses: no warning.
+	public := strings.NewReplacer("127.0.0.1:8080", "a.example", "10.0.0.5", "hooks.example").Replace(src)
+	if res := check(public); !res.Valid || len(res.Warnings) != 0 {
+		t.Errorf("check of public URLs: valid %v, warnings %+v", res.Valid, res.Warnings)
+	}
+
+	// Added through the API: the answer says it, and so does the
+	// sentinel read again.
+	code, out := c.do("POST", "/api/v1/sentinels", body(src))
+	var view struct {
+		ID       int64
+		Warnings []string
+	}
+	if err := json.Unmarshal([]byte(out), &view); err != nil || code != http.StatusCreated {
+		t.Fatalf("create: %d %v\n%s", code, err, out)
+	}
+	if got := strings.Join(view.Warnings, "\n"); got != wantPage+"\n"+wantHook {
+		t.Errorf("create: warnings %q, want %q and %q", view.Warnings, wantPage, wantHook)
+	}
+	path := sentinelPath(view.ID)
+	_, out = c.do("GET", "/api/v1"+path, "")
+	view.Warnings = nil
+	if err := json.Unmarshal([]byte(out), &view); err != nil || strings.Join(view.Warnings, "\n") != wantPage+"\n"+wantHook {
+		t.Errorf("GET %s: warnings %q (%v), want %q and %q", path, view.Warnings, err, wantPage, wantHook)
+	}
+
+	// Added through the dashboard: the sentinel's page, where the save
+	// leads, says it.
+	code, out = c.do("POST", "/sentinels", "source="+url.QueryEscape(strings.Replace(src, "local", "local2", 1)))
+	if code != http.StatusSeeOther {
+		t.Fatalf("dashboard create: %d\n%s", code, out)
+	}
+	_, out = c.do("GET", path, "")
+	for _, w := range []string{wantPage, wantHook} {
+		if !strings.Contains(html.UnescapeString(out), w) {
+			t.Errorf("the page of the sentinel does not say %q:\n%s", w, out)
+		}
+	}
+	if strings.Contains(out, "Checked less often") {
+		t.Errorf("the page of the sentinel says it is checked less often:\n%s", out)
+	}
+
+	// A server that reaches every address warns of nothing.
+	s.Unreachable = nil
+	if res := check(strings.Replace(src, "local", "local3", 1)); !res.Valid || len(res.Warnings) != 0 {
+		t.Errorf("check on a server that reaches private addresses: valid %v, warnings %+v", res.Valid, res.Warnings)
+	}
+}

@@ -102,7 +102,7 @@ func FuzzDecodeSentinel(f *testing.F) {
 		`{"name":"s1","using":{"url":"http://www.uta.edu/class/schedule"},"monitor":{"and":[{"kind":"keywords","args":["5331","5324"]},{"not":{"kind":"all links"}}]},"fetch":{"interval":"1 day"},"from":{"date":"2002-12-02","offsets":["1 day"]},"to":{"end":"s0"},"notify":[{"email":"jill@aol.com"}],"every":"best effort","compare":"moving 4"}`,
 		`{"name":"v","using":{"or":[{"sentinel":"a"},{"url":"b.example"}]},"monitor":{"kind":"value","in":{"xpath":"//p"},"condition":{"op":"rises above","threshold":1e3}},"fetch":{"onChange":true,"render":true},"confirm":"30 second","from":{"during":"a"},"every":"2 week","compare":"pairwise"}`,
 		`{"name":"x","using":{"url":"http://a.example"},"monitor":{"or":[{"kind":"all words","args":["a"],"ignore":[{"css":".ad"}]},{"kind":"table"}]},"notify":[{"chat":"slack://a/b"},{"webhook":"https://h.example"}]}`,
-		`{"name":"d","using":{"site":{"url":"docs.example/guide/","depth":2,"pages":50,"scope":["docs.example/","https://docs.example/api v2"],"match":"\\.html$"}}}`,
+		`{"name":"d","using":{"site":{"url":"docs.example/guide/","depth":2,"pages":50,"scope":["docs.example/","https://docs.example/api%20v2"],"match":"\\.html$"}}}`,
 		`{}`, `[]`, `null`, `{"name":1}`,
 	} {
 		f.Add([]byte(s))

@@ -25,7 +25,7 @@ func TestJSONRoundTrip(t *testing.T) {
 		"left and right chains": "Create Sentinel c Using http://a.example Monitor all links OR (all images OR all words) OR any change Every immediate Compare every 3",
 		"site":                  "Create Sentinel docs Using site https://docs.example/guide/ pages 20 depth 1 Monitor keywords {deprecated}",
 		"site without bounds":   "Create Sentinel docs Using site docs.example",
-		"site with scope":       `Create Sentinel docs Using site docs.example/guide/ scope docs.example/ scope "https://docs.example/api v2" match "\\.html$"`,
+		"site with scope":       `Create Sentinel docs Using site docs.example/guide/ scope docs.example/ scope "https://docs.example/api%20v2" match "\\.html$"`,
 		"value conditions":      `Create Sentinel v Using http://a.example Monitor value In css ".a" changes AND value In css ".b" increases AND value In css ".c" decreases AND value In css ".d" falls below -1 From Now + 1 day`,
 	}
 	for name, src := range srcs {
@@ -241,8 +241,8 @@ func TestCheckedSite(t *testing.T) {
 }
 
 // TestStoredCheckedLoadsUnderLaterRules: a checked sentinel stored before
-// NormalizeURL refused a port outside 1 to 65535 and a mistyped
-// "http:/" scheme still decodes from the store, as it was checked then:
+// NormalizeURL refused a port outside 1 to 65535, a mistyped "http:/"
+// scheme and a space in a URL still decodes from the store, as it was checked then:
 // refusing it stopped the monitor from checking the sentinel at all
 // (decodePlan), even one whose only such URL is a webhook's, and hid it
 // from the sentinels that use it. New input is held to the rules.
@@ -259,6 +259,9 @@ func TestStoredCheckedLoadsUnderLaterRules(t *testing.T) {
 		"webhook empty label": {`{"name":"s","using":{"url":"http://a.example/"},"notify":[{"webhook":"http://h..example/x"}],"urls":["http://a.example/"]}`,
 			[]string{"http://a.example/"}},
 		"webhook idna": {`{"name":"s","using":{"url":"http://a.example/"},"notify":[{"webhook":"http://a\u200db.example/x"}],"urls":["http://a.example/"]}`,
+			[]string{"http://a.example/"}},
+		"page space": {`{"name":"s","using":{"url":"http://a.example/my page"},"urls":["http://a.example/my%20page"]}`, []string{"http://a.example/my%20page"}},
+		"webhook space": {`{"name":"s","using":{"url":"http://a.example/"},"notify":[{"webhook":"http://h.example/a b"}],"urls":["http://a.example/"]}`,
 			[]string{"http://a.example/"}},
 		"webhook no host": {`{"name":"s","using":{"url":"http://a.example/"},"notify":[{"webhook":"http://:8080/x"}],"urls":["http://a.example/"]}`,
 			[]string{"http://a.example/"}},

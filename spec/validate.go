@@ -48,9 +48,17 @@ type validator struct {
 }
 
 // normalize is NormalizeURL, without the later rules for a stored
-// sentinel.
+// sentinel; a sentinel's URL, unlike one NormalizeURL reads elsewhere (a
+// WARC record's, which tools write with spaces), also holds no white
+// space (checkSpace).
 func (v *validator) normalize(raw string) (string, error) {
-	return normalizeURL(raw, !v.stored)
+	u, err := normalizeURL(raw, !v.stored)
+	if err == nil && !v.stored {
+		if err = checkSpace(strings.TrimSpace(raw)); err != nil {
+			return "", fmt.Errorf("invalid URL %s: %v", quote(hidePassword(raw)), err)
+		}
+	}
+	return u, err
 }
 
 // sentinel validates every clause present in s.

@@ -116,6 +116,9 @@ func validateContact(kind ContactKind, address string, strict bool) error {
 		if err := checkPort(u); err != nil {
 			return fmt.Errorf("invalid webhook URL %s: %v", shown, err)
 		}
+		if err := checkSpace(strings.TrimSpace(address)); err != nil {
+			return fmt.Errorf("invalid webhook URL %s: %v", shown, err)
+		}
 		if err := CheckHostName(u); err != nil {
 			return fmt.Errorf("invalid webhook URL %s: %v", shown, err)
 		}

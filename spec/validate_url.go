@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // URLs as a sentinel may name them: normalised for storage and
@@ -275,4 +276,22 @@ func unwrapURLError(err error) error {
 		return ue.Err
 	}
 	return err
+}
+
+// checkSpace returns an error naming the first white space in raw, a URL
+// trimmed of the spaces around it, and what it follows: a URL holds none
+// (RFC 3986), and net/url takes one in a path or a query, which a fetch
+// would send encoded, or as it is, or a receiver read as two words; one
+// pasted with its link text, or two URLs in one string, is a mistake to
+// tell. The password before it is hidden.
+func checkSpace(raw string) error {
+	i := strings.IndexFunc(raw, unicode.IsSpace)
+	if i < 0 {
+		return nil
+	}
+	what := "a space"
+	if r := []rune(raw[i:])[0]; r != ' ' {
+		what = fmt.Sprintf("a space (%U)", r)
+	}
+	return fmt.Errorf("%s after %s (a URL holds none: write %%20 for a space in its path or query)", what, quote(hidePassword(raw[:i])))
 }

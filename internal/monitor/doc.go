@@ -91,7 +91,9 @@
 // about it says (vigil.ChangeReading.Note), sent when it is found or in a
 // digest, built from the changes stored (which said nothing of it before
 // the change kept it). Its webhook's tree delta compares the two texts too
-// (pairEval.deltaJSON, vigil.MessageItem.DeltaReading).
+// (pairEval.deltaJSON, vigil.MessageItem.DeltaReading), in a digest as
+// told alone: a digest to a webhook gives each change the delta between
+// its versions, read again (digestDeltas).
 // Sentinels watching one site query (start URL, scope, match, depth,
 // pages, order) share its crawl (sitecrawl.go): a check waits for the
 // crawl in flight (within its own lease) or takes one that ended less

@@ -204,6 +204,8 @@ func (m *Monitor) sendDigest(ctx context.Context, j *job, now time.Time) bool {
 		items[i] = &vigil.MessageItem{Change: c}
 		json.Unmarshal(c.Records, &lists[i])
 	}
+	pages := m.changePages(ctx, j, all)
+	m.digestDeltas(ctx, j, items, pages)
 	changes := "changes"
 	if len(all) == 1 {
 		changes = "change"
@@ -211,9 +213,62 @@ func (m *Monitor) sendDigest(ctx context.Context, j *job, now time.Time) bool {
 	msg := &vigil.Message{SentinelID: j.s.ID, SentinelName: j.s.Name, URL: j.plan.urls[0], Digest: true, Since: since, Until: now,
 		Subject: subjectLine(j.s.Name, subjectEntry{what: fmt.Sprintf("%d %s since %s", len(all), changes, since.UTC().Format("2006-01-02 15:04 MST"))}),
 		Changes: items}
-	msg.Text, msg.HTML, msg.FeedLink = m.render(ctx, j, items, lists, m.changePages(ctx, j, all), nil)
+	msg.Text, msg.HTML, msg.FeedLink = m.render(ctx, j, items, lists, pages, nil)
 	m.enqueue(j, msg, -1, now)
 	return true
+}
+
+// maxDigestDeltas bounds the bytes of the tree deltas one digest carries,
+// each of them bounded as a message's (pairEval.deltaJSON): a digest of a
+// page that changed at each of a day's checks stays a message a receiver
+// takes. The changes past it carry none, as a delta past its own bound.
+const maxDigestDeltas = 4 << 20
+
+// digestDeltas gives the items of a digest of job j's sentinel the tree
+// deltas between their changes' versions, as a webhook of each change
+// alone carries it (reportTogether, pairEval.deltaJSON), when the sentinel
+// notifies a webhook (plan.wantsDelta): their versions read from the
+// cache of recent bodies or the store, within the memory budget. pages
+// are the changes' pages (changePages), nil if not known. A site's
+// changes, and a change of or to a file, carry none, as they do told
+// alone; nor does one whose versions cannot be read now.
+func (m *Monitor) digestDeltas(ctx context.Context, j *job, items []*vigil.MessageItem, pages []string) {
+	if !j.plan.wantsDelta() || j.plan.site != nil {
+		return
+	}
+	grant := &memoryGrant{b: &m.budget}
+	defer grant.done()
+	total := 0
+	for i, it := range items {
+		url := ""
+		if i < len(pages) {
+			url = pages[i]
+		}
+		it.Delta, it.DeltaReading = m.changeDelta(ctx, it.Change, url, grant)
+		grant.done() // the pair's comparison is over
+		if total += len(it.Delta); total > maxDigestDeltas {
+			it.Delta, it.DeltaReading = nil, ""
+			break
+		}
+	}
+}
+
+// changeDelta returns the tree delta of a stored change c of the page url
+// and how it reads the versions (pairEval.deltaJSON), or nil if either
+// version is a file's or a failed fetch's (no page to compare) or cannot
+// be read.
+func (m *Monitor) changeDelta(ctx context.Context, c *vigil.Change, url string, grant *memoryGrant) ([]byte, string) {
+	if c.FromVersion == 0 || c.ToVersion == 0 {
+		return nil, ""
+	}
+	for _, id := range []int64{c.FromVersion, c.ToVersion} {
+		b, err := m.body(ctx, id)
+		if err != nil || b.version == nil || b.version.Binary() || b.version.Failed() {
+			return nil, ""
+		}
+	}
+	pe := &pairEval{m: m, url: url, ref: c.FromVersion, cur: c.ToVersion, grant: grant}
+	return pe.deltaJSON(ctx)
 }
 
 // changePages returns the URL of the page of each of the changes of a

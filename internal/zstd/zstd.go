@@ -70,8 +70,19 @@ func (c *Codec) CompressFast(body []byte) ([]byte, error) {
 	return c.fast.EncodeAll(body, make([]byte, 0, len(body)/3+64)), nil
 }
 
-// Decompress implements vigil.BodyCodec.
+// errEmpty is the error for zero bytes given to decode: every frame
+// Compress, CompressFast and Diff write has a header, even of an empty
+// body, so a stored body or patch of zero bytes was truncated or lost.
+// zstd decodes zero bytes as zero frames, an empty body, which would let
+// a lost body read as an empty page.
+const errEmpty = "empty input, no zstd frame (every stored body has one, even an empty body's)"
+
+// Decompress implements vigil.BodyCodec. It refuses zero bytes, which no
+// Compress writes.
 func (c *Codec) Decompress(data []byte) ([]byte, error) {
+	if len(data) == 0 {
+		return nil, fmt.Errorf("zstd: decompress: %s", errEmpty)
+	}
 	d, _ := c.decPool.Get().(*zstd.Decoder)
 	if d == nil {
 		var err error
@@ -140,8 +151,12 @@ func (c *Codec) patchPool(win int) *sync.Pool {
 	return p
 }
 
-// Patch implements vigil.BodyCodec.
+// Patch implements vigil.BodyCodec. It refuses a patch of zero bytes,
+// which no Diff writes.
 func (c *Codec) Patch(base, patch []byte) ([]byte, error) {
+	if len(patch) == 0 {
+		return nil, fmt.Errorf("zstd: patch: %s", errEmpty)
+	}
 	if len(base) == 0 {
 		return c.Decompress(patch)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/vigil-web/vigil/internal/zstd"
@@ -110,6 +111,42 @@ func TestReusedCodersConcurrently(t *testing.T) {
 	for range 4 {
 		if err := <-done; err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// TestEmptyInputRefused holds that zero bytes are no body and no patch:
+// every frame Compress, CompressFast or Diff writes, even of an empty
+// body, has a header, so a stored body of zero bytes was truncated or
+// lost, and decoding it must fail rather than read as an empty page.
+func TestEmptyInputRefused(t *testing.T) {
+	c, err := zstd.New(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, f := range map[string]func() ([]byte, error){
+		"decompress nil":      func() ([]byte, error) { return c.Decompress(nil) },
+		"decompress empty":    func() ([]byte, error) { return c.Decompress([]byte{}) },
+		"patch nil":           func() ([]byte, error) { return c.Patch([]byte("base"), nil) },
+		"patch on empty base": func() ([]byte, error) { return c.Patch(nil, []byte{}) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			out, err := f()
+			if err == nil {
+				t.Fatalf("decoded zero bytes as %q, want an error", out)
+			}
+			if !strings.Contains(err.Error(), "empty") {
+				t.Errorf("error %q does not say the input is empty", err)
+			}
+		})
+	}
+	for name, f := range map[string]func([]byte) ([]byte, error){
+		"compress": c.Compress, "compress fast": c.CompressFast,
+		"diff": func(b []byte) ([]byte, error) { return c.Diff([]byte("base"), b) },
+	} {
+		out, err := f(nil)
+		if err != nil || len(out) == 0 {
+			t.Errorf("%s of an empty body gave %d bytes, %v: want a frame", name, len(out), err)
 		}
 	}
 }

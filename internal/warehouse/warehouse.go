@@ -243,23 +243,29 @@ func (w *Warehouse) Put(ctx context.Context, f *Fetch) (*vigil.Version, error) {
 // stored it, vigil.Append.Existing, or the head holds it,
 // Fetch.CheckHead) and the version returned is that one.
 func (w *Warehouse) PutStored(ctx context.Context, f *Fetch) (*vigil.Version, bool, error) {
-	r, err := w.store.EnsureResource(ctx, f.URL)
-	if err != nil {
-		return nil, false, err
-	}
 	at := f.FetchedAt
 	if at.IsZero() {
 		at = w.now()
 	}
-	v := &vigil.Version{ResourceID: r.ID, FetchedAt: at.UTC(), Status: f.Status, ETag: StorableText(f.ETag),
+	v := &vigil.Version{FetchedAt: at.UTC(), Status: f.Status, ETag: StorableText(f.ETag),
 		LastModified: f.LastModified, ContentType: f.ContentType, Charset: StorableText(f.Charset), Size: int64(len(f.Body)),
 		ContentHash: Hash(f.Body), FetchDuration: f.FetchDuration, Error: f.Error}
 	if !v.LastModified.IsZero() {
 		v.LastModified = v.LastModified.UTC()
 	}
-	if err := v.Validate(); err != nil {
+	// The version is checked before its resource is made, so that a Put
+	// refused leaves nothing behind; its resource's id is the one field
+	// not known yet, and is checked by the store.
+	check := *v
+	check.ResourceID = 1
+	if err := check.Validate(); err != nil {
 		return nil, false, err
 	}
+	r, err := w.store.EnsureResource(ctx, f.URL)
+	if err != nil {
+		return nil, false, err
+	}
+	v.ResourceID = r.ID
 	// Why the body is read as its source text is recorded with the
 	// version when Put reads the body anyway (to extract its links), or
 	// when it is known without parsing (a body not read at all, one served

@@ -204,7 +204,9 @@ type VersionStore interface {
 	// ReplaceBody re-encodes a version's body (for instance to materialise a
 	// full copy); blob, if not nil, is stored when absent. It returns
 	// ENOTFOUND if the version does not exist and EINVALID if a patch's base
-	// is not a version of the same resource.
+	// is not another version of the same resource or is read through the
+	// version (a cycle of patches, which no version of it could be read
+	// from).
 	ReplaceBody(ctx context.Context, b *StoredBody, blob *Blob) error
 	// RecordReadAsText records why a version's body is read as its source
 	// text ("" for a page) under the reading numbered reading

@@ -188,6 +188,11 @@ func replaceBody(ctx context.Context, tx execer, b *vigil.StoredBody, blob *vigi
 		if baseResource != resourceID || b.BaseID == b.VersionID {
 			return vigil.Errorf(vigil.EINVALID, "patch base %d is not another version of the same resource", b.BaseID)
 		}
+		if through, err := readThrough(ctx, tx, b.BaseID, b.VersionID); err != nil {
+			return err
+		} else if through {
+			return vigil.Errorf(vigil.EINVALID, "version %d as a patch against version %d would make a cycle of patches: version %d is read through version %d", b.VersionID, b.BaseID, b.BaseID, b.VersionID)
+		}
 		if b.Data == nil {
 			b.Data = []byte{}
 		}
@@ -203,6 +208,22 @@ func replaceBody(ctx context.Context, tx execer, b *vigil.StoredBody, blob *vigi
 		return dropUnusedBlobs(ctx, tx, []string{old.String})
 	}
 	return nil
+}
+
+// readThrough reports whether the body of version id is read through
+// version through: whether through is on its chain of patches, which a
+// patch of through against id would close into a cycle. A cycle already
+// stored on the chain ends the walk (UNION keeps each id once).
+func readThrough(ctx context.Context, tx execer, id, through int64) (bool, error) {
+	var n int
+	err := tx.QueryRowContext(ctx, q(`WITH RECURSIVE chain(id) AS (
+			SELECT CAST(? AS BIGINT)
+			UNION SELECT b.base_id FROM bodies b JOIN chain c ON b.version_id = c.id WHERE b.encoding = 'patch')
+		SELECT count(*) FROM chain WHERE id = ?`), id, through).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("chain of patches of version %d: %w", id, err)
+	}
+	return n > 0, nil
 }
 
 // FindVersionByID implements vigil.VersionStore.

@@ -247,15 +247,17 @@ func TestRetentionMaterialisesBrokenChains(t *testing.T) {
 	for i, body := range hist {
 		vs = append(vs, put(t, w, "http://example.com/", i, body))
 	}
-	// Another writer made version 3 a forward patch against version 2.
+	// Another writer made version 2, a patch against 3, full, and version
+	// 3 a forward patch against version 2 (in this order: the other way
+	// round the two would be patches of each other, which the store
+	// refuses).
 	codec, _ := zstd.New(0)
-	p, _ := codec.Diff(hist[1], hist[2])
-	if err := db.ReplaceBody(ctx, &vigil.StoredBody{VersionID: vs[2].ID, Encoding: vigil.BodyPatch, BaseID: vs[1].ID, Data: p}, nil); err != nil {
-		t.Fatal(err)
-	}
-	// Version 2 is a patch against 3 now: make it full so the chain ends.
 	z, _ := codec.Compress(hist[1])
 	if err := db.ReplaceBody(ctx, &vigil.StoredBody{VersionID: vs[1].ID, Encoding: vigil.BodyFull}, &vigil.Blob{Hash: vs[1].ContentHash, Size: vs[1].Size, Data: z}); err != nil {
+		t.Fatal(err)
+	}
+	p, _ := codec.Diff(hist[1], hist[2])
+	if err := db.ReplaceBody(ctx, &vigil.StoredBody{VersionID: vs[2].ID, Encoding: vigil.BodyPatch, BaseID: vs[1].ID, Data: p}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := w.ApplyRetention(ctx, vs[0].ResourceID, warehouse.Retention{MaxVersions: 3}); err != nil {

@@ -509,8 +509,17 @@ func (w *Warehouse) body(ctx context.Context, versionID int64, known *knownBody)
 	// Walk the patch chain to a full body (or the known one), then apply
 	// the patches back.
 	var chain []*vigil.StoredBody
+	seen := map[int64]bool{}
 	id := versionID
 	for {
+		if seen[id] {
+			// At the first repeat, not after going round. The stores
+			// refuse to make a cycle; an older Vigil or a hand edit may
+			// have. A cycle stored stays: bodyFrom reads again, in case
+			// the chain moved under this walk, and finds it as soon.
+			return nil, fmt.Errorf("version %d: the chain of patches comes back on itself (a cycle) at version %d", versionID, id)
+		}
+		seen[id] = true
 		if known != nil && id == known.versionID {
 			body := bytes.Clone(known.data)
 			return w.applyChain(body, chain)
@@ -535,9 +544,6 @@ func (w *Warehouse) body(ctx context.Context, versionID int64, known *knownBody)
 			return w.applyChain(body, chain)
 		}
 		chain = append(chain, b)
-		if len(chain) > 1<<16 {
-			return nil, fmt.Errorf("version %d: patch chain does not end", versionID)
-		}
 		id = b.BaseID
 	}
 }

@@ -66,6 +66,10 @@ func (v *Version) Validate() error {
 		return Errorf(EINVALID, "version resourceId required")
 	case v.FetchedAt.IsZero():
 		return Errorf(EINVALID, "version fetchedAt required")
+	case !StorableTime(v.FetchedAt):
+		return timeOutOfRange("version fetchedAt", v.FetchedAt)
+	case !v.LastModified.IsZero() && !StorableTime(v.LastModified):
+		return timeOutOfRange("version lastModified", v.LastModified)
 	case v.Status < 0 || v.Status > 999:
 		return Errorf(EINVALID, "version status %d out of range", v.Status)
 	case v.Size < 0:

@@ -24,6 +24,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -507,12 +508,20 @@ func nextID(table string) string {
 	return "(SELECT id + 1 FROM id_floor WHERE name = '" + table + "')"
 }
 
-// tv is how a time is stored: Unix nanoseconds, 0 for the zero time.
+// tv is how a time is stored: Unix nanoseconds, 0 for the zero time. A
+// time outside what they hold (vigil.StorableTime: a bound of a query,
+// since stored times are refused there) is the nearest they do, where
+// UnixNano wrapped round to another year.
 func tv(t time.Time) any {
-	if t.IsZero() {
+	switch {
+	case t.IsZero():
 		return int64(0)
+	case vigil.StorableTime(t):
+		return t.UnixNano()
+	case t.Unix() < 0:
+		return int64(math.MinInt64)
 	}
-	return t.UnixNano()
+	return int64(math.MaxInt64)
 }
 
 // ts scans a stored time into *t.

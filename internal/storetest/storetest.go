@@ -40,6 +40,7 @@ func Run(t *testing.T, open Opener) {
 		"VersionQueries":             testVersionQueries,
 		"LatestVersionByURL":         testLatestVersionByURL,
 		"VersionInvalid":             testVersionInvalid,
+		"VersionTimesOutOfRange":     testVersionTimesOutOfRange,
 		"BodyEncodings":              testBodyEncodings,
 		"PatchCycle":                 testPatchCycle,
 		"BlobDedupe":                 testBlobDedupe,

@@ -229,10 +229,12 @@ func StorableText(s string) string {
 }
 
 // Put stores f as the newest version of its URL's resource and returns it.
-// An ETag or a charset that is no text is stored as none (StorableText).
-// It returns EINVALID for a bad URL or metadata. A concurrent Put to the
-// same resource makes the store refuse with ECONFLICT; Put then retries on
-// the new head, a few times.
+// An ETag or a charset that is no text is stored as none (StorableText),
+// and so is a LastModified no store keeps (vigil.StorableTime: before
+// 1677 or past 2262). It returns EINVALID for a bad URL or metadata, a
+// FetchedAt no store keeps among them. A concurrent Put to the same
+// resource makes the store refuse with ECONFLICT; Put then retries on the
+// new head, a few times.
 func (w *Warehouse) Put(ctx context.Context, f *Fetch) (*vigil.Version, error) {
 	v, _, err := w.PutStored(ctx, f)
 	return v, err
@@ -250,6 +252,12 @@ func (w *Warehouse) PutStored(ctx context.Context, f *Fetch) (*vigil.Version, bo
 	v := &vigil.Version{FetchedAt: at.UTC(), Status: f.Status, ETag: StorableText(f.ETag),
 		LastModified: f.LastModified, ContentType: f.ContentType, Charset: StorableText(f.Charset), Size: int64(len(f.Body)),
 		ContentHash: Hash(f.Body), FetchDuration: f.FetchDuration, Error: f.Error}
+	if !vigil.StorableTime(v.LastModified) {
+		// A server's date no store keeps (before 1677 or past 2262):
+		// as none, as for an ETag that is no text, rather than refuse
+		// the fetch.
+		v.LastModified = time.Time{}
+	}
 	if !v.LastModified.IsZero() {
 		v.LastModified = v.LastModified.UTC()
 	}

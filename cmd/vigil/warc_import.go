@@ -101,6 +101,10 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, name string, in io
 		if readErr != nil && im.failures.total > 0 {
 			fmt.Fprintf(log, "%s\n", im.failures.summary())
 		}
+		if im.undated > 0 {
+			fmt.Fprintf(log, "%s: skipped %s dated where no store keeps a time (before 1677-09-21 or after 2262-04-11), the first %s\n",
+				name, count(im.undated, "record"), im.firstUndated)
+		}
 		if im.stale > 0 {
 			fmt.Fprintf(log, "skipped %s no newer than the history the store holds of %s URL (imported before, or out of order)\n", count(im.stale, "record"), plural(im.stale, "its", "their"))
 		}
@@ -164,6 +168,17 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, name string, in io
 		at, err := rec.Date()
 		if err != nil {
 			im.failures.add(number, badDate, fmt.Sprintf("%s (%s): %s", where, rec.ID(), &badRecord{badDate, err}))
+			continue
+		}
+		if !vigil.StorableTime(at) {
+			// A date no store keeps (a crawler's clock set wrong): the
+			// record is skipped, with a warning, and the others are
+			// imported.
+			if im.undated == 0 {
+				im.firstUndated = fmt.Sprintf("%s (%s), WARC-Date %s", where, rec.ID(), at.UTC().Format(time.RFC3339))
+			}
+			im.undated++
+			im.skipped++
 			continue
 		}
 		var bad *badRecord
@@ -312,6 +327,10 @@ type warcImport struct {
 	pages    map[string]*pageHistory // by canonical URL: the store read once a page
 
 	imported, skipped, stale int
+	// undated counts the records skipped for a date no store keeps
+	// (vigil.StorableTime), firstUndated names the first of them.
+	undated      int
+	firstUndated string
 }
 
 // badRecord is the error of a record that cannot be imported: importWARC

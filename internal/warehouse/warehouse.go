@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -402,7 +403,14 @@ func (w *Warehouse) prepare(ctx context.Context, v *vigil.Version, blob *vigil.B
 	keepFull := head.Seq%int64(w.opt.FullEvery) == 0 || len(f.Body) == 0
 	prev := w.cachedHead(v.ResourceID, head.ID)
 	if prev == nil {
-		if prev, err = w.Body(ctx, head.ID); err != nil {
+		if prev, err = w.Body(ctx, head.ID); errors.As(err, new(*unreadableError)) {
+			// A head whose stored body is corrupt stays as it is, and
+			// the new version, stored whole, follows it: re-encoded
+			// against the new one it would be no more readable, and
+			// failing here failed every later fetch of the page.
+			w.log.Warn("the newest version's body cannot be read: kept as it is", "version", head.ID, "err", err)
+			return a, head, nil
+		} else if err != nil {
 			return nil, nil, fmt.Errorf("read version %d: %w", head.ID, err)
 		}
 	}
@@ -492,6 +500,14 @@ func (w *Warehouse) Body(ctx context.Context, versionID int64) ([]byte, error) {
 	return w.bodyFrom(ctx, versionID, nil)
 }
 
+// unreadableError is the error of a stored body that cannot be read for
+// what is stored, not for the store's access to it: data the codec
+// refuses, a blob gone, a cycle of patches. Its message is err's.
+type unreadableError struct{ err error }
+
+func (e *unreadableError) Error() string { return e.err.Error() }
+func (e *unreadableError) Unwrap() error { return e.err }
+
 // knownBody is the body of a version already read, which the walk down
 // the chain of an older version of its resource stops at.
 type knownBody struct {
@@ -525,7 +541,7 @@ func (w *Warehouse) body(ctx context.Context, versionID int64, known *knownBody)
 			// refuse to make a cycle; an older Vigil or a hand edit may
 			// have. A cycle stored stays: bodyFrom reads again, in case
 			// the chain moved under this walk, and finds it as soon.
-			return nil, fmt.Errorf("version %d: the chain of patches comes back on itself (a cycle) at version %d", versionID, id)
+			return nil, &unreadableError{fmt.Errorf("version %d: the chain of patches comes back on itself (a cycle) at version %d", versionID, id)}
 		}
 		seen[id] = true
 		if known != nil && id == known.versionID {
@@ -542,12 +558,14 @@ func (w *Warehouse) body(ctx context.Context, versionID int64, known *knownBody)
 				return nil, err
 			}
 			blob, err := w.store.FindBlob(ctx, v.ContentHash)
-			if err != nil {
+			if vigil.ErrorCode(err) == vigil.ENOTFOUND {
+				return nil, fmt.Errorf("version %d: %w", id, &unreadableError{err})
+			} else if err != nil {
 				return nil, fmt.Errorf("version %d: %w", id, err)
 			}
 			body, err := w.opt.Codec.Decompress(blob.Data)
 			if err != nil {
-				return nil, fmt.Errorf("version %d: %w", id, err)
+				return nil, fmt.Errorf("version %d: %w", id, &unreadableError{err})
 			}
 			return w.applyChain(body, chain)
 		}
@@ -562,7 +580,7 @@ func (w *Warehouse) applyChain(body []byte, chain []*vigil.StoredBody) ([]byte, 
 	var err error
 	for i := len(chain) - 1; i >= 0; i-- {
 		if body, err = w.opt.Codec.Patch(body, chain[i].Data); err != nil {
-			return nil, fmt.Errorf("version %d: %w", chain[i].VersionID, err)
+			return nil, fmt.Errorf("version %d: %w", chain[i].VersionID, &unreadableError{err})
 		}
 	}
 	return body, nil

@@ -422,6 +422,9 @@ func (db *DB) ClaimDueSentinels(ctx context.Context, now time.Time, lease time.D
 			out = append(out, s)
 		}
 		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
 		until := now.Add(lease).UTC()
 		for _, s := range out {
 			if _, err := tx.ExecContext(ctx, q("UPDATE sentinels SET next_check = ? WHERE id = ?"), tv(until), s.ID); err != nil {

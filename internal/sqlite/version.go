@@ -507,6 +507,9 @@ func (db *DB) DeleteVersionsBefore(ctx context.Context, resourceID, seq int64) (
 			hashes = append(hashes, h)
 		}
 		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
 		// Bodies of the dropped versions first, newest base last: they may
 		// be patches against each other.
 		if _, err := tx.ExecContext(ctx, q("DELETE FROM bodies WHERE version_id IN (SELECT id FROM versions WHERE resource_id = ? AND seq < ?)"), resourceID, seq); err != nil {

@@ -512,17 +512,32 @@ func nextID(table string) string {
 // time outside what they hold (vigil.StorableTime: a bound of a query,
 // since stored times are refused there) is the nearest they do, where
 // UnixNano wrapped round to another year.
+//
+// The Unix epoch itself, whose Unix nanoseconds are 0 too, is stored as
+// epochValue, the nanosecond before it, and read back as the epoch (ts),
+// where it read back as the zero time: a Last-Modified date of
+// 1970-01-01, which servers send for "unknown", was lost, and a version
+// fetched then had no fetch time. The nanosecond before the epoch reads
+// back as the epoch: PostgreSQL keeps microseconds only, so the two
+// backends still agree to the microsecond. (0 stays the zero time, as in
+// every store written before.)
 func tv(t time.Time) any {
 	switch {
 	case t.IsZero():
 		return int64(0)
-	case vigil.StorableTime(t):
-		return t.UnixNano()
-	case t.Unix() < 0:
+	case !vigil.StorableTime(t) && t.Unix() < 0:
 		return int64(math.MinInt64)
+	case !vigil.StorableTime(t):
+		return int64(math.MaxInt64)
 	}
-	return int64(math.MaxInt64)
+	if n := t.UnixNano(); n != 0 {
+		return n
+	}
+	return int64(epochValue)
 }
+
+// epochValue is how the Unix epoch is stored (see tv).
+const epochValue = -1
 
 // ts scans a stored time into *t.
 type ts struct{ t *time.Time }
@@ -532,9 +547,12 @@ func (s ts) Scan(src any) error {
 	case nil:
 		*s.t = time.Time{}
 	case int64:
-		if v == 0 {
+		switch v {
+		case 0:
 			*s.t = time.Time{}
-		} else {
+		case epochValue:
+			*s.t = time.Unix(0, 0).UTC()
+		default:
 			*s.t = time.Unix(0, v).UTC()
 		}
 	default:

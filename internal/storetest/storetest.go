@@ -41,6 +41,7 @@ func Run(t *testing.T, open Opener) {
 		"LatestVersionByURL":         testLatestVersionByURL,
 		"VersionInvalid":             testVersionInvalid,
 		"VersionTimesOutOfRange":     testVersionTimesOutOfRange,
+		"VersionTimeEpoch":           testVersionTimeEpoch,
 		"BodyEncodings":              testBodyEncodings,
 		"PatchCycle":                 testPatchCycle,
 		"BlobDedupe":                 testBlobDedupe,

@@ -36,6 +36,7 @@ func TestSentinelNameLockWholeOwnerID(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			db, d := openDSN(t)
+			app := applicationName(t, d)
 			low := &vigil.User{Email: "low@example.com", Name: "Low", PasswordHash: "$argon2id$x"}
 			if err := db.CreateUser(ctx, low); err != nil {
 				t.Fatal(err)
@@ -90,7 +91,7 @@ func TestSentinelNameLockWholeOwnerID(t *testing.T) {
 					t.Fatalf("the add for user %d did not wait for their row: %v", low.ID, err)
 				case <-time.After(10 * time.Millisecond):
 				}
-				adder = blockedBy(t, watch, holder)
+				adder = blockedBy(t, watch, app, holder)
 			}
 
 			second := make(chan error, 1)
@@ -104,7 +105,7 @@ func TestSentinelNameLockWholeOwnerID(t *testing.T) {
 					}
 					done = true
 				case <-time.After(10 * time.Millisecond):
-					waited = blockedBy(t, watch, adder) != 0
+					waited = blockedBy(t, watch, app, adder) != 0
 				}
 			}
 			if waited {
@@ -125,14 +126,32 @@ func TestSentinelNameLockWholeOwnerID(t *testing.T) {
 	}
 }
 
-// blockedBy returns, read through watch, the backend pid of a session
-// that waits for a lock the session of backend pid holds, 0 if none does.
-func blockedBy(t *testing.T, watch *pgx.Conn, pid int) int {
+// blockedBy returns, read through watch, the backend pid of a session of
+// application app (this test's) that waits for a lock the session of
+// backend pid holds, 0 if none does. The sessions of other tests are
+// passed over: those of another package on the same server may wait for
+// the same advisory lock (an owner of the same id in their own schema).
+func blockedBy(t *testing.T, watch *pgx.Conn, app string, pid int) int {
 	t.Helper()
 	var p int
-	err := watch.QueryRow(context.Background(), "SELECT coalesce(min(pid), 0) FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))", pid).Scan(&p)
+	err := watch.QueryRow(context.Background(), "SELECT coalesce(min(pid), 0) FROM pg_stat_activity WHERE application_name = $1 AND $2 = ANY(pg_blocking_pids(pid))", app, pid).Scan(&p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// applicationName returns the application_name of the address d, which
+// pgtest.Schema sets to each test's own.
+func applicationName(t *testing.T, d string) string {
+	t.Helper()
+	cfg, err := pgx.ParseConfig(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	app := cfg.RuntimeParams["application_name"]
+	if app == "" {
+		t.Fatalf("address %q sets no application_name", d)
+	}
+	return app
 }

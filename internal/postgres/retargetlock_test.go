@@ -20,6 +20,7 @@ func TestRetargetLockWholeTarget(t *testing.T) {
 	// Two targets of one hashtext, found among https://hooks.example/N.
 	const held, moved = "https://hooks.example/5305", "https://hooks.example/371555"
 	db, d := openDSN(t)
+	app := applicationName(t, d)
 	sn, id := deadLetterOf(t, db)
 	conn, err := pgx.Connect(ctx, d)
 	if err != nil {
@@ -63,7 +64,7 @@ func TestRetargetLockWholeTarget(t *testing.T) {
 			}
 			finished = true
 		case <-time.After(10 * time.Millisecond):
-			waited = blockedBy(t, watch, holder) != 0
+			waited = blockedBy(t, watch, app, holder) != 0
 		}
 	}
 	if waited {

@@ -18,7 +18,10 @@ import (
 
 // Schema creates an empty schema on the server at base, dropped at
 // cleanup, and returns the address that selects it (base with its
-// search_path set) and the schema's name.
+// search_path set, and its application_name set to the schema's name, so
+// that a test reading pg_stat_activity can tell its own sessions from
+// those of other packages' tests on the same server) and the schema's
+// name.
 func Schema(t testing.TB, base string) (dsn, schema string) {
 	t.Helper()
 	ctx := context.Background()
@@ -44,12 +47,19 @@ func Schema(t testing.TB, base string) (dsn, schema string) {
 			t.Error(err)
 		}
 	})
-	return WithSearchPath(t, base, schema), schema
+	return withParam(t, WithSearchPath(t, base, schema), "application_name", schema), schema
 }
 
 // WithSearchPath returns dsn, a URL or a keyword/value string, with its
 // search_path set to schema.
 func WithSearchPath(t testing.TB, dsn, schema string) string {
+	t.Helper()
+	return withParam(t, dsn, "search_path", schema)
+}
+
+// withParam returns dsn, a URL or a keyword/value string, with the
+// run-time parameter key set to value (a plain word).
+func withParam(t testing.TB, dsn, key, value string) string {
 	t.Helper()
 	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
 		u, err := url.Parse(dsn)
@@ -57,11 +67,11 @@ func WithSearchPath(t testing.TB, dsn, schema string) string {
 			t.Fatal(err)
 		}
 		q := u.Query()
-		q.Set("search_path", schema)
+		q.Set(key, value)
 		u.RawQuery = q.Encode()
 		return u.String()
 	}
-	return dsn + " search_path=" + schema
+	return dsn + " " + key + "=" + value
 }
 
 // Open opens a store in a schema of its own on the test server

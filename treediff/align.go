@@ -329,12 +329,48 @@ func (m *matching) alignMiddle(out [][2]int32, a, b []int32, la, ha, lb, hb int)
 			}
 		}
 	}
+	begin, budget := len(out), m.myers.budget
 	for _, an := range anchors {
 		fill(int(an[0]), int(an[1]))
 		out = append(out, an)
 		pa, pb = int(an[0])+1, int(an[1])+1
 	}
 	fill(ha, hb)
+	if len(anchors) > 0 {
+		out = m.unanchored(out, begin, budget, a, b, la, ha, lb, hb)
+	}
+	return out
+}
+
+// unanchored replaces the alignment out[begin:] of a[la:ha] with
+// b[lb:hb] by a longest common run of the whole range when that pairs more.
+// alignMiddle calls it when unique children anchored the alignment: they
+// may be the ones that moved (in a list of repeated items with a few unique
+// ones moved, the moved ones are the only anchors, in order or not), and
+// then the stretches between the anchors hold the repeated items of other
+// stretches, which in-order pairing within each leaves unpaired, and each
+// a move. It costs a look-up a child when the signature counts show that
+// no run pairs more.
+func (m *matching) unanchored(out [][2]int32, begin, budget int, a, b []int32, la, ha, lb, hb int) [][2]int32 {
+	paired := len(out) - begin
+	if paired == min(ha-la, hb-lb) {
+		return out // one side is all paired: no run pairs more
+	}
+	edits := ha - la + hb - lb - 2*paired
+	fewest := ha - la + hb - lb - 2*m.myers.common(m, a[la:ha], b[lb:hb])
+	if fewest >= edits {
+		return out
+	}
+	// The run replaces what the gaps' runs found: it may spend the budget
+	// they spent (and they, once, what it spends), so that a long list
+	// is not left without the budget its gaps took.
+	spent := budget - m.myers.budget
+	m.myers.budget = budget
+	run, ok := m.commonRun(out[:begin], a, b, la, ha, lb, hb, fewest, edits-1)
+	m.myers.budget = max(m.myers.budget-spent, 0)
+	if ok {
+		return run
+	}
 	return out
 }
 

@@ -56,7 +56,11 @@
 //     identical children unpaired (repeated ones, which no unique
 //     signature anchors), a longest common run by Myers' O(ND) algorithm
 //     replaces it, when the signature counts show it can do better and
-//     within a budget of work a node. A lone old and a lone new child left between
+//     within a budget of work a node; and so does a run of the whole range
+//     the anchors cut, when it pairs more: the unique children may be the
+//     ones that moved (a list of repeated items in which only the moved
+//     ones are unique), and the stretches between them then hold each
+//     other's items. A lone old and a lone new child left between
 //     two aligned ones are paired as an update when small, unless each is
 //     identical to a sibling that changed places: those are moves.
 //   - phase 3 looks for an anchor only at the parent for light subtrees

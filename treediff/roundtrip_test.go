@@ -170,7 +170,10 @@ func TestRoundTripGenerated(t *testing.T) {
 // items moved yields at most 40 moves (the XyDiff tool, greedy above 100
 // children, reports thousands). The items are distinct, or repeat (a, b,
 // c, a, b, c...: no item is unique, and pairing each old item with the
-// next identical new one paired most of them one item off, 118 moves).
+// next identical new one paired most of them one item off, 118 moves), or
+// repeat but for the moved ones, which are unique: taken as anchors where
+// they moved to, they cut the list into the wrong stretches, and the
+// repeated items of each were paired across the cuts (1 700 moves).
 func TestFlatListMoves(t *testing.T) {
 	list := func(items []int, label func(int) string) string {
 		var b strings.Builder
@@ -183,6 +186,18 @@ func TestFlatListMoves(t *testing.T) {
 	}
 	distinct := func(v int) string { return fmt.Sprint("item ", v) }
 	repeated := func(v int) string { return []string{"a", "b", "c"}[v%3] }
+	// movedUnique labels the items toFront and atRandom move with their
+	// number, the others a or b.
+	moved := map[int]bool{}
+	for _, v := range rand.New(rand.NewPCG(3, 4)).Perm(5000)[:40] {
+		moved[v] = true
+	}
+	movedUnique := func(v int) string {
+		if v%125 == 7 || moved[v] {
+			return fmt.Sprint("moved ", v)
+		}
+		return []string{"a", "b"}[v%2]
+	}
 	// toFront moves every 125th item to the front; atRandom moves 40
 	// random items to random places, one after the other.
 	toFront := func(items []int) []int {
@@ -220,6 +235,8 @@ func TestFlatListMoves(t *testing.T) {
 		{"distinct/at-random", distinct, atRandom, []Algorithm{Vigil}},
 		{"repeated/to-front", repeated, toFront, []Algorithm{Vigil}},
 		{"repeated/at-random", repeated, atRandom, []Algorithm{Vigil}},
+		{"moved-unique/to-front", movedUnique, toFront, []Algorithm{Vigil}},
+		{"moved-unique/at-random", movedUnique, atRandom, []Algorithm{Vigil}},
 	} {
 		for _, alg := range tc.algs {
 			old, newDoc := parse(t, list(items, tc.label)), parse(t, list(tc.move(items), tc.label))

@@ -380,7 +380,11 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 	if *reverse {
 		target = "the version the delta was computed from"
 	}
-	out, err := writePatched(env, doc, format, &df, resultPrint, target)
+	unfit := ""
+	if last.ToFingerprint == 0 {
+		unfit = displayName(fs.Arg(0))
+	}
+	out, err := writePatched(env, doc, format, &df, resultPrint, target, unfit)
 	if err == nil {
 		_, err = env.stdout.Write(out)
 	}
@@ -421,7 +425,12 @@ func chainEnds(ds []*delta.Delta) (first, last *delta.Delta) {
 // written as HTML if that reads back as the tree, with a note: the version
 // the delta leads to was HTML. Otherwise the output is the nearest the
 // format can say, with a warning.
-func writePatched(env *environment, doc *tree.Document, format markup.Format, df *docFlags, want tree.Fingerprint, target string) ([]byte, error) {
+//
+// A delta that states no version it leads to (written by hand, without
+// fingerprints) says nothing of HTML: where it leads to XML that does not
+// read back (a prefix that nothing declares where the delta uses it), it
+// does not fit the document, unfit, and is refused.
+func writePatched(env *environment, doc *tree.Document, format markup.Format, df *docFlags, want tree.Fingerprint, target, unfit string) ([]byte, error) {
 	opt, err := df.options()
 	if err != nil {
 		return nil, err
@@ -447,6 +456,9 @@ func writePatched(env *environment, doc *tree.Document, format markup.Format, df
 	out, same, werr := write(format)
 	if same {
 		return out, nil
+	}
+	if unfit != "" && format == markup.XML && werr != nil {
+		return nil, fmt.Errorf("the delta does not fit %s: its result is not well-formed XML: %w (the delta states no version it leads to: written by hand?)", unfit, werr)
 	}
 	if format == markup.XML && df.parse == "auto" {
 		if h, ok, _ := write(markup.HTML); ok {

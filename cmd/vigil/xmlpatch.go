@@ -114,7 +114,7 @@ func patchRFC5261(env *environment, name string, raw []byte, doc *tree.Document,
 		return exitError, fmt.Errorf("%s: %w", displayName(name), err)
 	}
 	f, _ := tree.Flatten(doc.Root)
-	out, err := writePatched(env, doc, format, df, tree.FingerprintOf(f), "the version the patch leads to")
+	out, err := writePatched(env, doc, format, df, tree.FingerprintOf(f), "the version the patch leads to", "")
 	if err == nil {
 		_, err = env.stdout.Write(out)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/vigil-web/vigil/delta"
 	"github.com/vigil-web/vigil/markup"
 	"github.com/vigil-web/vigil/tree"
+	"github.com/vigil-web/vigil/xmlpatch"
 )
 
 // readInput reads a file, or standard input for "-", refusing more than
@@ -285,6 +286,12 @@ func readDeltas(env *environment, name string, limit int64) ([]*delta.Delta, str
 	}
 	ds, format, err := decodeDeltas(b)
 	if err != nil {
+		if isXMLPatch(b) {
+			if p, perr := xmlpatch.Decode(bytes.NewReader(b)); perr == nil && len(p.Ops) > 0 {
+				// vigil patch reads it: say why compose does not.
+				return nil, "", fmt.Errorf("%s: an RFC 5261 XML patch, which holds no old values: compose joins XyDelta and JSON deltas (vigil diff without --format xmlpatch)", displayName(name))
+			}
+		}
 		return nil, "", fmt.Errorf("%s: %w", displayName(name), err)
 	}
 	return ds, format, nil

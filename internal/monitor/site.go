@@ -11,6 +11,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -484,7 +485,21 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 	m.pageWorks(ctx, j, ps, site.URL, now)
 	j.outcome = schedule.Changed
 	st := cur.Snapshot.Stats()
-	m.reportSite(ctx, j, rid, to, records, st.Carried-st.NotFetched, st.NotFetched, now)
+	m.reportSite(ctx, j, rid, to, records, carriedFailures(cur.Snapshot), st.NotFetched, now)
+}
+
+// carriedFailures names the pages of a crawl kept from the last one that
+// the crawl fetched and that failed for a moment, as "URL (HTTP 503)",
+// their passwords hidden, in the crawl's order; the pages it did not
+// fetch, which only those link to, are left out.
+func carriedFailures(snap *crawl.Snapshot) []string {
+	var out []string
+	for _, p := range snap.Pages {
+		if p.Carried != nil && p.Carried.Fetched() {
+			out = append(out, vigil.RedactURL(p.URL)+" ("+clip(p.Carried.Failure(), maxCarriedFailure)+")")
+		}
+	}
+	return out
 }
 
 // carrySite returns the crawl rec, which may be shared with other
@@ -818,7 +833,7 @@ func failingSince(before, now *crawl.Page) string {
 // of its start page's resource rid (startVersion), and, for the immediate
 // and best-effort modes, its notifications; failed and notFetched count
 // the pages of the crawl kept from the previous one (siteSummary says so).
-func (m *Monitor) reportSite(ctx context.Context, j *job, rid, to int64, records []intent.Change, failed, notFetched int, now time.Time) {
+func (m *Monitor) reportSite(ctx context.Context, j *job, rid, to int64, records []intent.Change, failed []string, notFetched int, now time.Time) {
 	data, err := json.Marshal(records)
 	if err != nil {
 		m.Logger.Error("encode site records", LogSentinel, j.s.ID, LogError, err)
@@ -845,12 +860,13 @@ func (m *Monitor) reportSite(ctx context.Context, j *job, rid, to int64, records
 
 // siteSummary is the summary of a site's change: "site URL: 2 pages
 // added, 1 page removed, 3 pages changed", and, when pages of the crawl
-// were kept from the previous one, failed of them failing for a moment
-// and notFetched not fetched (linked only from such pages), "; 1 page
-// failed and 1 not fetched (kept from the last crawl)": they are no
-// change, but the reader of one should know that the crawl did not read
-// them.
-func siteSummary(url string, records []intent.Change, failed, notFetched int) string {
+// were kept from the previous one, failed naming those failing for a
+// moment ("URL (HTTP 503)", carriedFailures) and notFetched counting
+// those not fetched (linked only from such pages), "; 1 page failed and 1
+// not fetched (kept from the last crawl): URL (HTTP 503)": they are no
+// change, but the reader of one should know which pages the crawl did not
+// read. At most maxCarriedNamed pages are named, then how many more.
+func siteSummary(url string, records []intent.Change, failed []string, notFetched int) string {
 	s := "site " + url + ": " + intent.Count(records)
 	pages := func(n int) string {
 		if n == 1 {
@@ -859,12 +875,28 @@ func siteSummary(url string, records []intent.Change, failed, notFetched int) st
 		return fmt.Sprintf("%d pages", n)
 	}
 	switch {
-	case failed > 0 && notFetched > 0:
-		s += fmt.Sprintf("; %s failed and %d not fetched (kept from the last crawl)", pages(failed), notFetched)
-	case failed > 0:
-		s += "; " + pages(failed) + " failed (kept from the last crawl)"
+	case len(failed) > 0 && notFetched > 0:
+		s += fmt.Sprintf("; %s failed and %d not fetched (kept from the last crawl)", pages(len(failed)), notFetched)
+	case len(failed) > 0:
+		s += "; " + pages(len(failed)) + " failed (kept from the last crawl)"
 	case notFetched > 0:
 		s += "; " + pages(notFetched) + " not fetched (kept from the last crawl)"
 	}
+	if len(failed) > 0 {
+		named := failed[:min(len(failed), maxCarriedNamed)]
+		s += ": " + strings.Join(named, ", ")
+		if more := len(failed) - len(named); more > 0 {
+			s += fmt.Sprintf(" and %d more", more)
+		}
+	}
 	return s
 }
+
+// The bounds of the pages a site's summary names as kept from the last
+// crawl (siteSummary): the first maxCarriedNamed, each failure cut to
+// maxCarriedFailure characters, so that the summary, which is also the
+// message's subject, stays a line.
+const (
+	maxCarriedNamed   = 3
+	maxCarriedFailure = 80
+)

@@ -330,7 +330,7 @@ func TestSiteMessageBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.reportSite(context.Background(), j, res.ID, 1, recs, 0, 0, now)
+	m.reportSite(context.Background(), j, res.ID, 1, recs, nil, 0, now)
 	if len(j.rec.Changes) != 1 || len(j.rec.Notifications) != 1 {
 		t.Fatalf("%d changes, %d notifications; want 1 and 1", len(j.rec.Changes), len(j.rec.Notifications))
 	}

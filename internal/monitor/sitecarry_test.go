@@ -248,9 +248,10 @@ func TestSiteCarryShared(t *testing.T) {
 
 // TestSiteCarryReported: a check that reports a change while pages are
 // kept from the last crawl says so in the change's summary, and so in the
-// message's subject: "1 page failed and 1 not fetched (kept from the last
-// crawl)": the guide failed, the deep page only it links to was not
-// fetched.
+// message's subject, naming the page that failed and why: "1 page failed
+// and 1 not fetched (kept from the last crawl): URL (HTTP 503)": the guide
+// failed, the deep page only it links to was not fetched. Counted alone,
+// the reader could not tell which page the crawl did not read.
 func TestSiteCarryReported(t *testing.T) {
 	db, wh, u := testStore(t)
 	site := crawltest.NewSite(t, carryRelease("Install."))
@@ -268,7 +269,8 @@ func TestSiteCarryReported(t *testing.T) {
 	if len(cs) != 1 {
 		t.Fatalf("%d changes, want 1 (the FAQ)", len(cs))
 	}
-	want := "site " + site.URL("/docs/") + ": 1 page changed; 1 page failed and 1 not fetched (kept from the last crawl)"
+	want := "site " + site.URL("/docs/") + ": 1 page changed; 1 page failed and 1 not fetched (kept from the last crawl): " +
+		site.URL("/docs/guide.html") + " (HTTP 503)"
 	if cs[0].Summary != want || pageURLs(t, cs[0]) != "update "+site.URL("/docs/faq.html") {
 		t.Errorf("change %q (%s), want %q", cs[0].Summary, pageURLs(t, cs[0]), want)
 	}
@@ -278,22 +280,30 @@ func TestSiteCarryReported(t *testing.T) {
 }
 
 // TestSiteSummaryCarried: the summary counts the pages kept from the last
-// crawl that failed and those not fetched apart, each once.
+// crawl that failed and those not fetched apart, each once, and names the
+// pages that failed with their failures, three at most, their passwords
+// hidden.
 func TestSiteSummaryCarried(t *testing.T) {
-	for _, tc := range []struct {
-		failed, notFetched int
-		want               string
+	a := "https://example.org/docs/a.html (HTTP 503)"
+	b := "https://example.org/docs/b.html (HTTP 500)"
+	c := "https://example.org/docs/c.html (timeout)"
+	d := "https://example.org/docs/d.html (HTTP 502)"
+	for name, tc := range map[string]struct {
+		failed     []string
+		notFetched int
+		want       string
 	}{
-		{0, 0, ""},
-		{1, 0, "; 1 page failed (kept from the last crawl)"},
-		{2, 0, "; 2 pages failed (kept from the last crawl)"},
-		{1, 1, "; 1 page failed and 1 not fetched (kept from the last crawl)"},
-		{2, 3, "; 2 pages failed and 3 not fetched (kept from the last crawl)"},
-		{0, 2, "; 2 pages not fetched (kept from the last crawl)"},
+		"none":                {nil, 0, ""},
+		"one failed":          {[]string{a}, 0, "; 1 page failed (kept from the last crawl): " + a},
+		"two failed":          {[]string{a, b}, 0, "; 2 pages failed (kept from the last crawl): " + a + ", " + b},
+		"one of each":         {[]string{a}, 1, "; 1 page failed and 1 not fetched (kept from the last crawl): " + a},
+		"two and three":       {[]string{a, b}, 3, "; 2 pages failed and 3 not fetched (kept from the last crawl): " + a + ", " + b},
+		"not fetched only":    {nil, 2, "; 2 pages not fetched (kept from the last crawl)"},
+		"three named at most": {[]string{a, b, c, d, a}, 0, "; 5 pages failed (kept from the last crawl): " + a + ", " + b + ", " + c + " and 2 more"},
 	} {
-		base := siteSummary("https://example.org/docs/", nil, 0, 0)
+		base := siteSummary("https://example.org/docs/", nil, nil, 0)
 		if got := siteSummary("https://example.org/docs/", nil, tc.failed, tc.notFetched); got != base+tc.want {
-			t.Errorf("%d failed, %d not fetched: %q, want %q", tc.failed, tc.notFetched, got, base+tc.want)
+			t.Errorf("%s: %q, want %q", name, got, base+tc.want)
 		}
 	}
 }

@@ -165,6 +165,13 @@ func TestKeywords(t *testing.T) {
 			"Harry", []string{"insert_keyword(Harry,2)"}},
 		{"case folded", books, booksWith("Harry Potter And the Chamber", "HARRY Potter And the Chamber"), "harry", nil},
 		{"J.K.Rowling is one word", books, booksWith("J. K Rowling", "J.K.Rowling"), "Rowling", []string{"delete_keyword(Rowling,3)"}},
+		// The record names the keyword as the page writes it, its case
+		// kept, without the punctuation around it, which is no part of
+		// the word found: "+ keyword added: red", not "red.".
+		{"punctuation after", "<p>Status: green.</p>", "<p>Status: red.</p>", "red", []string{"insert_keyword(red,1)"}},
+		{"punctuation around", "<p>No offer</p>", `<p>Our offer: "SALE!" (sale), ¡Sale!</p>`, "sale",
+			[]string{"insert_keyword(SALE,1)", "insert_keyword(Sale,1)", "insert_keyword(sale,1)"}},
+		{"C++ keeps its signs", "<p>Go</p>", "<p>Go, (C++).</p>", "C++", []string{"insert_keyword(C++,1)"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

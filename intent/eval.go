@@ -437,14 +437,25 @@ func (p *Pair) keywords(cp *contentPair, args []string) []Change {
 		c := p.leafChange(KindKeyword, r)
 		c.Old, c.New, c.Fields = "", "", nil
 		if r.op == Delete {
-			c.Old = r.kw.text
+			c.Old = keywordShown(r.kw.text)
 		} else {
-			c.New = r.kw.text
+			c.New = keywordShown(r.kw.text)
 		}
 		c.WordPos = r.kw.idx
 		out = append(out, c)
 	}
 	return out
+}
+
+// keywordShown is a keyword occurrence as a record names it: the word as
+// the page writes it (its case, its apostrophes), without the punctuation
+// and symbols around it, which the comparison leaves out too (wordKey): a
+// keyword found in "(sale)," is "sale", in "C++." "C++".
+func keywordShown(w string) string {
+	if t := trimWord(w); t != "" {
+		return t
+	}
+	return w
 }
 
 // keptKeywords drops the delete and the insert of a keyword occurrence

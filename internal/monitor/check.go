@@ -168,7 +168,9 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 		ferr = fmt.Errorf("fetch %s: 304 Not Modified without a stored version", vigil.RedactURL(url))
 	}
 	if ferr == nil && emptied(good, res) {
-		ferr = &vigil.EmptyBodyError{Status: res.Status}
+		// Named as every failure of a fetch is: a sentinel of several
+		// pages shows it as its last error.
+		ferr = fmt.Errorf("fetch %s: %w", vigil.RedactURL(url), &vigil.EmptyBodyError{Status: res.Status})
 	}
 	if ferr != nil {
 		if ctx.Err() != nil {

@@ -14,7 +14,9 @@ import (
 // Before, the empty body was a version, and every sentinel reported the
 // page emptied then filled again (a table's 4 rows removed, then added).
 // A page empty from its first fetch is a version as any, and its content
-// coming is a change.
+// coming is a change. The failure names the page, as every other failure
+// of a fetch does: a sentinel watching several pages shows it as its last
+// error, which said "the page" without saying which.
 func TestEmptyBodyIsFailure(t *testing.T) {
 	const a = "<html><body><table><tr><td>1</td></tr><tr><td>2</td></tr><tr><td>3</td></tr><tr><td>4</td></tr></table></body></html>"
 	for name, empty := range map[string]string{"empty": "", "white space": " \r\n\t\n"} {
@@ -29,8 +31,8 @@ func TestEmptyBodyIsFailure(t *testing.T) {
 			fs.setPage("/page", empty)
 			w.check()
 			v := w.latest()
-			if v.Error != "the page answered 200 with an empty body" || v.Status != 200 {
-				t.Errorf("the empty answer is stored as status %d, error %q; want 200, the page answered 200 with an empty body", v.Status, v.Error)
+			if want := "fetch " + url + ": the page answered 200 with an empty body"; v.Error != want || v.Status != 200 {
+				t.Errorf("the empty answer is stored as status %d, error %q; want 200, %s", v.Status, v.Error, want)
 			}
 			if ps := pageStateOf(t, w.db, w.s, url); ps.FailingSince.IsZero() {
 				t.Errorf("the page answering empty is not failing")

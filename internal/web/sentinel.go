@@ -236,7 +236,9 @@ func (s *Server) saveSentinelOnce(ctx context.Context, u *vigil.User, in *sentin
 	out := &vigil.Sentinel{OwnerID: u.ID, Name: sen.Name.Name, Source: printSource(sen, in.Source), Spec: specJSON,
 		Status: vigil.SentinelActive, NextCheck: now, TimeZone: loc.String()}
 	if ch.Start.After(now) {
-		out.NextCheck = ch.Start
+		// In UTC, as the store gives it back (GET): Start is in the
+		// zone the dates were read in.
+		out.NextCheck = ch.Start.UTC()
 	}
 	if replacing != nil {
 		out.ID, out.Status, out.CreatedAt = replacing.ID, replacing.Status, replacing.CreatedAt
@@ -334,7 +336,7 @@ func (s *Server) recheckUsers(ctx context.Context, u *vigil.User, old *vigil.Sen
 			next := *dep
 			next.Spec, next.NextCheck = js, now
 			if dch.Start.After(now) {
-				next.NextCheck = dch.Start
+				next.NextCheck = dch.Start.UTC()
 			}
 			out = append(out, &next)
 		}

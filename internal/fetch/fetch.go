@@ -467,6 +467,14 @@ func (c *Client) get(ctx context.Context, u *url.URL, etag string, lastModified 
 	}
 	resp, err := c.page.Do(hreq)
 	if err != nil {
+		// url.Error's text names u again, after the method ("Get
+		// "URL": dial tcp ..."), where the fetch's error names it
+		// already (follow: "fetch URL: ", "redirect to URL: "): the
+		// cause alone, as robots.txt's gives it.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
 		return nil, nil, hideCredentials(err)
 	}
 	defer resp.Body.Close()

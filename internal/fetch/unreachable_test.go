@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -177,5 +178,40 @@ func TestUnreachableHostWhileWaiting(t *testing.T) {
 	}
 	if err := <-first; err == nil || strings.Contains(err.Error(), "robots.txt") {
 		t.Errorf("first fetch: %v, want the page's error, not robots.txt's", err)
+	}
+}
+
+// TestUnreachablePageNamedOnce: a page whose host stops answering once its
+// robots.txt is known (read by an earlier fetch, and kept) fails naming
+// the page once, with the cause, as when robots.txt is read first: the
+// error was net/http's, "fetch URL: Get "URL": dial tcp ...", the URL
+// twice and a method no user asked for.
+func TestUnreachablePageNamedOnce(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			http.NotFound(w, r)
+			return
+		}
+		io.WriteString(w, "<p>page</p>")
+	}))
+	c := testClient(Options{})
+	url := srv.URL + "/page"
+	if _, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: url}); err != nil {
+		t.Fatalf("first fetch: %v", err)
+	}
+	srv.Close() // robots.txt is known: the page is asked for at once
+	_, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: url})
+	if err == nil {
+		t.Fatal("the page was fetched; want an error")
+	}
+	msg := err.Error()
+	if !strings.HasPrefix(msg, "fetch "+url+": ") || strings.Count(msg, url) != 1 || strings.Contains(msg, `Get "`) {
+		t.Errorf("error %q, want it to name the page once (fetch %s: ...), without net/http's Get %q", msg, url, url)
+	}
+	if !strings.Contains(msg, "connection refused") {
+		t.Errorf("error %q does not name the cause, connection refused", msg)
+	}
+	if !errors.Is(err, syscall.ECONNREFUSED) {
+		t.Errorf("error %q no longer wraps the refused connection, which a crawl takes for a failure of the moment", msg)
 	}
 }

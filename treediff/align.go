@@ -336,7 +336,7 @@ func (m *matching) alignMiddle(out [][2]int32, a, b []int32, la, ha, lb, hb int)
 		pa, pb = int(an[0])+1, int(an[1])+1
 	}
 	fill(ha, hb)
-	if len(anchors) > 0 {
+	if len(anchors) > 0 && 2*len(anchors) < len(out)-begin {
 		out = m.unanchored(out, begin, budget, a, b, la, ha, lb, hb)
 	}
 	return out
@@ -344,13 +344,17 @@ func (m *matching) alignMiddle(out [][2]int32, a, b []int32, la, ha, lb, hb int)
 
 // unanchored replaces the alignment out[begin:] of a[la:ha] with
 // b[lb:hb] by a longest common run of the whole range when that pairs more.
-// alignMiddle calls it when unique children anchored the alignment: they
-// may be the ones that moved (in a list of repeated items with a few unique
-// ones moved, the moved ones are the only anchors, in order or not), and
-// then the stretches between the anchors hold the repeated items of other
-// stretches, which in-order pairing within each leaves unpaired, and each
-// a move. It costs a look-up a child when the signature counts show that
-// no run pairs more.
+// alignMiddle calls it when a few unique children anchored the alignment
+// and the pairs the stretches between them made are most of it: the
+// anchors may be the ones that moved (in a list of repeated items with a
+// few unique ones moved, the moved ones are the only anchors, in order or
+// not), and then the stretches between them hold the repeated items of
+// other stretches, which in-order pairing within each leaves unpaired, and
+// each a move. (Where unique children make most pairs, the stretches are
+// short and hold their own repeats, which fill's runs have paired: a run
+// of a list of thousands would be tried for nothing, and cost as much
+// again as the gaps' runs.) It costs a look-up a child when the signature
+// counts show that no run pairs more.
 func (m *matching) unanchored(out [][2]int32, begin, budget int, a, b []int32, la, ha, lb, hb int) [][2]int32 {
 	paired := len(out) - begin
 	if paired == min(ha-la, hb-lb) {

@@ -3,6 +3,8 @@ package monitor
 import (
 	"testing"
 	"time"
+
+	"github.com/vigil-web/vigil/spec"
 )
 
 // TestUsingAndChangeTimes: the changes of "Using A AND B" told together
@@ -100,5 +102,61 @@ func TestUsingAndChangeTimesDigest(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestUsingAndChangeTimeIntoDigest: a change of "Using A AND B" that
+// waited for B's while the sentinel told each change at once, and is told
+// after it was edited to "Every 1 day", goes out in the first digest with
+// B's. It was stamped with the time A's change was found, before the
+// period that check opens, and no digest gathered it.
+func TestUsingAndChangeTimeIntoDigest(t *testing.T) {
+	p := newAndPages(t, "both", "Monitor any change Fetch 1 hour Notify By email owner@example.test", "a0", "b0")
+	start := p.clock.Add(time.Second).Truncate(time.Second)
+	run := func(at time.Duration) {
+		t.Helper()
+		p.clock = start.Add(at)
+		makeDue(t, p.db, p.s, p.clock)
+		runOnce(t, p.m, 1)
+	}
+	run(0) // first sightings
+	p.f.set(pageA, pageWith("a1"))
+	run(2 * time.Hour) // waits for B
+	src := "Create Sentinel both Using " + pageA + " AND " + pageB +
+		" Monitor any change Fetch 1 hour Notify By email owner@example.test Every 1 day\n"
+	ps, err := spec.ParseSentinel("", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := spec.NewChecker(p.clock).Check(ps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur, err := p.db.FindSentinelByID(t.Context(), p.s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur.Source = src
+	if cur.Spec, err = ch.MarshalJSON(); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.db.UpdateSentinel(t.Context(), cur); err != nil {
+		t.Fatal(err)
+	}
+	p.f.set(pageB, pageWith("b1"))
+	run(4 * time.Hour)  // both found: the period opens
+	run(28 * time.Hour) // it ends: its digest
+	if cs := changesOf(t, p.db, p.s); len(cs) != 2 {
+		t.Fatalf("%d changes, want 2", len(cs))
+	}
+	told := 0
+	for _, m := range messagesOf(t, p.db, p.u, p.s) {
+		told += len(m.Changes)
+	}
+	if told != 2 {
+		for _, c := range changesOf(t, p.db, p.s) {
+			t.Logf("change %d detected at %v", c.ID, c.DetectedAt.Sub(start))
+		}
+		t.Errorf("%d changes told, want both in the digest", told)
 	}
 }

@@ -50,21 +50,22 @@ type foundChange struct {
 // detected in its period (sendDigest), so with one open
 // (state.DigestDue) it is not before the period's start: a change found
 // in the period before, told in this one, is in this one's digest. At a
-// check that ends the period (or the mode), it is now: the digest sent
-// then reads the store before the check's changes are in it, and they
-// belong to the next period, which starts now.
+// check that ends the period (or the mode), or opens the first one (a
+// sentinel edited into the mode while the change waited), it is now: the
+// digest sent then reads the store before the check's changes are in it,
+// and they belong to the next period, which starts now.
 func (f *foundChange) detectedAt(j *job, now time.Time) time.Time {
 	at := now
 	if !f.at.IsZero() && f.at.Before(now) {
 		at = f.at
 	}
-	if st := j.st; !st.DigestDue.IsZero() {
-		switch {
-		case j.plan.mode != spec.Periodic || !now.Before(st.DigestDue):
-			at = now
-		case at.Before(st.DigestSince):
-			at = st.DigestSince
-		}
+	st, periodic := j.st, j.plan.mode == spec.Periodic
+	switch {
+	case !periodic && st.DigestDue.IsZero():
+	case !periodic || st.DigestDue.IsZero() || !now.Before(st.DigestDue):
+		at = now
+	case at.Before(st.DigestSince):
+		at = st.DigestSince
 	}
 	return at
 }

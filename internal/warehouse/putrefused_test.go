@@ -17,6 +17,8 @@ func TestRefusedPutMakesNoResource(t *testing.T) {
 		"status out of range": {Status: 1000},
 		"negative duration":   {Status: 200, FetchDuration: -time.Second},
 		"fetched after 2262":  {Status: 200, FetchedAt: time.Date(2300, 1, 1, 0, 0, 0, 0, time.UTC)},
+		"link without target": {Status: 200, Links: []*vigil.Link{{Target: ""}}},
+		"link of no type":     {Status: 200, Links: []*vigil.Link{{Target: "http://example.com/b", Type: "sideways"}}},
 	}
 	for name, f := range cases {
 		t.Run(name, func(t *testing.T) {

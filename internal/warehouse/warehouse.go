@@ -232,8 +232,9 @@ func StorableText(s string) string {
 // Put stores f as the newest version of its URL's resource and returns it.
 // An ETag or a charset that is no text is stored as none (StorableText),
 // and so is a LastModified no store keeps (vigil.StorableTime: before
-// 1677 or past 2262). It returns EINVALID for a bad URL or metadata, a
-// FetchedAt no store keeps among them. A concurrent Put to the same
+// 1677 or past 2262). It returns EINVALID for a bad URL, metadata (a
+// FetchedAt no store keeps among them) or link of Fetch.Links, and then
+// stores nothing, not even the resource. A concurrent Put to the same
 // resource makes the store refuse with ECONFLICT; Put then retries on the
 // new head, a few times.
 func (w *Warehouse) Put(ctx context.Context, f *Fetch) (*vigil.Version, error) {
@@ -262,13 +263,25 @@ func (w *Warehouse) PutStored(ctx context.Context, f *Fetch) (*vigil.Version, bo
 	if !v.LastModified.IsZero() {
 		v.LastModified = v.LastModified.UTC()
 	}
-	// The version is checked before its resource is made, so that a Put
-	// refused leaves nothing behind; its resource's id is the one field
-	// not known yet, and is checked by the store.
+	// The version and the caller's links are checked before its resource
+	// is made, so that a Put refused leaves nothing behind; its
+	// resource's id is the one field not known yet, and is checked by the
+	// store.
 	check := *v
 	check.ResourceID = 1
 	if err := check.Validate(); err != nil {
 		return nil, false, err
+	}
+	for _, l := range f.Links {
+		if l.Source == "" {
+			l.Source = f.URL
+		}
+		if l.Type == "" {
+			l.Type = vigil.ClassifyLink(l.Source, l.Target)
+		}
+		if err := l.Validate(); err != nil {
+			return nil, false, err
+		}
 	}
 	r, err := w.store.EnsureResource(ctx, f.URL)
 	if err != nil {
@@ -382,15 +395,7 @@ func (w *Warehouse) prepare(ctx context.Context, v *vigil.Version, blob *vigil.B
 	} else if f.CheckHead && head.ID != f.HeadID && head.ContentHash == v.ContentHash && head.Error == v.Error {
 		return nil, head, nil // stored by another writer meanwhile
 	}
-	a := &vigil.Append{Version: v, Blob: blob, Links: links}
-	for _, l := range a.Links {
-		if l.Source == "" {
-			l.Source = f.URL
-		}
-		if l.Type == "" {
-			l.Type = vigil.ClassifyLink(l.Source, l.Target)
-		}
-	}
+	a := &vigil.Append{Version: v, Blob: blob, Links: links} // the caller's completed by PutStored
 	if head == nil {
 		return a, nil, nil
 	}

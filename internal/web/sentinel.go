@@ -28,9 +28,6 @@ func (s *Server) checker(ctx context.Context, u *vigil.User, now time.Time) (*sp
 	c, err := s.Checker(ctx, u, now)
 	if c != nil {
 		c.Location, _ = s.userLocation(u)
-		if s.Unreachable != nil {
-			c.Unreachable = func(url string) string { return s.Unreachable(ctx, url) }
-		}
 	}
 	return c, err
 }
@@ -43,6 +40,13 @@ type sentinelInput struct {
 	// editor says the input is the dashboard editor's form, whose only
 	// field is the source: its error for none names no JSON form.
 	editor bool
+	// live says the input is the live check's, which warns at their URLs
+	// of the pages and webhooks this server does not reach
+	// (Server.Unreachable). A save does not ask: those warnings are the
+	// server's of the day, not the sentinel's, and would be stored with
+	// its checked form; the view of the sentinel gives them
+	// (unreachableWarnings).
+	live bool
 }
 
 // CheckResult is the answer of the live check: the diagnostics with their
@@ -133,6 +137,9 @@ func (s *Server) checkInput(ctx context.Context, u *vigil.User, in *sentinelInpu
 	c, err := s.checker(ctx, u, now)
 	if err != nil {
 		return nil, nil, nil, false, err
+	}
+	if in.live && s.Unreachable != nil {
+		c.Unreachable = func(url string) string { return s.Unreachable(ctx, url) }
 	}
 	if replacing != nil {
 		ch, err = c.CheckReplace(replacing.Name, sen)
@@ -755,7 +762,9 @@ func (s *Server) liveCheck(ctx context.Context, u *vigil.User, in *sentinelInput
 			return nil, err
 		}
 	}
-	sen, ch, diags, _, err := s.checkInput(ctx, u, in, old, s.now().UTC().Truncate(time.Second))
+	live := *in
+	live.live = true
+	sen, ch, diags, _, err := s.checkInput(ctx, u, &live, old, s.now().UTC().Truncate(time.Second))
 	if err != nil {
 		return nil, err
 	}

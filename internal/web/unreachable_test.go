@@ -123,3 +123,45 @@ func TestUnreachableURLs(t *testing.T) {
 		t.Errorf("check on a server that reaches private addresses: valid %v, warnings %+v", res.Valid, res.Warnings)
 	}
 }
+
+// TestUnreachableNotStored: the warnings of the pages and webhooks this
+// server does not reach are the server's of the day, not the sentinel's:
+// its stored checked form (the API's spec) keeps none, so that a server
+// started since with --allow-private-networks (Unreachable nil) says
+// nothing of them anywhere. They were stored with it, under spec's
+// warnings, and said so for ever.
+func TestUnreachableNotStored(t *testing.T) {
+	s, u := newTestServer(t)
+	s.Checker = storeChecker(s)
+	s.Unreachable = func(_ context.Context, raw string) string {
+		if strings.Contains(raw, "127.0.0.1") {
+			return "127.0.0.1 is a loopback address"
+		}
+		return ""
+	}
+	c := newSignedIn(t, s, u)
+	b, err := json.Marshal(map[string]string{"source": "Create Sentinel local Using http://127.0.0.1:8080/p\nNotify By webhook http://127.0.0.1/hook\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out := c.do("POST", "/api/v1/sentinels", string(b))
+	var view struct {
+		ID       int64
+		Warnings []string
+	}
+	if err := json.Unmarshal([]byte(out), &view); err != nil || code != http.StatusCreated || len(view.Warnings) != 2 {
+		t.Fatalf("create: %d %v, warnings %q\n%s", code, err, view.Warnings, out)
+	}
+	s.Unreachable = nil // restarted with --allow-private-networks
+	_, out = c.do("GET", "/api/v1"+sentinelPath(view.ID), "")
+	if strings.Contains(out, "this server does not") {
+		t.Errorf("the sentinel read on a server that reaches its URLs warns of them:\n%s", out)
+	}
+	stored, err := s.Store.FindSentinelByID(t.Context(), view.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(stored.Spec), "this server does not") {
+		t.Errorf("the stored checked form keeps the server's warnings: %s", stored.Spec)
+	}
+}

@@ -38,7 +38,7 @@ type Transactor interface {
 	// once. While fn runs, the store's other writes wait (SQLite has one
 	// writer: a write of another process waits up to its busy timeout,
 	// then fails with EUNAVAILABLE) or, on PostgreSQL, those to the
-	// resources fn appended to do.
+	// resources fn appended to, or re-encoded a body of (ReplaceBody), do.
 	InTransaction(ctx context.Context, fn func(tx TxStore) error) error
 }
 

@@ -192,6 +192,15 @@ func replaceBody(ctx context.Context, tx *sql.Tx, b *vigil.StoredBody, blob *vig
 	if err != nil {
 		return notFound(err, "version %d not found", b.VersionID)
 	}
+	// Serialise with the other writes of the resource's bodies (appends,
+	// re-encodings): the chain of patches read below to refuse a cycle
+	// is then not changed by another until this one commits. Two
+	// re-encodings each read it as before the other, and both stored
+	// the halves of a cycle.
+	var locked int64
+	if err := tx.QueryRowContext(ctx, q("SELECT id FROM resources WHERE id = ? FOR UPDATE"), resourceID).Scan(&locked); err != nil {
+		return notFound(err, "resource %d of version %d not found", resourceID, b.VersionID)
+	}
 	var old sql.NullString
 	if err := tx.QueryRowContext(ctx, q("SELECT hash FROM bodies WHERE version_id = ?"), b.VersionID).Scan(&old); err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return err

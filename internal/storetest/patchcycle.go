@@ -58,3 +58,49 @@ func testPatchCycle(t *testing.T, s vigil.Store) {
 	// A base beside the chain is no cycle.
 	must(t, patch(v1.ID, v3.ID))
 }
+
+// testPatchCycleConcurrent holds that two re-encodings that would each be
+// no cycle alone, but close one together (version 1 as a patch against 2
+// in a transaction, 2 against 1 beside it), do not both store: the second
+// waits for the first's transaction, then is refused. On PostgreSQL it
+// did not wait (ReplaceBody took no lock on the resource, as
+// AppendVersion does), read the chain from before the first, and both
+// were stored: neither version could be read again.
+func testPatchCycleConcurrent(t *testing.T, s vigil.Store) {
+	ctx := context.Background()
+	tr, ok := s.(vigil.Transactor)
+	if !ok {
+		t.Fatalf("%T does not implement vigil.Transactor", s)
+	}
+	r, err := s.EnsureResource(ctx, "http://example.com/")
+	must(t, err)
+	v1 := appendBody(t, s, r, 0, t0, "one")
+	v2 := appendBody(t, s, r, v1.ID, t0.Add(time.Hour), "two")
+	patch := func(st vigil.VersionStore, id, base int64) error {
+		return st.ReplaceBody(ctx, &vigil.StoredBody{VersionID: id, Encoding: vigil.BodyPatch, BaseID: base, Data: []byte("p")}, nil)
+	}
+	other := make(chan error, 1)
+	must(t, tr.InTransaction(ctx, func(tx vigil.TxStore) error {
+		if err := patch(tx, v1.ID, v2.ID); err != nil {
+			return err
+		}
+		go func() { other <- patch(s, v2.ID, v1.ID) }()
+		// Give the other a moment to run beside this transaction: one
+		// that waits for it, as it should, has not returned by then.
+		select {
+		case err := <-other:
+			other <- err
+		case <-time.After(500 * time.Millisecond):
+		}
+		return nil
+	}))
+	err = <-other
+	wantCode(t, err, vigil.EINVALID)
+	b1, err := s.Body(ctx, v1.ID)
+	must(t, err)
+	b2, err := s.Body(ctx, v2.ID)
+	must(t, err)
+	if b1.Encoding != vigil.BodyPatch || b1.BaseID != v2.ID || b2.Encoding != vigil.BodyFull {
+		t.Errorf("version 1 stored %s against %d, version 2 %s; want 1 a patch against 2, 2 in full", b1.Encoding, b1.BaseID, b2.Encoding)
+	}
+}

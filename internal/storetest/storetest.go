@@ -44,6 +44,7 @@ func Run(t *testing.T, open Opener) {
 		"VersionTimeEpoch":           testVersionTimeEpoch,
 		"BodyEncodings":              testBodyEncodings,
 		"PatchCycle":                 testPatchCycle,
+		"PatchCycleConcurrent":       testPatchCycleConcurrent,
 		"BlobDedupe":                 testBlobDedupe,
 		"DeleteVersionsBefore":       testDeleteVersionsBefore,
 		"Links":                      testLinks,

@@ -17,8 +17,7 @@ import (
 // confirmation, if asked for, confirmed): reported at once when a change on
 // that page alone is enough, otherwise kept on the page's state until the
 // other pages of one of the sentinel's alternatives ("Using A AND B") have
-// changes too (see settle), with the time it was found, which its change
-// keeps when told (foundChange.detectedAt).
+// changes too (see settle).
 func (m *Monitor) found(ctx context.Context, j *job, pg *page, ref int64, pe *pairEval, res *intent.Result, now time.Time) {
 	if j.plan.alone(pg.url) {
 		m.report(ctx, j, pg, ref, pe, res, now)
@@ -28,7 +27,7 @@ func (m *Monitor) found(ctx context.Context, j *job, pg *page, ref int64, pe *pa
 	if ps.Pending == nil {
 		ps.Pending = &pendingChange{Ref: ref, Resource: pg.resource}
 	}
-	ps.Pending.Cur, ps.Pending.At = pg.cur.ID, now // a later change on the page widens the waiting one
+	ps.Pending.Cur = pg.cur.ID // a later change on the page widens the waiting one
 	m.Logger.Info("change waits for the other pages", LogSentinel, j.s.ID, logURL(pg.url), LogVersion, pg.cur.ID)
 }
 
@@ -87,9 +86,7 @@ func (m *Monitor) settle(ctx context.Context, j *job, now time.Time, grant *memo
 					ps.PendingFile = nil
 					m.Logger.Info("waiting change gone", LogSentinel, j.s.ID, logURL(url))
 				default:
-					f := fileFound(url, p.Resource, p.Ref, p.Cur, ft)
-					f.at = p.At
-					all = append(all, f)
+					all = append(all, fileFound(url, p.Resource, p.Ref, p.Cur, ft))
 				}
 			}
 			if p := ps.Pending; p != nil && ps.textWaits() {
@@ -106,7 +103,7 @@ func (m *Monitor) settle(ctx context.Context, j *job, now time.Time, grant *memo
 					ps.Pending = nil
 					m.Logger.Info("waiting change gone", LogSentinel, j.s.ID, logURL(url))
 				default:
-					all = append(all, foundChange{pg: &page{url: url, resource: p.Resource, cur: &vigil.Version{ID: p.Cur}}, ref: p.Ref, pe: pe, res: res, at: p.At})
+					all = append(all, foundChange{pg: &page{url: url, resource: p.Resource, cur: &vigil.Version{ID: p.Cur}}, ref: p.Ref, pe: pe, res: res})
 				}
 			}
 			if len(all) > n {

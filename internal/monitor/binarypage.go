@@ -256,6 +256,6 @@ func (m *Monitor) foundFile(ctx context.Context, j *job, ps *pageState, pg *page
 	if ps.PendingFile == nil {
 		ps.PendingFile = &pendingChange{Ref: from, Resource: pg.resource}
 	}
-	ps.PendingFile.Cur, ps.PendingFile.At = to, now // a later change of the file widens the waiting one
+	ps.PendingFile.Cur = to // a later change of the file widens the waiting one
 	m.Logger.Info("change waits for the other pages", LogSentinel, j.s.ID, logURL(pg.url), LogVersion, to)
 }

@@ -39,35 +39,6 @@ type foundChange struct {
 	// file changed or it turned back into a page (fileTurn); pe and res
 	// are nil then.
 	file *fileChange
-	// at is when the change was found, if before the check that tells
-	// it: a change of "Using A AND B" that waited for the other page's
-	// (pendingChange.At). Zero: found now.
-	at time.Time
-}
-
-// detectedAt returns the time f's change is stored with: when it was
-// found (foundChange.at), else now. A digest gathers the changes
-// detected in its period (sendDigest), so with one open
-// (state.DigestDue) it is not before the period's start: a change found
-// in the period before, told in this one, is in this one's digest. At a
-// check that ends the period (or the mode), or opens the first one (a
-// sentinel edited into the mode while the change waited), it is now: the
-// digest sent then reads the store before the check's changes are in it,
-// and they belong to the next period, which starts now.
-func (f *foundChange) detectedAt(j *job, now time.Time) time.Time {
-	at := now
-	if !f.at.IsZero() && f.at.Before(now) {
-		at = f.at
-	}
-	st, periodic := j.st, j.plan.mode == spec.Periodic
-	switch {
-	case !periodic && st.DigestDue.IsZero():
-	case !periodic || st.DigestDue.IsZero() || !now.Before(st.DigestDue):
-		at = now
-	case at.Before(st.DigestSince):
-		at = st.DigestSince
-	}
-	return at
 }
 
 // reportTogether writes the changes found on several pages at once (the
@@ -87,12 +58,12 @@ func (m *Monitor) reportTogether(ctx context.Context, j *job, found []foundChang
 		if f.file != nil {
 			// No records, nor delta: a file's version has no body.
 			c = &vigil.Change{SentinelID: j.s.ID, ResourceID: f.pg.resource, FromVersion: f.ref, ToVersion: f.pg.cur.ID,
-				DetectedAt: f.detectedAt(j, now), Summary: f.file.summary, Records: json.RawMessage("[]")}
+				DetectedAt: now, Summary: f.file.summary, Records: json.RawMessage("[]")}
 			j.rec.Changes = append(j.rec.Changes, c)
 			m.Logger.Info("change detected", LogSentinel, j.s.ID, logURL(f.pg.url), LogVersion, f.pg.cur.ID, "summary", c.Summary)
 			detail = f.file.detail
 		} else {
-			c, changes = m.record(j, f.pg, f.ref, f.res, f.pe.reading(f.res), f.detectedAt(j, now))
+			c, changes = m.record(j, f.pg, f.ref, f.res, f.pe.reading(f.res), now)
 		}
 		item := &vigil.MessageItem{Change: c}
 		if j.plan.wantsDelta() && f.pe != nil { // only webhooks carry the tree delta
@@ -122,9 +93,9 @@ func (m *Monitor) reportTogether(ctx context.Context, j *job, found []foundChang
 	m.enqueue(j, msg, first, due)
 }
 
-// record adds a change found on a page at now to the check's record, with
-// how its versions were read (reading, nil when alike), and returns it
-// with the typed changes it lists.
+// record adds a change found on a page to the check's record, with how
+// its versions were read (reading, nil when alike), and returns it with
+// the typed changes it lists.
 func (m *Monitor) record(j *job, pg *page, ref int64, res *intent.Result, reading *vigil.ChangeReading, now time.Time) (*vigil.Change, []intent.Change) {
 	changes := res.AllChanges()
 	records, err := json.Marshal(changes)

@@ -81,14 +81,11 @@ type pageState struct {
 
 // pendingChange is a change found on a page and not reported yet: from
 // version Ref (the reference when it was first found) to Cur (the newest
-// version it was found in), found in Cur at At, the time its change is
-// stored with when it is told (zero in a state kept before it was: the
-// time it is told).
+// version it was found in).
 type pendingChange struct {
-	Ref      int64     `json:"ref"`
-	Cur      int64     `json:"cur"`
-	Resource int64     `json:"resource"`
-	At       time.Time `json:"at,omitzero"`
+	Ref      int64 `json:"ref"`
+	Cur      int64 `json:"cur"`
+	Resource int64 `json:"resource"`
 }
 
 // pendingConfirm is a change found on page URL from version Ref to Cand,

@@ -3,6 +3,7 @@ package monitor
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -113,4 +114,35 @@ func TestDigestWebhookDeltaOfFile(t *testing.T) {
 			t.Errorf("the change into a file (%s) carries a delta: %s", file.Change.Summary, file.Delta)
 		}
 	})
+}
+
+// TestDigestWebhookDeltaCount: a digest gives a delta to its first
+// maxDigestDeltaCount changes only (each is two versions read and
+// compared again, in the claim loop when the digest is due alone); the
+// changes after them carry none.
+func TestDigestWebhookDeltaCount(t *testing.T) {
+	db, wh, u := testStore(t)
+	p := &andPages{db: db, u: u, clock: time.Now().UTC().Truncate(time.Minute)}
+	src := "Create Sentinel daily Using " + pageA + " Monitor any change Fetch 1 hour Notify By webhook http://hooks.example/h Every 1 day\n"
+	p.s = createSentinel(t, db, spec.NewChecker(p.clock), u, "daily", src)
+	p.f = &pagesFetcher{pages: map[string]string{pageA: pageWith("a0")}}
+	p.m = &Monitor{Store: db, Warehouse: wh, Fetcher: p.f, Policy: schedule.Policy{MinInterval: time.Minute},
+		Now: func() time.Time { return p.clock }}
+	d := &onePage{andPages: p, start: p.clock}
+	d.run(t, 0)
+	n := maxDigestDeltaCount + 2
+	for i := 1; i <= n; i++ {
+		d.change(fmt.Sprintf("addition %d", i))
+		d.run(t, time.Duration(i)*time.Hour)
+	}
+	d.run(t, 25*time.Hour) // the period ends
+	msgs := messagesOf(t, db, u, p.s)
+	if len(msgs) != 1 || !msgs[0].Digest || len(msgs[0].Changes) != n {
+		t.Fatalf("%d messages, want one digest of %d changes", len(msgs), n)
+	}
+	for i, it := range msgs[0].Changes {
+		if want := i < maxDigestDeltaCount; (len(it.Delta) != 0) != want {
+			t.Errorf("change %d of %d carries a delta: %v, want %v", i+1, n, len(it.Delta) != 0, want)
+		}
+	}
 }

@@ -224,6 +224,13 @@ func (m *Monitor) sendDigest(ctx context.Context, j *job, now time.Time) bool {
 // takes. The changes past it carry none, as a delta past its own bound.
 const maxDigestDeltas = 4 << 20
 
+// maxDigestDeltaCount bounds the number of changes of one digest given a
+// delta: each is a comparison of two versions read again, and a digest due
+// alone is built in the claim loop (sendDigestOnly), before the checks of
+// its batch start, which it must not hold up for a day of changes of a
+// large page. The changes past it carry none, as past maxDigestDeltas.
+const maxDigestDeltaCount = 16
+
 // digestDeltas gives the items of a digest of job j's sentinel the tree
 // deltas between their changes' versions, as a webhook of each change
 // alone carries it (reportTogether, pairEval.deltaJSON), when the sentinel
@@ -240,6 +247,9 @@ func (m *Monitor) digestDeltas(ctx context.Context, j *job, items []*vigil.Messa
 	defer grant.done()
 	total := 0
 	for i, it := range items {
+		if i == maxDigestDeltaCount {
+			break
+		}
 		url := ""
 		if i < len(pages) {
 			url = pages[i]

@@ -139,7 +139,7 @@ func (s *Server) checkInput(ctx context.Context, u *vigil.User, in *sentinelInpu
 		return nil, nil, nil, false, err
 	}
 	if in.live && s.Unreachable != nil {
-		c.Unreachable = func(url string) string { return s.Unreachable(ctx, url) }
+		c.Unreachable = s.reachOf(ctx)
 	}
 	if replacing != nil {
 		ch, err = c.CheckReplace(replacing.Name, sen)

@@ -2,6 +2,8 @@ package web
 
 import (
 	"context"
+	"net/url"
+	"time"
 
 	"github.com/vigil-web/vigil/spec"
 )
@@ -24,5 +26,37 @@ func (s *Server) unreachableWarnings(ctx context.Context, c *spec.Checked) []str
 	if c == nil || s.Unreachable == nil {
 		return nil
 	}
-	return c.UnreachableWarnings(func(url string) string { return s.Unreachable(ctx, url) })
+	return c.UnreachableWarnings(s.reachOf(ctx))
+}
+
+// reachBudget bounds the time one request spends asking Server.Unreachable
+// of its URLs: a sentinel of many pages on hosts whose DNS does not
+// answer would otherwise wait for each in turn, on every view of it and
+// every live check the editor sends as the user types.
+const reachBudget = 3 * time.Second
+
+// reachOf returns Server.Unreachable for one request: asked once a host
+// (pages of one site, its webhook), within reachBudget in all; past it,
+// the URLs not yet asked of are not warned of, as a host that does not
+// answer is not.
+func (s *Server) reachOf(ctx context.Context) func(raw string) string {
+	deadline := time.Now().Add(reachBudget)
+	seen := map[string]string{}
+	return func(raw string) string {
+		host := raw
+		if u, err := url.Parse(raw); err == nil {
+			host = u.Hostname()
+		}
+		if why, ok := seen[host]; ok {
+			return why
+		}
+		why := ""
+		if time.Now().Before(deadline) {
+			c, cancel := context.WithDeadline(ctx, deadline)
+			why = s.Unreachable(c, raw)
+			cancel()
+		}
+		seen[host] = why
+		return why
+	}
 }

@@ -165,3 +165,60 @@ func TestUnreachableNotStored(t *testing.T) {
 		t.Errorf("the stored checked form keeps the server's warnings: %s", stored.Spec)
 	}
 }
+
+// TestUnreachableAskedOnceAHost: a live check asks Server.Unreachable of
+// each host once (the pages of one site and its webhook are one look-up),
+// and not again once one look-up spent the request's budget (a DNS that
+// does not answer): the hosts it had not asked of are not warned of. Each
+// URL was looked up in turn, for up to the fetcher's timeout each.
+func TestUnreachableAskedOnceAHost(t *testing.T) {
+	s, u := newTestServer(t)
+	s.Checker = storeChecker(s)
+	asked := map[string]int{}
+	s.Unreachable = func(ctx context.Context, raw string) string {
+		pu, err := url.Parse(raw)
+		if err != nil {
+			t.Errorf("Unreachable(%q): %v", raw, err)
+			return ""
+		}
+		asked[pu.Hostname()]++
+		if strings.HasPrefix(pu.Hostname(), "hung") {
+			if _, ok := ctx.Deadline(); !ok {
+				t.Errorf("Unreachable(%q) without a deadline", raw)
+				return ""
+			}
+			<-ctx.Done() // a DNS that never answers
+			return ""
+		}
+		return "a private address"
+	}
+	c := newSignedIn(t, s, u)
+	src := "Create Sentinel many\nUsing http://10.0.0.5/a OR http://10.0.0.5/b OR http://10.0.0.5:8080/c\n" +
+		"  OR http://hung1.example/ OR http://hung2.example/ OR http://hung3.example/\n" +
+		"Monitor any change\nNotify By webhook http://10.0.0.5/hook\n"
+	b, err := json.Marshal(map[string]string{"source": src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out := c.do("POST", "/api/v1/sentinels/check", string(b))
+	if code != http.StatusOK {
+		t.Fatalf("check: %d\n%s", code, out)
+	}
+	var res CheckResult
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	got := 0
+	for _, w := range res.Warnings {
+		if strings.HasPrefix(w.Message, "this server does not") {
+			got++
+		}
+	}
+	if got != 4 {
+		t.Errorf("%d warnings, want 4 (three pages and the webhook of 10.0.0.5):\n%s", got, out)
+	}
+	want := map[string]int{"10.0.0.5": 1, "hung1.example": 1}
+	if len(asked) != len(want) || asked["10.0.0.5"] != 1 || asked["hung1.example"] != 1 {
+		t.Errorf("hosts asked of %v, want %v", asked, want)
+	}
+}

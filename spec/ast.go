@@ -84,6 +84,9 @@ type Sentinel struct {
 	Compare *CompareClause // which versions to compare
 
 	blank bool // a blank line comes before it in the source (for the printer)
+	// broken says which parts of its text the parser could not read
+	// (see broken.go); zero for a sentinel without syntax errors.
+	broken clauseSet
 }
 
 // Pos returns the position of "Create".

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -203,14 +204,16 @@ func (c *Checker) loc() *time.Location {
 // may use it or refer to its events. It returns the checked sentinels (nil
 // for those with errors, so the slice is parallel to f.Sentinels) and an
 // ErrorList sorted by position, of at most MaxErrors errors and a last
-// "too many errors".
+// "too many errors". A sentinel Parse read with syntax errors is checked
+// as CheckPartial checks it: its semantic errors are reported (not its
+// syntax errors, which are Parse's), and it is nil in the result.
 func (c *Checker) CheckFile(f *File) ([]*Checked, error) {
 	var errs ErrorList
 	out := make([]*Checked, len(f.Sentinels))
 	for i, s := range f.Sentinels {
-		ch, el := c.check(f.Name, s)
+		ch, el := c.checkAs(f.Name, s, s.HasSyntaxErrors())
 		errs = append(errs, el...)
-		if len(el) == 0 {
+		if ch != nil && len(el) == 0 {
 			out[i] = ch
 			c.Add(&Stored{Checked: ch})
 		} else if s.Name != nil {
@@ -255,6 +258,44 @@ func (c *Checker) RecheckStored(name string, s *Sentinel) (*Checked, error) {
 // sentinels, on old itself is reported as a cycle. Sentinels that depend
 // on old are not re-checked; the caller may re-check them.
 func (c *Checker) CheckReplace(old string, s *Sentinel) (*Checked, error) {
+	var ch *Checked
+	var err error
+	c.asReplacing(old, func() { ch, err = c.Check(s) })
+	return ch, err
+}
+
+// CheckPartial returns the semantic errors of s, a sentinel Parse (or
+// ParseSentinel) read with syntax errors, its partial result, so that
+// one run tells every problem of its text: the rules are applied to the
+// clauses that parsed, and to the target when the header did, but not
+// those that need a clause that did not parse, which is neither
+// inherited nor defaulted (a misspelt word between the clauses may be
+// any clause it does not state). old, if not "", is the name of the
+// stored sentinel s is an edit of, as for CheckReplace. A sentinel
+// without syntax errors is checked as Check does. The list is sorted
+// and cut at MaxErrors as Check's is, nil if it finds nothing; nothing
+// is added, and s is never valid: its syntax errors are Parse's to
+// report.
+func (c *Checker) CheckPartial(old string, s *Sentinel) ErrorList {
+	var errs ErrorList
+	check := func() {
+		_, errs = c.checkAs("", s, true)
+		errs.limit(MaxErrors)
+	}
+	if old == "" {
+		check()
+	} else {
+		c.asReplacing(old, check)
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return errs
+}
+
+// asReplacing runs check with the stored sentinel named old set aside,
+// as CheckReplace describes.
+func (c *Checker) asReplacing(old string, check func()) {
 	saved, savedLookup := c.known, c.Lookup
 	c.replacing = c.lookup(old)
 	defer func() { c.known, c.Lookup, c.replacing = saved, savedLookup, nil }()
@@ -277,7 +318,7 @@ func (c *Checker) CheckReplace(old string, s *Sentinel) (*Checked, error) {
 			return savedLookup(name)
 		}
 	}
-	return c.Check(s)
+	check()
 }
 
 // checking is the state of one Check.
@@ -288,6 +329,10 @@ type checking struct {
 	errs     ErrorList
 	warnings ErrorList
 	urls     map[*URLTarget]string // normalised by the validator
+	// unknown reports whether a clause s does not state may be one that
+	// did not parse (CheckPartial): it is neither inherited nor
+	// defaulted.
+	unknown func(Token) bool
 }
 
 func (k *checking) errorf(n Node, found, format string, args ...any) {
@@ -303,7 +348,33 @@ func (k *checking) warn(n Node, found, msg string) {
 }
 
 func (c *Checker) check(filename string, s *Sentinel) (*Checked, ErrorList) {
-	k := &checking{c: c, filename: filename, s: s}
+	return c.checkAs(filename, s, false)
+}
+
+// checkAs is check, or, partial, the check of a sentinel read with
+// syntax errors (CheckPartial): its clauses that did not parse left out
+// and not made up, and nothing returned but errors.
+func (c *Checker) checkAs(filename string, s *Sentinel, partial bool) (*Checked, ErrorList) {
+	ch, errs := c.checkBody(filename, s, partial)
+	if s.HasSyntaxErrors() {
+		ch = nil // never valid: part of it was not read
+	}
+	return ch, errs
+}
+
+func (c *Checker) checkBody(filename string, s *Sentinel, partial bool) (*Checked, ErrorList) {
+	k := &checking{c: c, filename: filename, s: s, unknown: func(Token) bool { return false }}
+	if partial && s != nil {
+		k.s, k.unknown = s.readable()
+		s = k.s
+		if s.Target == nil {
+			// Its header did not parse: the clauses are checked alone.
+			return nil, k.headless()
+		}
+	} else if s.HasSyntaxErrors() {
+		k.errorf(s, "", "incomplete sentinel: it has syntax errors")
+		return nil, k.errs
+	}
 	if s == nil || s.Name == nil || s.Target == nil {
 		var n Node
 		if s != nil {
@@ -321,15 +392,7 @@ func (c *Checker) check(filename string, s *Sentinel) (*Checked, ErrorList) {
 	v.sentinel(s)
 	k.urls = v.urls
 
-	name := s.Name.Name
-	if old := c.lookup(name); old != nil {
-		holder := NameHolder{Unreadable: old.Unreadable}
-		if old.Checked != nil && old.Sentinel != nil && old.Sentinel.Name != nil {
-			holder.Name = old.Sentinel.Name.Name
-		}
-		k.report(s.Name, name, NameTakenMessage(name, holder))
-		k.errs[len(k.errs)-1].NameTaken = true
-	}
+	k.nameTaken()
 
 	ch := &Checked{}
 	var parent *Stored
@@ -638,7 +701,7 @@ func (k *checking) inherit(out *Sentinel, parent *Stored, ch *Checked) {
 		defaulted = k.inferDefaulted(p)
 	}
 	take := func(name string, missing bool, copyFn func()) {
-		if missing && !slices.Contains(defaulted, name) {
+		if missing && !slices.Contains(defaulted, name) && !k.unknown(clauseToken(name)) {
 			copyFn()
 			ch.Inherited = append(ch.Inherited, name)
 		}
@@ -673,7 +736,7 @@ func (k *checking) inferDefaulted(p *Sentinel) []string {
 // in ch.Defaulted.
 func (k *checking) defaults(out *Sentinel, ch *Checked) {
 	fill := func(name string, missing bool, set func()) {
-		if missing {
+		if missing && !k.unknown(clauseToken(name)) {
 			set()
 			ch.Defaulted = append(ch.Defaulted, name)
 		}
@@ -681,12 +744,14 @@ func (k *checking) defaults(out *Sentinel, ch *Checked) {
 	fill("Monitor", out.Monitor == nil, func() { out.Monitor = &MonitorClause{X: &ChangeType{Kind: AnyChange}} })
 	fill("Fetch", out.Fetch == nil, func() { out.Fetch = &FetchClause{OnChange: true} })
 	fill("From", out.From == nil, func() { out.From = &TimeSpec{Base: &Now{}} })
-	fill("To", out.To == nil, func() { out.To = defaultTo(out.From, k.c.lifespan()) })
+	// The defaults of To and Every follow From and Notify: not known
+	// when those are not (CheckPartial).
+	fill("To", out.To == nil && out.From != nil, func() { out.To = defaultTo(out.From, k.c.lifespan()) })
 	_, off := k.c.Unavailable[Email]
 	fill("Notify", out.Notify == nil && k.c.Owner != "" && !off, func() {
 		out.Notify = &NotifyClause{Contacts: []*Contact{{Kind: Email, Address: k.c.Owner}}}
 	})
-	fill("Every", out.Every == nil, func() { out.Every = &EveryClause{Mode: defaultEvery(out.Notify)} })
+	fill("Every", out.Every == nil && (out.Notify != nil || !k.unknown(NOTIFY)), func() { out.Every = &EveryClause{Mode: defaultEvery(out.Notify)} })
 	fill("Compare", out.Compare == nil, func() { out.Compare = &CompareClause{Method: Pairwise} })
 }
 
@@ -718,4 +783,38 @@ func defaultEvery(n *NotifyClause) NotifyMode {
 		return BestEffort
 	}
 	return Interactive
+}
+
+// clauseToken returns the keyword token of the clause named name
+// ("Monitor" to "Compare").
+func clauseToken(name string) Token {
+	return keywords[strings.ToLower(name)]
+}
+
+// headless returns the errors of a sentinel whose header did not parse,
+// its target unknown (CheckPartial): those of its name, if the parser
+// read one, and of each clause alone.
+func (k *checking) headless() ErrorList {
+	s := k.s
+	v := &validator{report: k.report, warn: k.warn, urls: map[*URLTarget]string{}, compile: k.c.CompileSelector, unavailable: k.c.Unavailable, checkChat: k.c.CheckChat,
+		unreachable: k.c.Unreachable, stored: k.c.stored}
+	v.sentinel(s)
+	if s.Name != nil {
+		k.nameTaken()
+	}
+	return k.errs
+}
+
+// nameTaken reports the name of the sentinel checked when another of the
+// owner's sentinels has it.
+func (k *checking) nameTaken() {
+	name := k.s.Name.Name
+	if old := k.c.lookup(name); old != nil {
+		holder := NameHolder{Unreadable: old.Unreadable}
+		if old.Checked != nil && old.Sentinel != nil && old.Sentinel.Name != nil {
+			holder.Name = old.Sentinel.Name.Name
+		}
+		k.report(k.s.Name, name, NameTakenMessage(name, holder))
+		k.errs[len(k.errs)-1].NameTaken = true
+	}
 }

@@ -276,8 +276,15 @@ func TestUnavailableChannel(t *testing.T) {
 func TestCheckNeverPanicsOnPartialAST(t *testing.T) {
 	f, _ := Parse("p", []byte("Create Sentinel\nCreate Sentinel a Using\nCreate Sentinel b Using http://a.example From start(\nCreate Sentinel c Using http://a.example Monitor NOT"))
 	c := NewChecker(date(2003, 6, 1, 12, 0))
-	if _, err := c.CheckFile(f); err == nil {
-		t.Error("want errors for incomplete sentinels")
+	// Their syntax errors are Parse's: none is valid.
+	out, _ := c.CheckFile(f)
+	for i, ch := range out {
+		if ch != nil {
+			t.Errorf("sentinel %d, with syntax errors, is valid", i)
+		}
+	}
+	if _, err := c.Check(f.Sentinels[3]); err == nil || !strings.Contains(err.Error(), "incomplete sentinel: it has syntax errors") {
+		t.Errorf("Check of a sentinel with syntax errors: %v, want incomplete sentinel", err)
 	}
 	if _, err := c.Check(nil); err == nil {
 		t.Error("nil sentinel: want error")

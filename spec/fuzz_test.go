@@ -61,8 +61,14 @@ func FuzzParse(f *testing.F) {
 					t.Fatalf("error with an invalid position: %+v %q", p, e.Msg)
 				}
 			}
-			// The checker must not panic on a partial tree either.
-			NewChecker(now).CheckFile(file)
+			// The checker must not panic on a partial tree either, nor
+			// find a sentinel with syntax errors valid.
+			out, _ := NewChecker(now).CheckFile(file)
+			for i, s := range file.Sentinels {
+				if s.HasSyntaxErrors() && out[i] != nil {
+					t.Fatalf("sentinel %d has syntax errors and is valid", i)
+				}
+			}
 			return
 		}
 		printed := Print(file)

@@ -335,9 +335,19 @@ func (p *parser) parseFile() *File {
 // the next sentinel when a misspelt Create ends s ("Crate Sentinel b":
 // see misspeltCreate), the parser at its Sentinel; nil otherwise.
 func (p *parser) parseSentinel(s *Sentinel) *Sentinel {
+	n := len(p.errors)
 	if !p.try(func() { p.parseHeader(s) }) {
 		p.skipTo(Token.clauseStart)
+		s.broken |= brokenHeader
+	} else if len(p.errors) > n {
+		s.broken |= brokenHeader
 	}
+	defer func() {
+		if p.stopped {
+			// Too many errors: the rest of its text was not read.
+			s.broken |= brokenUnknown
+		}
+	}()
 	// Right after a site target, its own words may come too.
 	_, afterSite := s.Target.(*SiteTarget)
 	for p.tok != EOF && p.tok != CREATE {
@@ -349,12 +359,23 @@ func (p *parser) parseSentinel(s *Sentinel) *Sentinel {
 			if next := p.misspeltCreate("clause", "expected "+expected+", found "+p.describe(), true); next != nil {
 				return next
 			}
+			// Text that is no clause: perhaps one misspelt, which
+			// one unknown.
+			s.broken |= brokenUnknown
 			p.skipTo(Token.clauseStart)
 			continue
 		}
 		afterSite = false
+		tok, stated, n := p.tok, s.clause(p.tok) != nil, len(p.errors)
 		if !p.try(func() { p.parseClause(s) }) {
 			p.skipTo(Token.clauseStart)
+			if !stated {
+				s.broken |= brokenClause(tok)
+			}
+		} else if len(p.errors) > n && !stated {
+			// Read, but with an error (a bad escape in a string):
+			// its values are not to be checked.
+			s.broken |= brokenClause(tok)
 		}
 	}
 	return nil

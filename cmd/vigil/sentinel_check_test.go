@@ -105,6 +105,9 @@ func TestSentinelCheckSyntaxAndSemantic(t *testing.T) {
 		{"typo-in-clause", nil, exitChanged},
 		// Two words of a title after Create: no name made up of them.
 		{"title-not-name", nil, exitChanged},
+		// A syntax error and the semantic errors of the other clauses,
+		// in one run, without those that only follow from it.
+		{"syntax-then-semantic", nil, exitChanged},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			path := filepath.Join("testdata", "sentinel-check", c.name+".txtar")

@@ -131,12 +131,26 @@ func (s *Server) checkInput(ctx context.Context, u *vigil.User, in *sentinelInpu
 	default:
 		return nil, nil, nil, false, vigil.Errorf(vigil.EINVALID, "a sentinel is required: give source (its text in the sentinel language) or sentinel (its JSON form)")
 	}
-	if err != nil {
+	var syntax spec.ErrorList
+	if err != nil && (sen == nil || !errors.As(err, &syntax)) {
 		return sen, nil, diagnostics(err, in.Source), false, nil
 	}
-	c, err := s.checker(ctx, u, now)
+	c, cerr := s.checker(ctx, u, now)
+	switch {
+	case cerr != nil && err != nil:
+		return sen, nil, diagnostics(err, in.Source), false, nil // its syntax errors alone
+	case cerr != nil:
+		return nil, nil, nil, false, cerr
+	}
 	if err != nil {
-		return nil, nil, nil, false, err
+		// Its syntax errors, and the semantic errors of what parsed,
+		// in one list.
+		old := ""
+		if replacing != nil {
+			old = replacing.Name
+		}
+		list := spec.MergeErrors(syntax, c.CheckPartial(old, sen))
+		return sen, nil, listDiagnostics(list, in.Source), false, nil
 	}
 	if in.live && s.Unreachable != nil {
 		c.Unreachable = s.reachOf(ctx)
@@ -151,16 +165,22 @@ func (s *Server) checkInput(ctx context.Context, u *vigil.User, in *sentinelInpu
 		if !errors.As(err, &list) {
 			return nil, nil, nil, false, err
 		}
-		// One diagnostic an error, in the list's order.
-		diags = diagnostics(list, in.Source)
-		for i, e := range list {
-			if e.NameTaken && i < len(diags) {
-				diags[i].Field = nameTakenField
-			}
-		}
-		return sen, nil, diags, len(list) == 1 && list[0].NameTaken, nil
+		return sen, nil, listDiagnostics(list, in.Source), len(list) == 1 && list[0].NameTaken, nil
 	}
 	return sen, ch, nil, false, nil
+}
+
+// listDiagnostics returns the diagnostics of the errors of a sentinel's
+// source src, one an error, in the list's order: that of a name another
+// of the owner's sentinels has is marked on the field name.
+func listDiagnostics(list spec.ErrorList, src string) []Diagnostic {
+	diags := diagnostics(list, src)
+	for i, e := range list {
+		if e.NameTaken && i < len(diags) {
+			diags[i].Field = nameTakenField
+		}
+	}
+	return diags
 }
 
 // printSource returns the canonical form of sen, parsed from src (empty

@@ -1,0 +1,92 @@
+package spec
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestCheckPartial: a file with syntax errors has every problem told in
+// one run, syntax and semantic, in line order, and no error that only
+// follows from a clause that did not parse.
+func TestCheckPartial(t *testing.T) {
+	tests := []struct {
+		name, src, want string
+	}{{
+		name: "bad email and bad Fetch",
+		src: "Create Sentinel news Using https://example.org/\nMonitor any change\nFetch every 2 hours\n" +
+			"Notify By email nope\nEvery immediate\n",
+		want: `f:3:7: "every" does not go after Fetch: write the interval alone, as in Fetch 2 hours
+f:4:11: invalid email address "nope"
+`,
+	}, {
+		name: "Confirm not compared with a Fetch that did not parse",
+		src:  "Create Sentinel a Using https://example.org/\nFetch every 1 hour\nConfirm after 2 hours\nCompare moving 1\n",
+		want: `f:2:7: "every" does not go after Fetch: write the interval alone, as in Fetch 1 hour
+f:4:1: Compare moving 1: n must be at least 2 (moving 1 would compare each version with itself; moving 2 is pairwise)
+`,
+	}, {
+		name: "Confirm compared with a Fetch that parsed",
+		src:  "Create Sentinel a Using https://example.org/\nFetch 1 hour\nConfirm after 2 hours\nNotify By email x@y.example,\n",
+		want: `f:3:1: Confirm after 2 hours must be shorter than Fetch 1 hour
+f:4:29: expected email <address>, webhook <URL> or a chat URL (slack://, discord://, telegram://, ntfy://, gotify://, mattermost://), found end of file
+`,
+	}, {
+		name: "header did not parse: clauses alone",
+		src:  "Create Sentinel c Usin https://example.org/\nFetch 0 hours\nNotify By email bad\nConfirm after 2 hours\n",
+		want: `f:1:19: expected Using, found "Usin"
+f:2:7: Fetch 0 hours: interval must be greater than 0
+f:3:11: invalid email address "bad"
+`,
+	}, {
+		name: "misspelt clause: no defaults",
+		src:  "Create Sentinel b Using https://example.org/\nFecth 1 hour\nConfirm after 2 hours\nEvery 0 hours\n",
+		want: `f:2:1: expected Monitor, Fetch, Confirm, From, To, Notify, Every, Compare or Create, found "Fecth"
+f:4:7: Every 0 hours: interval must be greater than 0
+`,
+	}, {
+		name: "From did not parse: no default To, no lifespan rule",
+		src:  "Create Sentinel a Using https://example.org/\nFrom start(\nTo 01/01/2001\nNotify By email nope\n",
+		want: `f:3:1: expected sentinel name, found reserved word "To"
+f:3:4: To 01/01/2001 has passed (01/01/2001 00:00 UTC is before now, 06/01/2003 12:00 UTC): write a later time, such as To Now + 1 month
+f:4:11: invalid email address "nope"
+`,
+	}, {
+		name: "a later sentinel told one with syntax errors has errors",
+		src: "Create Sentinel a Using https://example.org/\nFetch every 1 hour\n" +
+			"Create Sentinel b Using a\nNotify By email nope\n",
+		want: `f:2:7: "every" does not go after Fetch: write the interval alone, as in Fetch 1 hour
+f:3:25: sentinel a has errors
+f:4:11: invalid email address "nope"
+`,
+	}, {
+		name: "a bad escape in a string: its clause not checked",
+		src:  "Create Sentinel a Using https://example.org/\nMonitor keywords {\"a\\qb\"}\nNotify By email nope\n",
+		want: `f:2:21: invalid escape \q in string: write \\q for a backslash (strings take Go's escapes: \" \\ \n \t \u00e9)
+f:3:11: invalid email address "nope"
+`,
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := Parse("f", []byte(tc.src))
+			if err == nil {
+				t.Fatal("Parse: no syntax error")
+			}
+			_, semantic := NewChecker(date(2003, 6, 1, 12, 0)).CheckFile(f)
+			var list ErrorList
+			if semantic != nil {
+				list = semantic.(ErrorList)
+			}
+			if got := MergeErrors(err, list).String(); got != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+			// CheckPartial of the first sentinel says what CheckFile does
+			// of it.
+			s := f.Sentinels[0]
+			for _, e := range NewChecker(date(2003, 6, 1, 12, 0)).CheckPartial("", s) {
+				if !strings.Contains(tc.want, e.Msg) {
+					t.Errorf("CheckPartial: %v, not in the file's errors", e)
+				}
+			}
+		})
+	}
+}

@@ -19,6 +19,11 @@ const (
 	// (perhaps one misspelt), or the parse stopped in the sentinel (too
 	// many errors): any clause it does not state may be meant.
 	brokenUnknown
+	// brokenOther: an error that left every part read, as the parser
+	// keeps the first of two clauses of a kind ("duplicate Fetch
+	// clause") and reads on after a misspelt Create: nothing is left
+	// out of the check, but the sentinel is not valid.
+	brokenOther
 	// brokenMonitor and the next are the clauses by keyword, in the
 	// order of their tokens (see brokenClause).
 	brokenMonitor

@@ -63,7 +63,19 @@ func FuzzParse(f *testing.F) {
 			}
 			// The checker must not panic on a partial tree either, nor
 			// find a sentinel with syntax errors valid.
+			// A sentinel whose text holds an error has syntax errors
+			// (one at its Create may be the last one's: "expected
+			// Sentinel, found "Create"").
 			out, _ := NewChecker(now).CheckFile(file)
+			for _, e := range el {
+				for i, s := range file.Sentinels {
+					in := e.Pos.Offset >= s.Create.Offset && (i+1 == len(file.Sentinels) || e.Pos.Offset < file.Sentinels[i+1].Create.Offset)
+					atCreate := e.Pos.Offset == s.Create.Offset && i > 0 && file.Sentinels[i-1].HasSyntaxErrors()
+					if e.Msg != TooManyErrors && in && !atCreate && !s.HasSyntaxErrors() {
+						t.Fatalf("sentinel %d holds the error %v, and HasSyntaxErrors is false", i, e)
+					}
+				}
+			}
 			for i, s := range file.Sentinels {
 				if s.HasSyntaxErrors() && out[i] != nil {
 					t.Fatalf("sentinel %d has syntax errors and is valid", i)

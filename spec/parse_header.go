@@ -150,5 +150,6 @@ func (p *parser) misspeltCreate(expected, msg string, inSentinel bool) *Sentinel
 		return nil
 	}
 	e.Msg, e.Expected = "expected Create Sentinel, found "+quote(e.Found), CREATE.String()
+	s.broken |= brokenOther // its error, recorded before its header is read
 	return s
 }

@@ -334,7 +334,7 @@ func (p *parser) parseFile() *File {
 // parseSentinel reads s from the token after its Create on. It returns
 // the next sentinel when a misspelt Create ends s ("Crate Sentinel b":
 // see misspeltCreate), the parser at its Sentinel; nil otherwise.
-func (p *parser) parseSentinel(s *Sentinel) *Sentinel {
+func (p *parser) parseSentinel(s *Sentinel) (next *Sentinel) {
 	n := len(p.errors)
 	if !p.try(func() { p.parseHeader(s) }) {
 		p.skipTo(Token.clauseStart)
@@ -346,6 +346,14 @@ func (p *parser) parseSentinel(s *Sentinel) *Sentinel {
 		if p.stopped {
 			// Too many errors: the rest of its text was not read.
 			s.broken |= brokenUnknown
+		}
+		own := len(p.errors)
+		if next != nil {
+			own-- // "expected Create Sentinel, found "Crate"": next's
+		}
+		if own > n && s.broken == 0 {
+			// An error that left every clause read (a duplicate).
+			s.broken |= brokenOther
 		}
 	}()
 	// Right after a site target, its own words may come too.

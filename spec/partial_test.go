@@ -90,3 +90,38 @@ f:3:11: invalid email address "nope"
 		})
 	}
 }
+
+// TestSyntaxErrorNeverValid: a sentinel whose text holds a syntax error
+// that left every clause read (a duplicate clause, a misspelt Create) is
+// still one with syntax errors: CheckFile does not find it valid, and
+// Check refuses it. Both took it as valid, the first clause standing for
+// the second.
+func TestSyntaxErrorNeverValid(t *testing.T) {
+	for name, src := range map[string]string{
+		"duplicate clause":              "Create Sentinel a Using https://example.org/\nFetch 1 hour\nFetch 2 hours\n",
+		"duplicate clause with error":   "Create Sentinel a Using https://example.org/\nFetch 1 hour\nFetch every 2 hours\n",
+		"misspelt Create":               "Crate Sentinel a Using https://example.org/\n",
+		"misspelt Create of the second": "Create Sentinel a Using https://example.org/\nFetch 1 hour\nCrate Sentinel b Using https://example.org/b\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			f, err := Parse("f", []byte(src))
+			if err == nil {
+				t.Fatal("Parse: no syntax error")
+			}
+			s := f.Sentinels[len(f.Sentinels)-1]
+			if !s.HasSyntaxErrors() {
+				t.Errorf("HasSyntaxErrors false (Parse: %v)", err)
+			}
+			out, _ := NewChecker(date(2003, 6, 1, 12, 0)).CheckFile(f)
+			if out[len(out)-1] != nil {
+				t.Errorf("CheckFile: valid with %v", err)
+			}
+			if len(out) > 1 && (out[0] == nil || f.Sentinels[0].HasSyntaxErrors()) {
+				t.Errorf("CheckFile: the sentinel before, without errors, not valid")
+			}
+			if _, cerr := NewChecker(date(2003, 6, 1, 12, 0)).Check(s); cerr == nil {
+				t.Errorf("Check: valid with %v", err)
+			}
+		})
+	}
+}

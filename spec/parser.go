@@ -339,7 +339,7 @@ func (p *parser) parseSentinel(s *Sentinel) (next *Sentinel) {
 	if !p.try(func() { p.parseHeader(s) }) {
 		p.skipTo(Token.clauseStart)
 		s.broken |= brokenHeader
-	} else if len(p.errors) > n {
+	} else if p.erredSince(n) {
 		s.broken |= brokenHeader
 	}
 	defer func() {
@@ -380,13 +380,26 @@ func (p *parser) parseSentinel(s *Sentinel) (next *Sentinel) {
 			if !stated {
 				s.broken |= brokenClause(tok)
 			}
-		} else if len(p.errors) > n && !stated {
+		} else if p.erredSince(n) && !stated {
 			// Read, but with an error (a bad escape in a string):
 			// its values are not to be checked.
 			s.broken |= brokenClause(tok)
 		}
 	}
 	return nil
+}
+
+// erredSince reports whether an error recorded after the first n is in
+// the text read, before the current token: that token was scanned by the
+// part just read, but an error in it (an illegal character) is the next
+// one's.
+func (p *parser) erredSince(n int) bool {
+	for _, e := range p.errors[min(n, len(p.errors)):] {
+		if e.Pos.Offset < p.pos.Offset || p.tok == EOF {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *parser) parseClause(s *Sentinel) {

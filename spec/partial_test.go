@@ -64,6 +64,15 @@ f:4:11: invalid email address "nope"
 		want: `f:2:21: invalid escape \q in string: write \\q for a backslash (strings take Go's escapes: \" \\ \n \t \u00e9)
 f:3:11: invalid email address "nope"
 `,
+	}, {
+		name: "a bad character after a clause read: the clause checked",
+		src:  "Create Sentinel a Using nowhere $\nFetch 0 hours $\nNotify By email nope\n",
+		want: `f:1:25: unknown sentinel nowhere
+f:1:33: illegal character '$'
+f:2:7: Fetch 0 hours: interval must be greater than 0
+f:2:15: illegal character '$'
+f:3:11: invalid email address "nope"
+`,
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -61,9 +61,16 @@ var hexSHA256 = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
 // Validate returns an EINVALID error naming the first bad field.
 func (v *Version) Validate() error {
-	switch {
-	case v.ResourceID <= 0:
+	if v.ResourceID <= 0 {
 		return Errorf(EINVALID, "version resourceId required")
+	}
+	return v.ValidateFetch()
+}
+
+// ValidateFetch is Validate but for the resource: it checks what a fetch
+// gives, so that a version can be checked before its resource is made.
+func (v *Version) ValidateFetch() error {
+	switch {
 	case v.FetchedAt.IsZero():
 		return Errorf(EINVALID, "version fetchedAt required")
 	case !StorableTime(v.FetchedAt):

@@ -264,12 +264,8 @@ func (w *Warehouse) PutStored(ctx context.Context, f *Fetch) (*vigil.Version, bo
 		v.LastModified = v.LastModified.UTC()
 	}
 	// The version and the caller's links are checked before its resource
-	// is made, so that a Put refused leaves nothing behind; its
-	// resource's id is the one field not known yet, and is checked by the
-	// store.
-	check := *v
-	check.ResourceID = 1
-	if err := check.Validate(); err != nil {
+	// is made, so that a Put refused leaves nothing behind.
+	if err := v.ValidateFetch(); err != nil {
 		return nil, false, err
 	}
 	for _, l := range f.Links {

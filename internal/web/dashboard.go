@@ -38,7 +38,7 @@ type sentinelRow struct {
 	// sentinelView.ScopeNotes).
 	ScopeNotes []string
 	// Warnings say how much less often this server checks it than it
-	// says (sentinelView.Warnings, those of its Fetch).
+	// says (sentinelView.fetchWarnings).
 	Warnings []string
 	// Unreachable say which of its pages and webhooks this server does
 	// not reach (sentinelView.unreachable).
@@ -51,7 +51,7 @@ type sentinelRow struct {
 func (s *Server) sentinelRow(ctx context.Context, sen *vigil.Sentinel, v sentinelView) (*sentinelRow, error) {
 	lifespan := v.Lifespan
 	row := &sentinelRow{Sentinel: sen, Lifespan: lifespan, Checking: s.Checking != nil && s.Checking(sen.ID), ScopeNotes: v.ScopeNotes,
-		Warnings: v.Warnings[:len(v.Warnings)-len(v.unreachable)], Unreachable: v.unreachable}
+		Warnings: v.fetchWarnings, Unreachable: v.unreachable}
 	if c := v.checked; c != nil { // decoded once, for the view
 		row.URLs = c.URLs
 		if lifespan != "active" && lifespan != "ended" && c.Start.After(s.now()) {

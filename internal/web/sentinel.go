@@ -606,9 +606,10 @@ type sentinelView struct {
 	// list's), a page or webhook this server does not reach
 	// (unreachableWarnings).
 	Warnings []string `json:"warnings,omitempty"`
-	// unreachable are the warnings of Warnings of a page or webhook this
-	// server does not reach, which the dashboard shows apart.
-	unreachable []string
+	// fetchWarnings are the warnings of Warnings of its Fetch, and
+	// unreachable those of a page or webhook this server does not reach,
+	// which the dashboard shows apart.
+	fetchWarnings, unreachable []string
 	// pages are the resources the store has of the sentinel's pages,
 	// read with the fetch error (sentinelPages), for the dashboard's row.
 	pages []*sentinelPage
@@ -694,7 +695,9 @@ func (s *Server) sentinelViews(ctx context.Context, sens []*vigil.Sentinel) []se
 			sen = &c
 		}
 		checked := storedChecked(sen)
-		out[i] = sentinelView{Sentinel: sen, Lifespan: st.Lifespan, Checking: checking, ScopeNotes: st.ScopeNotes, Warnings: s.storedFetchWarnings(checked), checked: checked}
+		fetch := s.storedFetchWarnings(checked)
+		out[i] = sentinelView{Sentinel: sen, Lifespan: st.Lifespan, Checking: checking, ScopeNotes: st.ScopeNotes,
+			Warnings: fetch, fetchWarnings: fetch, checked: checked}
 		var urls []string
 		if checked != nil {
 			urls = checked.URLs

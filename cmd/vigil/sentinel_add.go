@@ -43,30 +43,26 @@ func (pf parsedFile) toCheck() bool {
 }
 
 // syntaxFaults returns, for each sentinel of f, which spec.Parse returned
-// with the syntax error err, whether err has an error in its text (from
-// its Create to the next sentinel's), so that the others are added as a
-// file's sentinels without check errors are. A sentinel at or after the
-// position where the parser stopped ("too many errors") is faulty too, its
-// errors unknown. ok is false when no sentinel is clean, or err is no
-// list of positioned errors.
+// with the syntax error err, whether it has a syntax error in its text
+// (spec.Sentinel.HasSyntaxErrors: the parser tells whose an error is, as
+// an error at a sentinel's Create may be the one before's, a clause of
+// it left open), so that the others are added as a file's sentinels
+// without check errors are. A sentinel in which the parser stopped ("too
+// many errors") is faulty too, its errors unknown. ok is false when no
+// sentinel is clean, or err is no list of positioned errors.
 func syntaxFaults(f *spec.File, err error) (faulty []bool, ok bool) {
 	var list spec.ErrorList
 	if f == nil || len(f.Sentinels) == 0 || !errors.As(err, &list) {
 		return nil, false
 	}
-	faulty = make([]bool, len(f.Sentinels))
 	for _, e := range list {
 		if !e.Pos.IsValid() {
 			return nil, false // an error of no known place: of the file
 		}
-		for i := range f.Sentinels {
-			if e.Msg != spec.TooManyErrors && e.Pos.Offset < f.Sentinels[i].Create.Offset {
-				break // before its text: an error of an earlier one, or of no sentinel
-			}
-			if i+1 == len(f.Sentinels) || e.Pos.Offset < f.Sentinels[i+1].Create.Offset {
-				faulty[i] = true
-			}
-		}
+	}
+	faulty = make([]bool, len(f.Sentinels))
+	for i, s := range f.Sentinels {
+		faulty[i] = s.HasSyntaxErrors()
 	}
 	return faulty, slices.Contains(faulty, false)
 }

@@ -108,6 +108,9 @@ func TestSentinelCheckSyntaxAndSemantic(t *testing.T) {
 		// A syntax error and the semantic errors of the other clauses,
 		// in one run, without those that only follow from it.
 		{"syntax-then-semantic", nil, exitChanged},
+		// A syntax error of a at the Create of b, on a's last line:
+		// a's, as the parser tells, not b's.
+		{"error-at-next-create", nil, exitChanged},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			path := filepath.Join("testdata", "sentinel-check", c.name+".txtar")

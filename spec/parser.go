@@ -2,6 +2,7 @@ package spec
 
 import (
 	"bytes"
+	"errors"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -84,20 +85,37 @@ func NoSentinel(filename string) ErrorList {
 // ParseSentinel parses src, which must hold exactly one sentinel.
 func ParseSentinel(filename string, src []byte) (*Sentinel, error) {
 	f, err := Parse(filename, src)
+	return SoleSentinel(f, err)
+}
+
+// SoleSentinel returns the first sentinel of f, which Parse returned
+// with err, and the error of a source that must hold exactly one: err's
+// syntax errors and, when f holds more than one sentinel, "more than one
+// sentinel" at the second's Create, in one list sorted by position and
+// cut at MaxErrors (MergeErrors); NoSentinel when f holds none and err
+// is nil. The sentinels after the first are still f's, to be checked.
+func SoleSentinel(f *File, err error) (*Sentinel, error) {
 	var s *Sentinel
 	if len(f.Sentinels) > 0 {
 		s = f.Sentinels[0]
 	}
-	if err != nil {
+	switch {
+	case len(f.Sentinels) > 1:
+		more := ErrorList{{Pos: f.Sentinels[1].Create.Position(f.Name), Msg: "more than one sentinel: expected end of input", Found: "Create", Expected: "end of file"}}
+		if err == nil {
+			return s, more
+		}
+		var list ErrorList
+		if !errors.As(err, &list) {
+			return s, err
+		}
+		return s, MergeErrors(list, more)
+	case err != nil:
 		return s, err
+	case s == nil:
+		return nil, NoSentinel(f.Name)
 	}
-	switch len(f.Sentinels) {
-	case 0:
-		return nil, NoSentinel(filename)
-	case 1:
-		return s, nil
-	}
-	return s, ErrorList{{Pos: f.Sentinels[1].Create.Position(filename), Msg: "more than one sentinel: expected end of input", Found: "Create", Expected: "end of file"}}
+	return s, nil
 }
 
 type parser struct {

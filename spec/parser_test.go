@@ -380,3 +380,24 @@ func TestErrorPosition(t *testing.T) {
 		})
 	}
 }
+
+// TestParseSentinelMoreThanOneWithSyntaxErrors: a source of two
+// sentinels, one with a syntax error, is told both: the syntax error and
+// "more than one sentinel" at the second's Create, in source order. The
+// second was told only when the source had no syntax error.
+func TestParseSentinelMoreThanOneWithSyntaxErrors(t *testing.T) {
+	for src, want := range map[string]string{
+		"Create Sentinel a Using http://a.example\nFetch every 2 hours\nCreate Sentinel b Using a\n": "x:2:7: \"every\" does not go after Fetch: write the interval alone, as in Fetch 2 hours\n" +
+			"x:3:1: more than one sentinel: expected end of input\n",
+		"Create Sentinel a Using http://a.example\nCreate Sentinel b Using a\nFetch every 2 hours\n": "x:2:1: more than one sentinel: expected end of input\n" +
+			"x:3:7: \"every\" does not go after Fetch: write the interval alone, as in Fetch 2 hours\n",
+	} {
+		s, err := ParseSentinel("x", []byte(src))
+		if s == nil || s.Name.Name != "a" {
+			t.Errorf("%q: sentinel %v, want a", src, s)
+		}
+		if got := err.(ErrorList).String(); got != want {
+			t.Errorf("%q:\ngot\n%s\nwant\n%s", src, got, want)
+		}
+	}
+}

@@ -119,13 +119,18 @@ func writtenLen(src, found string) int {
 // sentinels has (spec.Error.NameTaken) is marked on the field name
 // (nameTakenField), and taken says it is the only one.
 func (s *Server) checkInput(ctx context.Context, u *vigil.User, in *sentinelInput, replacing *vigil.Sentinel, now time.Time) (sen *spec.Sentinel, ch *spec.Checked, diags []Diagnostic, taken bool, err error) {
+	var others []*spec.Sentinel // those after sen in a source of several
 	switch {
 	case len(in.Sentinel) > 0 && in.Source != "":
 		return nil, nil, nil, false, vigil.Errorf(vigil.EINVALID, "give either source or sentinel, not both")
 	case len(in.Sentinel) > 0:
 		sen, err = spec.DecodeSentinel(in.Sentinel)
 	case strings.TrimSpace(in.Source) != "":
-		sen, err = spec.ParseSentinel("", []byte(in.Source))
+		f, perr := spec.Parse("", []byte(in.Source))
+		sen, err = spec.SoleSentinel(f, perr)
+		if len(f.Sentinels) > 1 {
+			others = f.Sentinels[1:]
+		}
 	case in.editor:
 		return nil, nil, nil, false, vigil.Errorf(vigil.EINVALID, "sentinel source required")
 	default:
@@ -144,12 +149,17 @@ func (s *Server) checkInput(ctx context.Context, u *vigil.User, in *sentinelInpu
 	}
 	if err != nil {
 		// Its syntax errors, and the semantic errors of what parsed,
-		// in one list.
+		// in one list; those of each sentinel of a source that holds
+		// more than one.
 		old := ""
 		if replacing != nil {
 			old = replacing.Name
 		}
-		list := spec.MergeErrors(syntax, c.CheckPartial(old, sen))
+		semantic, err := sourceErrors(c, old, append([]*spec.Sentinel{sen}, others...))
+		if err != nil {
+			return nil, nil, nil, false, err
+		}
+		list := spec.MergeErrors(syntax, semantic)
 		return sen, nil, listDiagnostics(list, in.Source), false, nil
 	}
 	if in.live && s.Unreachable != nil {
@@ -168,6 +178,46 @@ func (s *Server) checkInput(ctx context.Context, u *vigil.User, in *sentinelInpu
 		return sen, nil, listDiagnostics(list, in.Source), len(list) == 1 && list[0].NameTaken, nil
 	}
 	return sen, ch, nil, false, nil
+}
+
+// sourceErrors returns the semantic errors of sens, the sentinels of one
+// source, in order, as vigil sentinel check finds those of a file: one
+// with syntax errors is checked as far as it parsed
+// (spec.Checker.CheckPartial) and told to c as failed, so that a later
+// one that uses it is told it has errors; one without is checked in full
+// (as an edit of the stored sentinel old, if not ""), and a valid one is
+// known to the later ones. The errors are sorted by position, each list
+// the checker cut ending with its "too many errors" (spec.MergeErrors
+// cuts them all).
+func sourceErrors(c *spec.Checker, old string, sens []*spec.Sentinel) (spec.ErrorList, error) {
+	var errs spec.ErrorList
+	for _, sen := range sens {
+		if sen.HasSyntaxErrors() {
+			errs = append(errs, c.CheckPartial(old, sen)...)
+		} else {
+			var ch *spec.Checked
+			var err error
+			if old != "" {
+				ch, err = c.CheckReplace(old, sen)
+			} else {
+				ch, err = c.Check(sen)
+			}
+			if err == nil {
+				c.Add(&spec.Stored{Checked: ch})
+				continue
+			}
+			var list spec.ErrorList
+			if !errors.As(err, &list) {
+				return nil, err
+			}
+			errs = append(errs, list...)
+		}
+		if sen.Name != nil {
+			c.Failed(sen.Name.Name)
+		}
+	}
+	errs.Sort()
+	return errs, nil
 }
 
 // listDiagnostics returns the diagnostics of the errors of a sentinel's

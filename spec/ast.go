@@ -87,6 +87,10 @@ type Sentinel struct {
 	// broken says which parts of its text the parser could not read
 	// (see broken.go); zero for a sentinel without syntax errors.
 	broken clauseSet
+	// parts holds what read cleanly, before the syntax error, of the
+	// parts of its text that did not parse (see part); nil for a
+	// sentinel without syntax errors.
+	parts []part
 }
 
 // Pos returns the position of "Create".

@@ -8,6 +8,19 @@ package spec
 // time in other words ("Confirm after 2 hours must be shorter than
 // Fetch 1 hour", the Fetch clause being a default).
 
+// part is a piece of a clause that did not parse (or of the header,
+// clause USING) that was read cleanly before its syntax error: a change
+// type, a contact, an interval, an event, or a page or a sentinel of the
+// target. A partial check applies to each the rules of the piece alone
+// (checking.parts), none that combines it with the rest of its clause,
+// which is not known: "Notify By email nope, ???" is told that nope is
+// no address, "Fetch every 0 hours" nothing of 0 hours, which comes
+// after its mistake.
+type part struct {
+	clause Token
+	n      Node
+}
+
 // clauseSet is a set of the parts of a sentinel that had a syntax error.
 type clauseSet uint16
 

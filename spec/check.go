@@ -270,7 +270,11 @@ func (c *Checker) CheckReplace(old string, s *Sentinel) (*Checked, error) {
 // clauses that parsed, and to the target when the header did, but not
 // those that need a clause that did not parse, which is neither
 // inherited nor defaulted (a misspelt word between the clauses may be
-// any clause it does not state). old, if not "", is the name of the
+// any clause it does not state). Of a clause (or a header) that did not
+// parse, the pieces read cleanly before its syntax error are checked
+// alone: the change types, contacts, intervals, events and the pages
+// and sentinels of the target it holds there ("Notify By email nope,
+// ???" is told that nope is no address). old, if not "", is the name of the
 // stored sentinel s is an edit of, as for CheckReplace. A sentinel
 // without syntax errors is checked as Check does. The list is sorted
 // and cut at MaxErrors as Check's is, nil if it finds nothing; nothing
@@ -391,6 +395,7 @@ func (c *Checker) checkBody(filename string, s *Sentinel, partial bool) (*Checke
 		unreachable: c.Unreachable, stored: c.stored}
 	v.sentinel(s)
 	k.urls = v.urls
+	k.parts(v)
 
 	k.nameTaken()
 
@@ -664,7 +669,7 @@ func (k *checking) targets(t Target, parent **Stored) ([]string, [][]int, *Site)
 // ref looks up a sentinel named in the Using clause or an event, reporting
 // an unknown name and a reference to the sentinel itself.
 func (k *checking) ref(id *Ident, where string) *Stored {
-	if sameName(id.Name, k.s.Name.Name) {
+	if k.s.Name != nil && sameName(id.Name, k.s.Name.Name) {
 		k.errorf(id, id.Name, "sentinel %s cannot refer to itself in %s", short(id.Name), where)
 		return nil
 	}
@@ -799,10 +804,55 @@ func (k *checking) headless() ErrorList {
 	v := &validator{report: k.report, warn: k.warn, urls: map[*URLTarget]string{}, compile: k.c.CompileSelector, unavailable: k.c.Unavailable, checkChat: k.c.CheckChat,
 		unreachable: k.c.Unreachable, stored: k.c.stored}
 	v.sentinel(s)
+	k.parts(v)
 	if s.Name != nil {
 		k.nameTaken()
 	}
 	return k.errs
+}
+
+// parts checks the pieces of the clauses (and header) that did not
+// parse which read cleanly before the syntax error (see part), each
+// alone: a change type, the contacts read (one with another, which
+// were both written), an interval as its clause takes it, and the
+// sentinel an event or the target names, which must be known. No rule
+// that needs the rest of the clause applies: a NOT, an AND or OR of
+// change types, the time an event or a date and its offsets make.
+func (k *checking) parts(v *validator) {
+	notify := &NotifyClause{}
+	for _, pt := range k.s.parts {
+		switch n := pt.n.(type) {
+		case *ChangeType:
+			v.changeType(n)
+		case *Contact:
+			notify.Contacts = append(notify.Contacts, n)
+		case *Interval:
+			switch pt.clause {
+			case FETCH:
+				v.fixedInterval(n, "Fetch")
+			case CONFIRM:
+				v.fixedInterval(n, "Confirm after")
+			case EVERY:
+				v.interval(n, "Every")
+			case FROM, TO:
+				v.interval(n, "offset")
+			}
+		case *Event:
+			if n.Name != nil && IsValidName(n.Name.Name) {
+				k.ref(n.Name, n.Kind.String()+"(...)")
+			}
+		case *URLTarget:
+			v.target(n)
+		case *SentinelTarget:
+			v.target(n)
+			if n.Name != nil && IsValidName(n.Name.Name) {
+				k.ref(n.Name, "Using")
+			}
+		}
+	}
+	if len(notify.Contacts) > 0 {
+		v.notify(notify)
+	}
 }
 
 // nameTaken reports the name of the sentinel checked when another of the

@@ -72,6 +72,7 @@ func (p *parser) parseInterval(prefix string) *Interval {
 		iv.written = string(p.sc.src[iv.ValuePos.Offset : p.pos.Offset+len(p.lit)])
 	}
 	p.next()
+	p.part(iv)
 	return iv
 }
 
@@ -102,6 +103,7 @@ func (p *parser) parseTimeSpec(pos Pos, from bool) *TimeSpec {
 		p.expect(LPAREN)
 		ev.Name = p.parseName("sentinel name")
 		p.expect(RPAREN)
+		p.part(ev)
 		t.Base = ev
 	default:
 		what := "date (MM/DD/YYYY), Now, start(name), end(name) or during(name)"
@@ -233,6 +235,7 @@ func (p *parser) parseContact() *Contact {
 	default:
 		p.failExpected(contactOptions)
 	}
+	p.part(c)
 	return c
 }
 

@@ -53,7 +53,9 @@ func (p *parser) parseUnary() Expr {
 		p.next()
 		return x
 	}
-	return p.parseChangeType()
+	c := p.parseChangeType()
+	p.part(c)
+	return c
 }
 
 // changeTypes is what the parser expects where a change type is missing:

@@ -40,7 +40,9 @@ func (p *parser) parseTargetTerm() Target {
 	case SENTINEL:
 		pos := p.pos
 		p.next()
-		return &SentinelTarget{Sentinel: pos, Name: p.parseName("sentinel name")}
+		t := &SentinelTarget{Sentinel: pos, Name: p.parseName("sentinel name")}
+		p.part(t)
+		return t
 	case IDENT:
 		if p.isWord("site") {
 			// "site" followed by a URL watches a site; followed by
@@ -55,12 +57,17 @@ func (p *parser) parseTargetTerm() Target {
 			case IDENT:
 				p.failExpected("the site's URL")
 			}
-			return &SentinelTarget{Name: &Ident{NamePos: pos, Name: CanonicalName(lit)}}
+			t := &SentinelTarget{Name: &Ident{NamePos: pos, Name: CanonicalName(lit)}}
+			p.part(t)
+			return t
 		}
-		return &SentinelTarget{Name: p.parseName("sentinel name")}
+		t := &SentinelTarget{Name: p.parseName("sentinel name")}
+		p.part(t)
+		return t
 	case WORD, STRING:
 		t := &URLTarget{URLPos: p.pos, URL: p.litValue()}
 		p.next()
+		p.part(t)
 		return t
 	}
 	p.failExpected("URL or sentinel name")

@@ -140,6 +140,47 @@ type parser struct {
 	// parseClause began a clause, its keyword first (see words); nil
 	// outside a clause.
 	clauseToks []Pos
+
+	// parts collects the pieces of the clause or header being read
+	// that read cleanly (see part), while collecting; partsFrom is the
+	// number of errors when it began.
+	parts      []Node
+	partsFrom  int
+	collecting bool
+}
+
+// part records n, a piece of the clause or header being read that has
+// just been read without an error in its text (see part).
+func (p *parser) part(n Node) {
+	if p.collecting && !p.erredSince(p.partsFrom) {
+		p.parts = append(p.parts, n)
+	}
+}
+
+// beginParts starts collecting the pieces of a clause or header.
+func (p *parser) beginParts() {
+	p.parts, p.partsFrom, p.collecting = nil, len(p.errors), true
+}
+
+// endParts stops collecting and returns the pieces read before the
+// first error of the clause, as pieces of clause: one after it (the
+// interval of "Fetch every 0 hours") is read past the mistake.
+func (p *parser) endParts(clause Token) []part {
+	p.collecting = false
+	first := -1
+	for _, e := range p.errors[min(p.partsFrom, len(p.errors)):] {
+		if first < 0 || e.Pos.Offset < first {
+			first = e.Pos.Offset
+		}
+	}
+	var out []part
+	for _, n := range p.parts {
+		if first < 0 || posOf(n).Offset < first {
+			out = append(out, part{clause: clause, n: n})
+		}
+	}
+	p.parts = nil
+	return out
 }
 
 // maxDepth bounds the nesting of parentheses and NOT, so that a hostile
@@ -354,11 +395,17 @@ func (p *parser) parseFile() *File {
 // see misspeltCreate), the parser at its Sentinel; nil otherwise.
 func (p *parser) parseSentinel(s *Sentinel) (next *Sentinel) {
 	n := len(p.errors)
-	if !p.try(func() { p.parseHeader(s) }) {
+	p.beginParts()
+	ok := p.try(func() { p.parseHeader(s) })
+	parts := p.endParts(USING)
+	if !ok {
 		p.skipTo(Token.clauseStart)
 		s.broken |= brokenHeader
 	} else if p.erredSince(n) {
 		s.broken |= brokenHeader
+	}
+	if s.broken&brokenHeader != 0 {
+		s.parts = append(s.parts, parts...)
 	}
 	defer func() {
 		if p.stopped {
@@ -393,15 +440,21 @@ func (p *parser) parseSentinel(s *Sentinel) (next *Sentinel) {
 		}
 		afterSite = false
 		tok, stated, n := p.tok, s.clause(p.tok) != nil, len(p.errors)
-		if !p.try(func() { p.parseClause(s) }) {
+		p.beginParts()
+		ok := p.try(func() { p.parseClause(s) })
+		parts := p.endParts(tok)
+		if !ok {
 			p.skipTo(Token.clauseStart)
 			if !stated {
 				s.broken |= brokenClause(tok)
+				s.parts = append(s.parts, parts...)
 			}
 		} else if p.erredSince(n) && !stated {
 			// Read, but with an error (a bad escape in a string):
-			// its values are not to be checked.
+			// its values are not to be checked, but for the pieces
+			// before the error.
 			s.broken |= brokenClause(tok)
+			s.parts = append(s.parts, parts...)
 		}
 	}
 	return nil

@@ -73,6 +73,53 @@ f:2:7: Fetch 0 hours: interval must be greater than 0
 f:2:15: illegal character '$'
 f:3:11: invalid email address "nope"
 `,
+	}, {
+		name: "a contact read before the syntax error of its clause",
+		src:  "Create Sentinel a Using https://example.org/\nNotify By email nope, ???\n",
+		want: `f:2:11: invalid email address "nope"
+f:2:23: illegal character '?'
+`,
+	}, {
+		name: "contacts read before the syntax error, a duplicate among them",
+		src:  "Create Sentinel a Using https://example.org/\nNotify By email a@b.example, email a@b.example, fax\nEvery 0 hours\n",
+		want: `f:2:30: duplicate contact a@b.example
+f:2:52: expected fax number, found "Every"
+f:3:7: Every 0 hours: interval must be greater than 0
+`,
+	}, {
+		name: "change types read before the syntax error of Monitor, not their combination",
+		src:  "Create Sentinel a Using https://example.org/\nMonitor keywords {\"a b\"} OR regex {\"(\"} OR NOT all links OR\nFetch 1 hour\n",
+		want: `f:2:19: keyword "a b" has several words: use phrase {"a b"}
+f:2:36: invalid regular expression: missing closing ): ` + "`(`" + `
+f:2:60: expected change type (any change, all links, all images, all words, keywords, phrase, table, list, regular expression, value), found "Fetch"
+`,
+	}, {
+		name: "an event and an offset read before the syntax error of From",
+		src:  "Create Sentinel a Using https://example.org/\nFrom start(nowhere) + 0 days +\nNotify By email nope\n",
+		want: `f:2:12: unknown sentinel nowhere
+f:2:23: offset 0 days: interval must be greater than 0
+f:2:31: expected interval (a count and a unit, as in 1 day), found "Notify"
+f:3:11: invalid email address "nope"
+`,
+	}, {
+		name: "the interval after the syntax error of Fetch not told",
+		src:  "Create Sentinel a Using https://example.org/\nFetch every 0 hours\n",
+		want: `f:2:7: "every" does not go after Fetch: write the interval alone, as in Fetch 0 hours
+`,
+	}, {
+		name: "a change type before a bad escape told, the one holding it not",
+		src:  "Create Sentinel a Using https://example.org/\nMonitor keywords {\"a b\"} OR phrase {\"\", \"a\\qb\"}\n",
+		want: `f:2:19: keyword "a b" has several words: use phrase {"a b"}
+f:2:43: invalid escape \q in string: write \\q for a backslash (strings take Go's escapes: \" \\ \n \t \u00e9)
+`,
+	}, {
+		name: "targets read before the syntax error of the header",
+		src:  "Create Sentinel a Using nowhere OR \"http://x .example/\" AND\nFetch 0 hours\n",
+		want: `f:1:25: unknown sentinel nowhere
+f:1:36: invalid URL "http://x .example/": invalid character " " in host name
+f:1:60: expected URL or sentinel name, found "Fetch"
+f:2:7: Fetch 0 hours: interval must be greater than 0
+`,
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -111,6 +111,9 @@ func TestSentinelCheckSyntaxAndSemantic(t *testing.T) {
 		// A syntax error of a at the Create of b, on a's last line:
 		// a's, as the parser tells, not b's.
 		{"error-at-next-create", nil, exitChanged},
+		// The pieces of a clause read before its syntax error, each
+		// checked alone.
+		{"clause-parts", nil, exitChanged},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			path := filepath.Join("testdata", "sentinel-check", c.name+".txtar")

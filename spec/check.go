@@ -416,13 +416,7 @@ func (c *Checker) checkBody(filename string, s *Sentinel, partial bool) (*Checke
 
 	// Rules that need the complete sentinel.
 	k.intervalsFit(&out)
-	if out.Confirm != nil && out.Fetch != nil && out.Fetch.Interval != nil && out.Confirm.After != nil {
-		conf, ok1 := out.Confirm.After.Std()
-		fetch, ok2 := out.Fetch.Interval.Std()
-		if ok1 && ok2 && conf >= fetch && out.Confirm.After.N > 0 && out.Fetch.Interval.N > 0 {
-			k.errorf(k.blame(s.Confirm), out.Confirm.After.Duration.String(), "Confirm after %s must be shorter than Fetch %s", out.Confirm.After.Duration, out.Fetch.Interval.Duration)
-		}
-	}
+	k.confirmFits(&out, s)
 	if out.Compare != nil && out.Compare.Method == EveryN && out.Compare.N >= 2 && out.Fetch != nil && out.Fetch.Interval != nil && out.Fetch.Interval.N > 0 {
 		d := out.Fetch.Interval.Duration
 		k.warn(k.blame(s.Compare), "", fmt.Sprintf("Compare every %d with Fetch %s compares the same versions as Compare pairwise with Fetch %s",
@@ -493,6 +487,19 @@ func (k *checking) intervalsFit(out *Sentinel) {
 			for _, off := range ts.t.Offsets {
 				fit(off, ts.stated, ts.what)
 			}
+		}
+	}
+}
+
+// confirmFits reports the Confirm interval of out, the complete
+// sentinel (or, headless, the sentinel as stated), that is not shorter
+// than its Fetch interval, at s's Confirm clause if it states one.
+func (k *checking) confirmFits(out, s *Sentinel) {
+	if out.Confirm != nil && out.Fetch != nil && out.Fetch.Interval != nil && out.Confirm.After != nil {
+		conf, ok1 := out.Confirm.After.Std()
+		fetch, ok2 := out.Fetch.Interval.Std()
+		if ok1 && ok2 && conf >= fetch && out.Confirm.After.N > 0 && out.Fetch.Interval.N > 0 {
+			k.errorf(k.blame(s.Confirm), out.Confirm.After.Duration.String(), "Confirm after %s must be shorter than Fetch %s", out.Confirm.After.Duration, out.Fetch.Interval.Duration)
 		}
 	}
 }
@@ -798,7 +805,15 @@ func clauseToken(name string) Token {
 
 // headless returns the errors of a sentinel whose header did not parse,
 // its target unknown (CheckPartial): those of its name, if the parser
-// read one, and of each clause alone.
+// read one, of each clause alone and of the pieces of its target read
+// before the error (parts), and the rules that need no clause but those
+// it states. Lost with the target are the rules of the target (the
+// sentinel it uses, its pages and site), inheritance and the defaults,
+// and so every rule that needs a clause it does not state, which may be
+// inherited: Confirm is compared with Fetch when it states both, and its
+// lifespan resolved as far as it states it: a From or a To that has
+// passed, an unknown sentinel in an event, To Now, and To not after From
+// when it states both.
 func (k *checking) headless() ErrorList {
 	s := k.s
 	v := &validator{report: k.report, warn: k.warn, urls: map[*URLTarget]string{}, compile: k.c.CompileSelector, unavailable: k.c.Unavailable, checkChat: k.c.CheckChat,
@@ -807,6 +822,21 @@ func (k *checking) headless() ErrorList {
 	k.parts(v)
 	if s.Name != nil {
 		k.nameTaken()
+	}
+	if k.c.Now.IsZero() {
+		return k.errs
+	}
+	k.intervalsFit(s)
+	k.confirmFits(s, s)
+	switch {
+	case s.From != nil && s.To != nil:
+		k.lifespan(s, nil, false)
+	case s.From != nil:
+		k.point(s.From, true, s.From, "")
+	case s.To != nil:
+		if _, ok := k.point(s.To, false, s.To, ""); ok {
+			k.toNow(s.To, s.To, "")
+		}
 	}
 	return k.errs
 }

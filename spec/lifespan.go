@@ -47,8 +47,7 @@ func (k *checking) lifespan(out *Sentinel, parent *Stored, toDefaulted bool) (st
 	if !okS || !okE {
 		return start, end
 	}
-	if _, isNow := out.To.Base.(*Now); isNow && len(out.To.Offsets) == 0 {
-		k.errorf(timeBlame(toBlame, out.To), "Now", "%sTo Now would end the sentinel as soon as it starts: write To Now + a duration (To Now + 1 month), a later date, or no To for the default lifespan", prefix(s.To, out.To))
+	if k.toNow(out.To, toBlame, prefix(s.To, out.To)) {
 		return start, end
 	}
 	if !start.Before(end) {
@@ -56,6 +55,27 @@ func (k *checking) lifespan(out *Sentinel, parent *Stored, toDefaulted bool) (st
 			prefix(s.To, out.To), Print(out.To), Print(out.From), k.fmtTime(end), k.fmtTime(start))
 	}
 	return start, end
+}
+
+// stack returns the names of the sentinels an estimate of an event
+// begins with: the one checked, none if the parser read no name
+// (CheckPartial of a header that did not parse).
+func (k *checking) stack() []string {
+	if k.s.Name == nil {
+		return nil
+	}
+	return []string{k.s.Name.Name}
+}
+
+// toNow reports to, a To clause, when it is To Now, which would end the
+// sentinel as soon as it starts, at blame (see timeBlame) with prefix,
+// and says whether it did.
+func (k *checking) toNow(to *TimeSpec, blame Node, prefix string) bool {
+	if _, isNow := to.Base.(*Now); isNow && len(to.Offsets) == 0 {
+		k.errorf(timeBlame(blame, to), "Now", "%sTo Now would end the sentinel as soon as it starts: write To Now + a duration (To Now + 1 month), a later date, or no To for the default lifespan", prefix)
+		return true
+	}
+	return false
 }
 
 // timeBlame is where a message about the time point ts is given: at its
@@ -144,7 +164,7 @@ func (k *checking) point(ts *TimeSpec, isStart bool, blame Node, prefix string) 
 				t, happened = when, true
 			} else {
 				var err string
-				t, err = k.estimate(ref, b.Kind, []string{k.s.Name.Name})
+				t, err = k.estimate(ref, b.Kind, k.stack())
 				if err != "" {
 					k.errorf(at, b.Name.Name, "%s%s", prefix, err)
 					return time.Time{}, false
@@ -231,7 +251,7 @@ func startsLater(t, now time.Time) bool {
 func (k *checking) inactive(ref *Stored) string {
 	now := k.c.Now
 	started, ended := ref.Started, ref.Ended
-	stack := []string{k.s.Name.Name}
+	stack := k.stack()
 	if started.IsZero() {
 		when, err := k.estimate(ref, Start, stack)
 		switch {

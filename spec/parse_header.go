@@ -3,12 +3,16 @@ package spec
 import "strings"
 
 // Headers written wrong. A sentinel whose header ("Create Sentinel NAME
-// Using TARGET") has a syntax error is not checked, but when the text
+// Using TARGET") has a syntax error is never valid, but when the text
 // gives its name all the same, the parser reads it: the sentinel is then
 // known by it, as one with errors (Checker.Failed), and another that uses
 // it, or refers to its events, is told so rather than that it is unknown.
 // A name is read only where the text gives one: never the misspelt
-// keyword itself, nor a quoted title made a name.
+// keyword itself, nor a quoted title made a name. When the parser reads
+// past the mistake to the end of the target (a misspelt Sentinel or
+// Using, a quoted name), the sentinel is checked in full
+// (Checker.CheckPartial); when not, without its target (see
+// checking.headless).
 
 // parseHeader reads into s the header of a sentinel after its Create:
 // the Sentinel keyword, the name and the Using clause.
@@ -20,8 +24,23 @@ func (p *parser) parseHeader(s *Sentinel) {
 	if s.Name == nil {
 		s.Name = p.parseName("sentinel name")
 	}
-	p.expect(USING)
+	p.using()
+	p.targetFrom = len(p.errors)
 	s.Target = p.parseTarget()
+}
+
+// using reads the Using after the name. A word that is Using misspelt
+// ("Usin", "Usign": see misspelt) is the error expect reports, recorded
+// there, and read as Using, so that the target after it is read, and
+// the sentinel checked in full (CheckPartial); anything else fails as
+// expect does.
+func (p *parser) using() {
+	if p.tok == IDENT && misspelt(p.lit, "using") {
+		p.errorAt(p.pos, p.lit, USING.String(), "expected Using, found "+p.describe())
+		p.next()
+		return
+	}
+	p.expect(USING)
 }
 
 // sentinelKeyword reads the Sentinel after Create. A word in its place

@@ -147,6 +147,9 @@ type parser struct {
 	parts      []Node
 	partsFrom  int
 	collecting bool
+	// targetFrom is the number of errors when the target of the header
+	// being read began, -1 before.
+	targetFrom int
 }
 
 // part records n, a piece of the clause or header being read that has
@@ -396,12 +399,19 @@ func (p *parser) parseFile() *File {
 func (p *parser) parseSentinel(s *Sentinel) (next *Sentinel) {
 	n := len(p.errors)
 	p.beginParts()
+	p.targetFrom = -1
 	ok := p.try(func() { p.parseHeader(s) })
 	parts := p.endParts(USING)
-	if !ok {
+	switch {
+	case !ok:
 		p.skipTo(Token.clauseStart)
 		s.broken |= brokenHeader
-	} else if p.erredSince(n) {
+	case p.erredSince(n) && p.targetFrom >= 0 && !p.erredSince(p.targetFrom):
+		// A mistake in its keywords or name ("Create Sentinal b",
+		// "Usin") that the parser read past: the name and the target
+		// are read, and checked.
+		s.broken |= brokenOther
+	case p.erredSince(n):
 		s.broken |= brokenHeader
 	}
 	if s.broken&brokenHeader != 0 {

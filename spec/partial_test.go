@@ -120,6 +120,40 @@ f:1:36: invalid URL "http://x .example/": invalid character " " in host name
 f:1:60: expected URL or sentinel name, found "Fetch"
 f:2:7: Fetch 0 hours: interval must be greater than 0
 `,
+	}, {
+		name: "misspelt Sentinel: the header read, checked in full",
+		src:  "Create Sentinal b Using nowhere\nFrom 01/01/2001\n",
+		want: `f:1:8: expected Sentinel, found "Sentinal"
+f:1:25: unknown sentinel nowhere
+f:2:6: From 01/01/2001 has passed (01/01/2001 00:00 UTC is before now, 06/01/2003 12:00 UTC): write a later time, or From Now to start at once
+`,
+	}, {
+		name: "misspelt Using: the target read, checked in full",
+		src:  "Create Sentinel c Usin https://example.org/\nFetch 1 hour\nConfirm after 2 hours\n",
+		want: `f:1:19: expected Using, found "Usin"
+f:3:1: Confirm after 2 hours must be shorter than Fetch 1 hour
+`,
+	}, {
+		name: "no target: the lifespan it states checked",
+		src:  "Create Sentinel d Using\nFrom start(nowhere)\nTo 01/01/2001\nNotify By email nope\n",
+		want: `f:1:24: expected URL or sentinel name, found "From"
+f:2:12: unknown sentinel nowhere
+f:3:4: To 01/01/2001 has passed (01/01/2001 00:00 UTC is before now, 06/01/2003 12:00 UTC): write a later time, such as To Now + 1 month
+f:4:11: invalid email address "nope"
+`,
+	}, {
+		name: "no target: From and To stated, compared",
+		src:  "Create Sentinel d Using\nFrom 01/01/2030\nTo 01/01/2029\n",
+		want: `f:1:24: expected URL or sentinel name, found "From"
+f:3:4: To 01/01/2029 is not after From 01/01/2030: the sentinel would end at 01/01/2029 00:00 UTC and start at 01/01/2030 00:00 UTC; write a To later than the From
+`,
+	}, {
+		name: "no target: Confirm and Fetch stated, compared",
+		src:  "Create Sentinel d Using\nFetch 1 hour\nConfirm after 2 hours\nTo Now\n",
+		want: `f:1:24: expected URL or sentinel name, found "Fetch"
+f:3:1: Confirm after 2 hours must be shorter than Fetch 1 hour
+f:4:4: To Now would end the sentinel as soon as it starts: write To Now + a duration (To Now + 1 month), a later date, or no To for the default lifespan
+`,
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -114,6 +114,9 @@ func TestSentinelCheckSyntaxAndSemantic(t *testing.T) {
 		// The pieces of a clause read before its syntax error, each
 		// checked alone.
 		{"clause-parts", nil, exitChanged},
+		// A header read past its mistake, checked in full; one without
+		// its target, checked as far as it states.
+		{"header-lost", nil, exitChanged},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			path := filepath.Join("testdata", "sentinel-check", c.name+".txtar")

@@ -215,3 +215,41 @@ func TestSyntaxErrorNeverValid(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckPartialCap: a file of many sentinels with syntax errors, the
+// pieces of their clauses and their headers checked too, still has at
+// most MaxErrors errors told, then "too many errors", sorted by position,
+// none twice.
+func TestCheckPartialCap(t *testing.T) {
+	srcs := []string{
+		"Create Sentinel a Using https://example.org/\nNotify By email nope, ???\n",
+		"Create Sentinel b Using nowhere OR \"http://x .example/\" AND\nFetch 0 hours\n",
+		"Create Sentinel c Using https://example.org/\nFrom start(nowhere) + 0 days +\nNotify By email nope\n",
+		"Create Sentinel d Using\nFrom start(nowhere)\nTo 01/01/2001\nFetch 1 hour\nConfirm after 2 hours\n",
+		"Create Sentinel e Usin nowhere\nFrom 01/01/2001\nMonitor keywords {\"a b\"} OR regex {\"(\"} OR\n",
+	}
+	f, err := Parse("f", []byte(strings.Join(srcs, "")))
+	if err == nil {
+		t.Fatal("Parse: no syntax error")
+	}
+	_, semantic := NewChecker(date(2003, 6, 1, 12, 0)).CheckFile(f)
+	sem, _ := semantic.(ErrorList)
+	all := append(append(ErrorList(nil), err.(ErrorList)...), sem...)
+	if len(all) <= MaxErrors {
+		t.Fatalf("%d errors in all, want more than %d to cut:\n%s", len(all), MaxErrors, all)
+	}
+	list := MergeErrors(err, sem)
+	if len(list) != MaxErrors+1 || list[MaxErrors].Msg != TooManyErrors {
+		t.Errorf("got %d errors, want %d then %q:\n%s", len(list), MaxErrors, TooManyErrors, list)
+	}
+	seen := map[string]bool{}
+	for i, e := range list {
+		if i > 0 && before(e, list[i-1]) {
+			t.Errorf("%v before %v: not sorted", e, list[i-1])
+		}
+		if seen[e.Error()] {
+			t.Errorf("%v told twice", e)
+		}
+		seen[e.Error()] = true
+	}
+}

@@ -368,6 +368,25 @@ func (p *parser) skipTo(stop func(Token) bool) {
 	}
 }
 
+// targetAfterError reads, after a syntax error in a header before its
+// target ("Create Sentinal Using", a quoted title), the target after a
+// Using on the line of the current token, and returns its pieces read
+// cleanly (see part), to be checked alone: the sentinel, its name
+// unknown, is checked without a target.
+func (p *parser) targetAfterError() []part {
+	line := p.pos.Line
+	for p.tok != USING && p.tok != EOF && p.tok != CREATE && !p.tok.clauseStart() && p.pos.Line == line {
+		p.next()
+	}
+	if p.tok != USING || p.pos.Line != line || p.stopped {
+		return nil
+	}
+	p.next()
+	p.beginParts()
+	p.try(func() { p.parseTarget() })
+	return p.endParts(USING)
+}
+
 func isCreate(t Token) bool { return t == CREATE }
 
 func (p *parser) parseFile() *File {
@@ -404,6 +423,7 @@ func (p *parser) parseSentinel(s *Sentinel) (next *Sentinel) {
 	parts := p.endParts(USING)
 	switch {
 	case !ok:
+		parts = append(parts, p.targetAfterError()...)
 		p.skipTo(Token.clauseStart)
 		s.broken |= brokenHeader
 	case p.erredSince(n) && p.targetFrom >= 0 && !p.erredSince(p.targetFrom):

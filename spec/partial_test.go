@@ -154,6 +154,20 @@ f:3:4: To 01/01/2029 is not after From 01/01/2030: the sentinel would end at 01/
 f:3:1: Confirm after 2 hours must be shorter than Fetch 1 hour
 f:4:4: To Now would end the sentinel as soon as it starts: write To Now + a duration (To Now + 1 month), a later date, or no To for the default lifespan
 `,
+	}, {
+		name: "no name: the target after Using read, its pieces checked",
+		src:  "Create Sentinal Using nowhere OR \"http://x .example/\"\nFetch 0 hours\n",
+		want: `f:1:8: expected Sentinel, found "Sentinal"
+f:1:23: unknown sentinel nowhere
+f:1:34: invalid URL "http://x .example/": invalid character " " in host name
+f:2:7: Fetch 0 hours: interval must be greater than 0
+`,
+	}, {
+		name: "a title for a name: the target after Using read, its pieces checked",
+		src:  "Create Sentinel \"my shop\" Using nowhere\n",
+		want: `f:1:17: expected sentinel name, found "my shop": a name is one word, unquoted, as in my-shop
+f:1:33: unknown sentinel nowhere
+`,
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -37,6 +37,7 @@ func (align) run(m *matching) {
 	type pair struct {
 		i, j  int32
 		pairs [][2]int32 // the children's alignment, when already computed
+		moved [][2]int32 // and the blocks of children it found moved
 	}
 	stack := []pair{{i: m.old.Root(), j: m.new.Root()}}
 	for len(stack) > 0 {
@@ -51,12 +52,20 @@ func (align) run(m *matching) {
 		m.alignOld = m.old.ChildList(p.i, m.alignOld)
 		m.alignNew = m.new.ChildList(p.j, m.alignNew)
 		a, b := m.alignOld, m.alignNew
-		pairs := p.pairs
+		pairs, moved := p.pairs, p.moved
 		if pairs == nil {
 			pairs = m.alignChildren(a, b)
+			moved = m.blocks.moved
 		}
 		for _, k := range pairs {
 			m.zip(a[k[0]], b[k[1]])
+		}
+		for _, k := range moved {
+			// Blocks of identical children that moved (blockRun), where
+			// the alignment did not pair them otherwise.
+			if m.oldMatch[k[0]] < 0 && m.newMatch[k[1]] < 0 {
+				m.zip(k[0], k[1])
+			}
 		}
 		// The gaps between aligned children, and after the last.
 		pa, pb := 0, 0
@@ -72,7 +81,11 @@ func (align) run(m *matching) {
 				for y := k; y < eb && y < k+alignWindow; y++ {
 					if sub, ok := m.similarChildren(x, b[y]); ok {
 						m.pair(x, b[y])
-						stack = push(stack, pair{x, b[y], sub})
+						var moved [][2]int32
+						if len(m.blocks.moved) > 0 {
+							moved = slices.Clone(m.blocks.moved) // rare
+						}
+						stack = push(stack, pair{x, b[y], sub, moved})
 						k = y + 1
 						break
 					}
@@ -234,8 +247,11 @@ func (m *matching) similarChildren(i, j int32) ([][2]int32, bool) {
 const similarScan = 256
 
 // alignChildren returns index pairs of identical children of a and b (old
-// and new node indexes), in increasing order on both sides.
+// and new node indexes), in increasing order on both sides. It leaves in
+// m.blocks.moved the blocks of children it found moved, until the next
+// call (see blockRun).
 func (m *matching) alignChildren(a, b []int32) [][2]int32 {
+	m.blocks.moved = m.blocks.moved[:0]
 	sigA := func(k int) tree.Signature { return m.old.Signature[a[k]] }
 	sigB := func(k int) tree.Signature { return m.new.Signature[b[k]] }
 	out := m.pairSpace(min(len(a), len(b)))
@@ -301,43 +317,54 @@ func (m *matching) alignMiddle(out [][2]int32, a, b []int32, la, ha, lb, hb int)
 		}
 	}
 	pa, pb := la, lb
-	fill := func(ea, eb int) {
-		start := len(out)
-		out = m.pairInOrder(out, a, b, pa, ea, pb, eb, true)
-		if n := len(out) - start; n < min(ea-pa, eb-pb) {
-			// The in-place rule guesses: where children were inserted or
-			// deleted among repeated ones, a pair on the diagonal agrees
-			// by chance, and plain pairing pairs more. The better wins.
-			plain := m.pairInOrder(m.alignPlain[:0], a, b, pa, ea, pb, eb, false)
-			m.alignPlain = plain
-			if len(plain) > n {
-				out = append(out[:start], plain...)
-			}
-		}
-		// Where in-order pairing left children on both sides, a longest
-		// common run may do better: repeated children, which no unique
-		// signature anchors, pair one item off (see commonRun). It is
-		// looked for with fewer edits than the pairing left, so it is
-		// better when found, and costs little when the pairing was
-		// close.
-		edits := ea - pa + eb - pb - 2*(len(out)-start)
-		if len(out)-start < min(ea-pa, eb-pb) {
-			if twins, fewest := m.twinsLeft(out[start:], a, b, pa, ea, pb, eb); twins && fewest < edits {
-				if run, ok := m.commonRun(out[:start], a, b, pa, ea, pb, eb, fewest, edits-1); ok {
-					out = run
-				}
-			}
-		}
-	}
 	begin, budget := len(out), m.myers.budget
 	for _, an := range anchors {
-		fill(int(an[0]), int(an[1]))
+		out = m.fillGap(out, a, b, pa, int(an[0]), pb, int(an[1]), true)
 		out = append(out, an)
 		pa, pb = int(an[0])+1, int(an[1])+1
 	}
-	fill(ha, hb)
+	out = m.fillGap(out, a, b, pa, ha, pb, hb, true)
 	if len(anchors) > 0 && 2*len(anchors) < len(out)-begin {
 		out = m.unanchored(out, begin, budget, a, b, la, ha, lb, hb)
+	}
+	return out
+}
+
+// fillGap appends to out the alignment of the children a[pa:ea] and
+// b[pb:eb] between two anchors: identical children paired in order, then,
+// where that left children on both sides, a longest common run when it
+// pairs more. With blocks, a long gap the budget gives no common run is
+// aligned by its runs of children instead (blockRun).
+func (m *matching) fillGap(out [][2]int32, a, b []int32, pa, ea, pb, eb int, blocks bool) [][2]int32 {
+	start := len(out)
+	out = m.pairInOrder(out, a, b, pa, ea, pb, eb, true)
+	if n := len(out) - start; n < min(ea-pa, eb-pb) {
+		// The in-place rule guesses: where children were inserted or
+		// deleted among repeated ones, a pair on the diagonal agrees
+		// by chance, and plain pairing pairs more. The better wins.
+		plain := m.pairInOrder(m.alignPlain[:0], a, b, pa, ea, pb, eb, false)
+		m.alignPlain = plain
+		if len(plain) > n {
+			out = append(out[:start], plain...)
+		}
+	}
+	// Where in-order pairing left children on both sides, a longest
+	// common run may do better: repeated children, which no unique
+	// signature anchors, pair one item off (see commonRun). It is
+	// looked for with fewer edits than the pairing left, so it is
+	// better when found, and costs little when the pairing was
+	// close.
+	edits := ea - pa + eb - pb - 2*(len(out)-start)
+	if len(out)-start < min(ea-pa, eb-pb) {
+		if twins, fewest := m.twinsLeft(out[start:], a, b, pa, ea, pb, eb); twins && fewest < edits {
+			if run, ok := m.commonRun(out[:start], a, b, pa, ea, pb, eb, fewest, edits-1); ok {
+				out = run
+			} else if blocks && (ea-pa > 64 || eb-pb > 64) {
+				// A long gap that differs by more than the budget
+				// pays for.
+				out = m.betterBlocks(out, start, a, b, pa, ea, pb, eb)
+			}
+		}
 	}
 	return out
 }
@@ -354,7 +381,9 @@ func (m *matching) alignMiddle(out [][2]int32, a, b []int32, la, ha, lb, hb int)
 // short and hold their own repeats, which fill's runs have paired: a run
 // of a list of thousands would be tried for nothing, and cost as much
 // again as the gaps' runs.) It costs a look-up a child when the signature
-// counts show that no run pairs more.
+// counts show that no run pairs more. Where the budget pays for no run,
+// the list's block alignment (betterBlocks) replaces it when that pairs
+// more.
 func (m *matching) unanchored(out [][2]int32, begin, budget int, a, b []int32, la, ha, lb, hb int) [][2]int32 {
 	paired := len(out) - begin
 	if paired == min(ha-la, hb-lb) {
@@ -375,7 +404,7 @@ func (m *matching) unanchored(out [][2]int32, begin, budget int, a, b []int32, l
 	if ok {
 		return run
 	}
-	return out
+	return m.betterBlocks(out, begin, a, b, la, ha, lb, hb)
 }
 
 // increasing finds longest increasing subsequences, with working space

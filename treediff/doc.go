@@ -60,9 +60,16 @@
 //     the anchors cut, when it pairs more: the unique children may be the
 //     ones that moved (a list of repeated items in which only the moved
 //     ones are unique), and the stretches between them then hold each
-//     other's items. A lone old and a lone new child left between
-//     two aligned ones are paired as an update when small, unless each is
-//     identical to a sibling that changed places: those are moves.
+//     other's items. Where the budget pays for no such run (a long list of
+//     a few values repeated, in which blocks of items moved), the list
+//     is anchored on its runs of 8 to 32 consecutive children that are
+//     unique on both sides, kept along a longest increasing
+//     subsequence, and the short gaps between them aligned as above;
+//     the unique runs off the subsequence are blocks that moved, and
+//     their children are paired (blockRun). A lone old and a lone new
+//     child left between two aligned ones are paired as an update when
+//     small, unless each is identical to a sibling that changed places:
+//     those are moves.
 //   - phase 3 looks for an anchor only at the parent for light subtrees
 //     (the thesis's d = 1 + h·W/W0), not three levels up as the tool does:
 //     far anchors pair identical small subtrees across the document, which

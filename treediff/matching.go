@@ -66,6 +66,8 @@ type matching struct {
 	displaced displaced
 	// sigCounts is align's table of signatures, reused from list to list.
 	sigCounts sigCounts
+	// blocks is the working space of align's block runs (betterBlocks).
+	blocks blockRun
 	// lightMoves are the short values the heaviest-first phase matched as
 	// unique on both sides and the stray-move check kept (see
 	// unpairStrayMoves), for a second look.

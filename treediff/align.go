@@ -327,6 +327,10 @@ func (m *matching) alignMiddle(out [][2]int32, a, b []int32, la, ha, lb, hb int)
 	if len(anchors) > 0 && 2*len(anchors) < len(out)-begin {
 		out = m.unanchored(out, begin, budget, a, b, la, ha, lb, hb)
 	}
+	if m.twinsLeftOver {
+		m.twinsLeftOver = false
+		m.markLoose(out[begin:], a, b, la, ha, lb, hb)
+	}
 	return out
 }
 
@@ -359,10 +363,15 @@ func (m *matching) fillGap(out [][2]int32, a, b []int32, pa, ea, pb, eb int, blo
 		if twins, fewest := m.twinsLeft(out[start:], a, b, pa, ea, pb, eb); twins && fewest < edits {
 			if run, ok := m.commonRun(out[:start], a, b, pa, ea, pb, eb, fewest, edits-1); ok {
 				out = run
-			} else if blocks && (ea-pa > 64 || eb-pb > 64) {
-				// A long gap that differs by more than the budget
-				// pays for.
-				out = m.betterBlocks(out, start, a, b, pa, ea, pb, eb)
+			} else {
+				if blocks && (ea-pa > 64 || eb-pb > 64) {
+					// A long gap that differs by more than the budget
+					// pays for.
+					out = m.betterBlocks(out, start, a, b, pa, ea, pb, eb)
+				}
+				// Identical children are left on both sides:
+				// alignMiddle marks them once it is done.
+				m.twinsLeftOver = true
 			}
 		}
 	}

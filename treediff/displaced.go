@@ -1,5 +1,7 @@
 package treediff
 
+import "github.com/vigil-web/vigil/tree"
+
 // displaced marks the children of a matched pair that have an identical
 // child on the other side which alignment left unpaired: a child unique on
 // both sides but off the increasing run, or a repeated one left off the
@@ -73,4 +75,84 @@ func (d *displaced) alloc(m *matching) {
 // rewritten than moved.
 func (d *displaced) swapped(i, j int32) bool {
 	return d.old != nil && d.old[i/64]&(1<<(i%64)) != 0 && d.new[j/64]&(1<<(j%64)) != 0
+}
+
+// markLoose marks, among the children a[la:ha] and b[lb:hb] aligned by
+// paired (increasing on both sides), each lone old and new child between
+// two pairs (see swapped) that is identical to a loose child of the other
+// side: one in a gap with no child of the other side, which nothing pairs
+// in place, and which is deleted or inserted unless the lone child is
+// paired with it. Where both are, they changed places with the loose
+// ones: r0 r1 r1 r0 to r1 r0 r0 r1 aligned r0 and r1 in order, and the
+// lone r1 and r0 between them were an update, the last r0 a delete and
+// the first r1 an insert, a cost of five for two moves. Lone children
+// whose twins are lone children too (items rewritten in place, each with
+// another item's value) are left to be updates.
+//
+// alignMiddle calls it only where in-order pairing left identical
+// children on both sides that no common run paired: it costs a look-up
+// a child left.
+func (m *matching) markLoose(paired [][2]int32, a, b []int32, la, ha, lb, hb int) {
+	my := &m.myers
+	size := 16
+	for size < 2*(ha-la+hb-lb-2*len(paired)) {
+		size <<= 1
+	}
+	if cap(my.bag) < size {
+		my.bag = make([]bagSlot, size)
+	} else {
+		my.bag = my.bag[:size]
+		clear(my.bag)
+	}
+	mask := uint64(size - 1)
+	slot := func(sig tree.Signature) *bagSlot {
+		for s := uint64(sig) * 0x9e3779b97f4a7c15 >> 7 & mask; ; s = (s + 1) & mask {
+			if c := &my.bag[s]; !c.used || c.key == sig {
+				return c
+			}
+		}
+	}
+	// gaps calls f with the bounds of each gap between two pairs (and
+	// before the first, after the last).
+	gaps := func(f func(pa, ea, pb, eb int)) {
+		pa, pb := la, lb
+		for _, p := range paired {
+			f(pa, int(p[0]), pb, int(p[1]))
+			pa, pb = int(p[0])+1, int(p[1])+1
+		}
+		f(pa, ha, pb, hb)
+	}
+	// The loose children's signatures: bit 1 old, bit 2 new.
+	const looseOld, looseNew = 1, 2
+	loose := false
+	gaps(func(pa, ea, pb, eb int) {
+		if pa < ea && pb == eb {
+			for _, x := range a[pa:ea] {
+				c := slot(m.old.Signature[x])
+				c.key, c.used, c.count = m.old.Signature[x], true, c.count|looseOld
+			}
+			loose = true
+		} else if pa == ea && pb < eb {
+			for _, y := range b[pb:eb] {
+				c := slot(m.new.Signature[y])
+				c.key, c.used, c.count = m.new.Signature[y], true, c.count|looseNew
+			}
+			loose = true
+		}
+	})
+	if !loose {
+		return
+	}
+	gaps(func(pa, ea, pb, eb int) {
+		if ea-pa != 1 || eb-pb != 1 {
+			return
+		}
+		x, y := a[pa], b[pb]
+		if c := slot(m.old.Signature[x]); c.used && c.count&looseNew != 0 {
+			m.displaced.markOld(m, x)
+		}
+		if c := slot(m.new.Signature[y]); c.used && c.count&looseOld != 0 {
+			m.displaced.markNew(m, y)
+		}
+	})
 }

@@ -68,8 +68,10 @@
 //     the unique runs off the subsequence are blocks that moved, and
 //     their children are paired (blockRun). A lone old and a lone new
 //     child left between two aligned ones are paired as an update when
-//     small, unless each is identical to a sibling that changed places:
-//     those are moves.
+//     small, unless each is identical to a sibling that changed places,
+//     or, among repeated children that no common run pairs, to one left
+//     alone on the other side, which would be deleted or inserted (see
+//     markLoose): those are moves.
 //   - phase 3 looks for an anchor only at the parent for light subtrees
 //     (the thesis's d = 1 + h·W/W0), not three levels up as the tool does:
 //     far anchors pair identical small subtrees across the document, which

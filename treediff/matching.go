@@ -68,6 +68,9 @@ type matching struct {
 	sigCounts sigCounts
 	// blocks is the working space of align's block runs (betterBlocks).
 	blocks blockRun
+	// twinsLeftOver is set by fillGap when it left identical children
+	// unpaired on both sides, for alignMiddle to mark (markDisplaced).
+	twinsLeftOver bool
 	// lightMoves are the short values the heaviest-first phase matched as
 	// unique on both sides and the stray-move check kept (see
 	// unpairStrayMoves), for a second look.

@@ -323,12 +323,29 @@ func TestRepeatedItemsInsertedDeleted(t *testing.T) {
 
 // TestSwappedSiblingsAreMoves: siblings that changed places, each alone
 // between two children that stayed, are moves, not values rewritten in
-// place (which reads as two paragraphs edited when none was).
+// place (which reads as two paragraphs edited when none was). So are
+// repeated ones that no common run pairs better than in order: r0 r1 r1
+// r0 to r1 r0 r0 r1 was the update of the lone r1 left between two pairs
+// to r0, an insert of r1 and a delete of r0 (a cost of five for two
+// moves).
 func TestSwappedSiblingsAreMoves(t *testing.T) {
+	items := func(tag string, vals ...int) string {
+		var b strings.Builder
+		b.WriteString("<l>")
+		for _, v := range vals {
+			fmt.Fprintf(&b, "<i>%s%d</i>", tag, v)
+		}
+		b.WriteString("</l>")
+		return b.String()
+	}
 	for _, tc := range []struct{ old, new string }{
 		{"<r><a>alpha</a><b>x</b><a>beta</a><a>gamma</a></r>", "<r><a>gamma</a><b>x</b><a>alpha</a><a>beta</a></r>"},
 		{"<l><i>0</i><i>1</i><i>2</i><i>3</i><i>4</i><i>5</i><i>6</i><i>7</i><i>8</i><i>9</i></l>",
 			"<l><i>0</i><i>1</i><i>2</i><i>3</i><i>9</i><i>5</i><i>6</i><i>7</i><i>4</i><i>8</i></l>"},
+		{items("r", 0, 1, 1, 0), items("r", 1, 0, 0, 1)},
+		{items("r", 1, 0, 0, 1), items("r", 0, 1, 1, 0)},
+		{items("r", 0, 2, 1, 1, 2), items("r", 0, 1, 2, 2, 1)},
+		{items("r", 0, 0, 2, 1, 2), items("r", 2, 0, 2, 0, 1)},
 	} {
 		if s := diffXML(t, tc.old, tc.new).Stats(); s.Moves != 2 || s.Inserts+s.Deletes+s.Updates > 0 {
 			t.Errorf("%s -> %s: %+v, want 2 moves only", tc.old, tc.new, s)

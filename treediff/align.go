@@ -297,9 +297,12 @@ func (m *matching) alignMiddle(out [][2]int32, a, b []int32, la, ha, lb, hb int)
 	// Room for all at once: appends to a long list grow it a quarter at
 	// a time, allocating five times its size on the way.
 	uniq := slices.Grow(m.alignUniq[:0], min(ha-la, hb-lb))
+	repeated := false // a signature both sides have, more than once on one
 	for k := la; k < ha; k++ {
 		if c := &counts.slots[entry[k-la]]; c.a == 1 && c.b == 1 {
 			uniq = append(uniq, [2]int32{int32(k), c.posB})
+		} else if c.b != 0 {
+			repeated = true
 		}
 	}
 	m.alignUniq = uniq
@@ -327,7 +330,9 @@ func (m *matching) alignMiddle(out [][2]int32, a, b []int32, la, ha, lb, hb int)
 	if len(anchors) > 0 && 2*len(anchors) < len(out)-begin {
 		out = m.unanchored(out, begin, budget, a, b, la, ha, lb, hb)
 	}
-	if m.twinsLeftOver {
+	if m.twinsLeftOver || repeated && len(out)-begin < min(ha-la, hb-lb) {
+		// Repeated children left on both sides, in a gap or in
+		// different gaps, may have changed places (see markLoose).
 		m.twinsLeftOver = false
 		m.markLoose(out[begin:], a, b, la, ha, lb, hb)
 	}

@@ -89,9 +89,9 @@ func (d *displaced) swapped(i, j int32) bool {
 // whose twins are lone children too (items rewritten in place, each with
 // another item's value) are left to be updates.
 //
-// alignMiddle calls it only where in-order pairing left identical
-// children on both sides that no common run paired: it costs a look-up
-// a child left.
+// alignMiddle calls it only where children are left on both sides and
+// some signature repeats on one side and is found on the other (a list of
+// records seldom has one): it costs a look-up a child left.
 func (m *matching) markLoose(paired [][2]int32, a, b []int32, la, ha, lb, hb int) {
 	my := &m.myers
 	size := 16

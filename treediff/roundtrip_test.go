@@ -346,6 +346,11 @@ func TestSwappedSiblingsAreMoves(t *testing.T) {
 		{items("r", 1, 0, 0, 1), items("r", 0, 1, 1, 0)},
 		{items("r", 0, 2, 1, 1, 2), items("r", 0, 1, 2, 2, 1)},
 		{items("r", 0, 0, 2, 1, 2), items("r", 2, 0, 2, 0, 1)},
+		// The twins in other gaps: unique children moved too (r3, r0),
+		// or none did.
+		{items("r", 0, 3, 2, 1, 2), items("r", 2, 3, 0, 2, 1)},
+		{items("r", 2, 1, 0, 3, 0), items("r", 0, 1, 0, 2, 3)},
+		{items("r", 2, 0, 2, 1, 0), items("r", 0, 2, 0, 1, 2)},
 	} {
 		if s := diffXML(t, tc.old, tc.new).Stats(); s.Moves != 2 || s.Inserts+s.Deletes+s.Updates > 0 {
 			t.Errorf("%s -> %s: %+v, want 2 moves only", tc.old, tc.new, s)

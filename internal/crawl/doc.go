@@ -47,7 +47,10 @@
 //     text that is not markup (text/plain, JSON, CSV: a text sitemap, an
 //     llms.txt), is read as the warehouse reads it (warehouse.ReadBody,
 //     under the markup parsers' size limit) for its title and links
-//     (warehouse.ExtractSiteLinks, and frames, resolved against the
+//     (warehouse.ExtractSiteLinks, and frames, and an HTML page's <link>
+//     elements of a paging relation, next, prev or previous, which lead
+//     to the other pages of a listing as a feed's paging links do and
+//     were not followed before, resolved against the
 //     page's base as its views show them, intent.PageBase: the first
 //     base element with an href, an ftp: or javascript: one passed over
 //     for the page's URL), if it is a page or a list of pages

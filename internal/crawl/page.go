@@ -334,16 +334,21 @@ func crawlLinks(ls []*vigil.Link) []Link {
 
 // pageLinks returns the links of a document read from pageURL, in document
 // order: those of warehouse.ExtractSiteLinks (<a href>, <area href>,
-// xlink:href; a feed's feed links and its paging links) and the frames
-// (<frame src>, <iframe src>, labelled with their title), all resolved
-// against the page's base as its views show them (intent.PageBase: its
-// first base element with an href, passed over for pageURL when it is
-// not http or https), fragments dropped, a host spelt in Unicode in its ASCII (punycode) form
-// (spec.ASCIIHost), so that a site's links to its own pages are in its
-// scope however they spell its name. A link to a host IDNA or DNS
-// refuses (spec.CheckHostName) is left out, as other invalid links are:
-// the crawl neither queues nor fetches it ("127.0.0.1.." was keyed, and
-// fetched, as "127.0.0.1").
+// xlink:href; a feed's feed links and its paging links), then the frames
+// (<frame src>, <iframe src>, labelled with their title) and, of an HTML
+// page, the <link> elements whose rel is a paging relation (pagingRel:
+// next, prev, previous; labelled with their title), which lead to the
+// other pages of a listing split in pages as a feed's paging links do,
+// all resolved against the page's base as its views show them
+// (intent.PageBase: its first base element with an href, passed over for
+// pageURL when it is not http or https), fragments dropped, a host spelt
+// in Unicode in its ASCII (punycode) form (spec.ASCIIHost), so that a
+// site's links to its own pages are in its scope however they spell its
+// name. A link to a host IDNA or DNS refuses (spec.CheckHostName) is left
+// out, as other invalid links are: the crawl neither queues nor fetches
+// it ("127.0.0.1.." was keyed, and fetched, as "127.0.0.1"). Before, a
+// <link rel="next"> was not followed: a page linked only so was no page
+// of the site, and a site diff against such a crawl shows it added.
 func pageLinks(doc *tree.Document, pageURL string) []Link {
 	out := crawlLinks(warehouse.ExtractSiteLinks(doc, pageURL))
 	if doc == nil || doc.Root == nil {
@@ -354,28 +359,54 @@ func pageLinks(doc *tree.Document, pageURL string) []Link {
 	if base == nil {
 		return out
 	}
+	html := hasHTMLRoot(doc)
 	tree.Walk(doc.Root, func(n *tree.Node) bool {
 		if n.Kind != tree.Element {
 			return true
 		}
+		var ref string
 		switch strings.ToLower(localName(n.Name)) {
 		case "frame", "iframe":
 			src, ok := attr(n, "src")
 			if !ok {
 				return true
 			}
-			u, err := base.Parse(strings.TrimSpace(src))
-			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || spec.CheckASCIIHost(u) != nil {
+			ref = src
+		case "link":
+			rel, _ := attr(n, "rel")
+			href, ok := attr(n, "href")
+			if !html || !ok || !pagingRel(rel) {
 				return true
 			}
-			if target, err := vigil.CanonicalURL(u.String()); err == nil {
-				label, _ := attr(n, "title")
-				out = append(out, Link{Target: target, Label: strings.Join(strings.Fields(label), " ")})
-			}
+			ref = href
+		default:
+			return true
+		}
+		u, err := base.Parse(strings.TrimSpace(ref))
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || spec.CheckASCIIHost(u) != nil {
+			return true
+		}
+		if target, err := vigil.CanonicalURL(u.String()); err == nil {
+			label, _ := attr(n, "title")
+			out = append(out, Link{Target: target, Label: strings.Join(strings.Fields(label), " ")})
 		}
 		return true
 	})
 	return out
+}
+
+// pagingRel reports whether the rel attribute of an HTML <link> names,
+// among its space-separated tokens (in any case), a relation to another
+// page of a listing split in pages: next, prev, or previous (RFC 5005's
+// spelling, which some sites write).
+func pagingRel(rel string) bool {
+	for _, tok := range strings.Fields(rel) {
+		switch strings.ToLower(tok) {
+		case "next", "prev", "previous":
+			return true
+		}
+	}
+	return false
 }
 
 // title returns the text of the first <title> outside <svg>, white space

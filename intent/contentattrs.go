@@ -51,8 +51,12 @@ import (
 // or name an element, data-* attributes are a script's, nonces and
 // srcset's cache busters change at every fetch, and a form's values
 // (a button's, an option's) are sent, not shown. A link element's
-// attributes are none: a style sheet's new version is no change of the
-// page. In XML every attribute but a namespace declaration is content.
+// attributes are none (a style sheet's new version is no change of the
+// page, nor is an icon's or a canonical address's), but the href of one
+// whose rel is a paging relation, next, prev or previous: where the next
+// page of a listing is, as the "Next" link of its body says, which a site
+// crawl follows (before, a <link rel="next"> added or gone was no change).
+// In XML every attribute but a namespace declaration is content.
 //
 // An element without text or content attributes (an <hr> added) holds no
 // leaf, so any change does not see it come or go.
@@ -68,7 +72,7 @@ func (c *content) contentAttrs(n *tree.Node) []int32 {
 	var elem string
 	if c.html {
 		elem = strings.ToLower(localName(n.Name))
-		if elem == "link" {
+		if elem == "link" && !IsPagingLink(n) {
 			return nil
 		}
 	}
@@ -93,6 +97,9 @@ func (c *content) isContentAttr(n *tree.Node, elem, name string) bool {
 		return name != "xmlns" && !strings.HasPrefix(name, "xmlns:")
 	}
 	name = strings.ToLower(name)
+	if elem == "link" {
+		return name == "href" // a paging link's (contentAttrs)
+	}
 	if isStateAttr(name) {
 		return true
 	}
@@ -122,6 +129,26 @@ func isStateAttr(name string) bool {
 	switch name {
 	case "disabled", "checked", "selected", "hidden", "open":
 		return true
+	}
+	return false
+}
+
+// IsPagingLink reports whether HTML link element n is a link to another
+// page of a listing split in pages: its rel names, among its
+// space-separated tokens in any case, next, prev or previous (RFC 5005's
+// spelling, which some pages write). Its href is content (a change of
+// any change), and a site crawl follows it.
+func IsPagingLink(n *tree.Node) bool {
+	for _, a := range n.Attrs {
+		if !strings.EqualFold(a.Name, "rel") {
+			continue
+		}
+		for _, tok := range strings.Fields(a.Value) {
+			if strings.EqualFold(tok, "next") || strings.EqualFold(tok, "prev") || strings.EqualFold(tok, "previous") {
+				return true
+			}
+		}
+		return false
 	}
 	return false
 }

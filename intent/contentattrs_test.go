@@ -63,6 +63,14 @@ func TestContentAttributes(t *testing.T) {
 		{name: "twitter:site, a handle", oldHead: `<meta name="twitter:site" content="@shoes">`, newHead: `<meta name="twitter:site" content="@boots">`, old: `<p>x</p>`, new: `<p>x</p>`, want: "update:/html[1]/head[1]/meta[1]/@content:@shoes->@boots"},
 		{name: "twitter:creator, a handle", oldHead: `<meta name="twitter:creator" content="@ann">`, newHead: `<meta name="twitter:creator" content="@bob">`, old: `<p>x</p>`, new: `<p>x</p>`, want: "update:/html[1]/head[1]/meta[1]/@content:@ann->@bob"},
 		{name: "og:image:alt, an image's text", oldHead: `<meta property="og:image:alt" content="A shoe">`, newHead: `<meta property="og:image:alt" content="A boot">`, old: `<p>x</p>`, new: `<p>x</p>`, want: "update:/html[1]/head[1]/meta[1]/@content:A shoe->A boot"},
+		// A link element's href, of a paging relation only: where the
+		// listing's next (or previous) page is, as an <a href> says.
+		{name: "link rel=next added", oldHead: ``, newHead: `<link rel="next" href="/list/2">`, old: `<p>x</p>`, new: `<p>x</p>`, want: "insert:/html[1]/head[1]/link[1]/@href:->/list/2"},
+		{name: "link rel=next removed", oldHead: `<link rel="next" href="/list/2">`, newHead: ``, old: `<p>x</p>`, new: `<p>x</p>`, want: "delete:/html[1]/head[1]/link[1]/@href:/list/2->"},
+		{name: "link rel=PREV moved", oldHead: `<link rel="PREV" href="/list/1">`, newHead: `<link rel="PREV" href="/list/2">`, old: `<p>x</p>`, new: `<p>x</p>`, want: "update:/html[1]/head[1]/link[1]/@href:/list/1->/list/2"},
+		{name: "title of a link rel=next", oldHead: `<link rel="next" href="/list/2" title="Two">`, newHead: `<link rel="next" href="/list/2" title="2">`, old: `<p>x</p>`, new: `<p>x</p>`},
+		{name: "stylesheet's new version", oldHead: `<link rel="stylesheet" href="/site.css?v=1">`, newHead: `<link rel="stylesheet" href="/site.css?v=2">`, old: `<p>x</p>`, new: `<p>x</p>`},
+		{name: "canonical link", oldHead: `<link rel="canonical" href="/a?ref=1">`, newHead: `<link rel="canonical" href="/a?ref=2">`, old: `<p>x</p>`, new: `<p>x</p>`},
 		// Noise: attributes that change at every fetch, or only style.
 		{name: "csrf token in meta", oldHead: `<meta name="csrf-token" content="a1b2">`, newHead: `<meta name="csrf-token" content="c3d4">`, old: `<p>x</p>`, new: `<p>x</p>`},
 		{name: "meta viewport", oldHead: `<meta name="viewport" content="width=device-width">`, newHead: `<meta name="viewport" content="width=1024">`, old: `<p>x</p>`, new: `<p>x</p>`},

@@ -336,8 +336,8 @@ func crawlLinks(ls []*vigil.Link) []Link {
 // order: those of warehouse.ExtractSiteLinks (<a href>, <area href>,
 // xlink:href; a feed's feed links and its paging links), then the frames
 // (<frame src>, <iframe src>, labelled with their title) and, of an HTML
-// page, the <link> elements whose rel is a paging relation (pagingRel:
-// next, prev, previous; labelled with their title), which lead to the
+// page, the <link> elements whose rel is a paging relation
+// (intent.IsPagingLink: next, prev, previous; labelled with their title), which lead to the
 // other pages of a listing split in pages as a feed's paging links do,
 // all resolved against the page's base as its views show them
 // (intent.PageBase: its first base element with an href, passed over for
@@ -373,9 +373,8 @@ func pageLinks(doc *tree.Document, pageURL string) []Link {
 			}
 			ref = src
 		case "link":
-			rel, _ := attr(n, "rel")
 			href, ok := attr(n, "href")
-			if !html || !ok || !pagingRel(rel) {
+			if !html || !ok || !intent.IsPagingLink(n) {
 				return true
 			}
 			ref = href
@@ -393,20 +392,6 @@ func pageLinks(doc *tree.Document, pageURL string) []Link {
 		return true
 	})
 	return out
-}
-
-// pagingRel reports whether the rel attribute of an HTML <link> names,
-// among its space-separated tokens (in any case), a relation to another
-// page of a listing split in pages: next, prev, or previous (RFC 5005's
-// spelling, which some sites write).
-func pagingRel(rel string) bool {
-	for _, tok := range strings.Fields(rel) {
-		switch strings.ToLower(tok) {
-		case "next", "prev", "previous":
-			return true
-		}
-	}
-	return false
 }
 
 // title returns the text of the first <title> outside <svg>, white space

@@ -40,6 +40,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -158,8 +159,8 @@ func keepPost(client *http.Client) *http.Client {
 	return &c
 }
 
-// Notify implements vigil.Notifier. Its errors name target with its
-// password hidden (vigil.RedactURL).
+// Notify implements vigil.Notifier. Its errors name target once, with its
+// password hidden (vigil.RedactURL), then why the delivery failed.
 func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) error {
 	u, err := url.Parse(target)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -203,6 +204,13 @@ func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) 
 	}
 	resp, err := keepPost(client).Do(req)
 	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			// Its text names the target again, after the method
+			// (`Post "URL": dial tcp ...`): the cause alone, which
+			// still tells a timeout (net.Error).
+			err = ue.Err
+		}
 		return fmt.Errorf("webhook %s: %w", vigil.RedactURL(target), err)
 	}
 	defer resp.Body.Close()

@@ -1,0 +1,60 @@
+package webhook
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vigil-web/vigil"
+)
+
+// TestNotifyErrorNamesTargetOnce: a failed delivery names its target
+// once, with its password hidden, and then why it failed (a connection
+// refused, a redirect refused, a timeout, an error status), where an
+// error of the request itself named it twice ("webhook URL: Post "URL":
+// dial tcp ...").
+func TestNotifyErrorNamesTargetOnce(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/moved":
+			http.Redirect(w, r, "/elsewhere", http.StatusFound)
+		case "/slow":
+			select {
+			case <-time.After(2 * time.Second):
+			case <-r.Context().Done():
+			}
+		default:
+			http.Error(w, "no", http.StatusServiceUnavailable)
+		}
+	}))
+	defer srv.Close()
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closed.Close()
+	n := &Notifier{Secret: []byte("k"), Client: &http.Client{Timeout: 300 * time.Millisecond}}
+	m := &vigil.Message{SentinelName: "s", Subject: "s changed"}
+	withPassword := func(u string) string { return strings.Replace(u, "://", "://user:s3cret@", 1) }
+	for _, tc := range []struct {
+		name, target, why string
+	}{
+		{"refused", withPassword(closed.URL) + "/hook", "connection refused"},
+		{"redirect refused", withPassword(srv.URL) + "/moved", "redirected by status 302"},
+		{"timeout", srv.URL + "/slow", "Timeout"},
+		{"status", withPassword(srv.URL) + "/fail", "status 503"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := n.Notify(context.Background(), tc.target, m)
+			if err == nil {
+				t.Fatal("delivered")
+			}
+			named := vigil.RedactURL(tc.target)
+			msg := err.Error()
+			if !strings.HasPrefix(msg, "webhook "+named+": ") || strings.Count(msg, strings.TrimPrefix(strings.TrimPrefix(named, "http://"), "user:xxxxx@")) != 1 ||
+				!strings.Contains(msg, tc.why) || strings.Contains(msg, "s3cret") {
+				t.Errorf("error %q; want %q once, then %q, no password", msg, "webhook "+named+": ", tc.why)
+			}
+		})
+	}
+}

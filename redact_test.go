@@ -96,3 +96,22 @@ func TestRedactURLs(t *testing.T) {
 		}
 	}
 }
+
+// TestRedactTarget: the parts of a delivery's target that may be secret
+// (user information, path segments, query values, fragment; 8 bytes at
+// least) are hidden wherever an error quotes them, alone or in a URL; its
+// host is kept, and so are short words.
+func TestRedactTarget(t *testing.T) {
+	for _, tc := range []struct{ in, target, want string }{
+		{`invalid gotify token: "ASECRETtk0123xy"`, "gotify://g.example/ASECRETtk0123xy", `invalid gotify token: "…"`},
+		{`chat ntfy at n.example:8080: Post "http://n.example:8080/topicSECRET1": refused`, "ntfy://me:pw-SECRET2@n.example:8080/topicSECRET1?scheme=http",
+			`chat ntfy at n.example:8080: Post "http://n.example:8080/…": refused`},
+		{`token SECRETtk01232 refused; user me-myself-and-i`, "generic+http://me-myself-and-i@h.example/hook?token=SECRETtk01232", `token … refused; user …`},
+		{`api send failed`, "generic://h.example/api/send", `api send failed`},
+		{`not a URL: x`, "http://a b/", `not a URL: x`},
+	} {
+		if got := vigil.RedactTarget(tc.in, tc.target); got != tc.want {
+			t.Errorf("RedactTarget(%q, %q)\n = %q\nwant %q", tc.in, tc.target, got, tc.want)
+		}
+	}
+}

@@ -160,7 +160,7 @@ func (d *Deliverer) deliverGuarded(ctx context.Context, n *vigil.Notification) (
 		if r == nil {
 			return
 		}
-		why := vigil.RedactURLs(redactTarget(fmt.Sprint(r), n.Target))
+		why := vigil.RedactURLs(vigil.RedactTarget(fmt.Sprint(r), n.Target))
 		d.Logger.Error("delivery panicked", LogNotification, n.ID, LogChannel, n.Channel, LogAttempts, n.Attempts,
 			"panic", why, "stack", string(debug.Stack()))
 		if d.Panicked != nil {
@@ -225,7 +225,7 @@ func (d *Deliverer) deliver(ctx context.Context, n *vigil.Notification) error {
 		// receiver may have had it: delivery is at least once).
 		return d.release(n)
 	}
-	why := vigil.RedactURLs(redactTarget(err.Error(), n.Target)) // the target's secrets stay out of logs and the store
+	why := vigil.RedactURLs(vigil.RedactTarget(err.Error(), n.Target)) // the target's secrets stay out of logs and the store
 	// A notifier's panic (a bug in its library) fails the delivery as an
 	// error does, retried as one; it is logged with its stack, and counted.
 	reportPanic(log, d.Panicked, PanicNotifier, "notifier panicked", err, why, LogAttempts, n.Attempts)

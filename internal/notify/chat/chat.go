@@ -107,7 +107,7 @@ func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) 
 		timeout = time.Until(d)
 	}
 	if timeout <= 0 { // a client timeout of 0 would be none
-		return fmt.Errorf("chat %s: %w", name, context.DeadlineExceeded)
+		return fmt.Errorf("chat %s: %w", server(name, target), context.DeadlineExceeded)
 	}
 	limit := n.MaxText
 	if limit <= 0 {
@@ -123,11 +123,13 @@ func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) 
 	}
 	svc, err := sr.Locate(target)
 	if err != nil {
-		return vigil.Errorf(vigil.EINVALID, "chat target: %v", err)
+		// The library quotes the URL it could not read, secrets and all.
+		return vigil.Errorf(vigil.EINVALID, "chat target: %s", redact(err, target))
 	}
+	where := server(name, target)
 	own, err := n.route(svc, name, timeout) // the service's own transport, if it was given one
 	if err != nil {
-		return vigil.Errorf(vigil.EINVALID, "chat %s: %v", name, err)
+		return vigil.Errorf(vigil.EINVALID, "chat %s: %s", where, redact(err, target))
 	}
 	// Shoutrrr takes no context: the send runs on its own and is given
 	// up on at the timeout (the guarded transport's own timeouts end it).
@@ -156,10 +158,50 @@ func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) 
 		err = ctx.Err()
 	}
 	if err != nil {
-		return fmt.Errorf("chat %s: %w", name, err)
+		if vigil.ErrorCode(err) == vigil.EINVALID {
+			// Its message, which the API may show, is the redacted one.
+			return vigil.Errorf(vigil.EINVALID, "chat %s: %s", where, redact(err, target))
+		}
+		return &deliveryError{msg: "chat " + where + ": " + redact(err, target), err: err}
 	}
 	return nil
 }
+
+// server names where a delivery to target, a URL of service name, goes,
+// for its errors: the service and, of a self-hosted one, the server the
+// URL names (its host and port, "ntfy at ntfy.example.org"); a service
+// that posts to its vendor's API is named alone ("slack"), its URL's host
+// being no server (a token, a channel's id).
+func server(name, target string) string {
+	if !selfHosted[name] {
+		return name
+	}
+	u, err := url.Parse(target)
+	if err != nil || u.Host == "" {
+		return name
+	}
+	return name + " at " + u.Host
+}
+
+// redact returns the text of err, an error of the library about target,
+// without target's secrets: its password, its path's and query's tokens
+// (vigil.RedactTarget: the library quotes one alone too, "invalid gotify
+// token"), and every URL cut to its scheme and host (vigil.RedactURLs: the
+// library quotes the URL it posted to, the token in its path).
+func redact(err error, target string) string {
+	return vigil.RedactURLs(vigil.RedactTarget(err.Error(), target))
+}
+
+// deliveryError is a failed delivery named with its service and server,
+// its text redacted (redact), which unwraps to the library's error (a
+// context's deadline, a panic) for errors.Is and errors.As.
+type deliveryError struct {
+	msg string
+	err error
+}
+
+func (e *deliveryError) Error() string { return e.msg }
+func (e *deliveryError) Unwrap() error { return e.err }
 
 // send sends text through svc: a variable, so that a test may make it
 // panic as a bug in the library would.

@@ -405,7 +405,7 @@ func TestSendPanics(t *testing.T) {
 	if !errors.As(err, &pe) {
 		t.Fatalf("error %v, want a *vigil.PanicError", err)
 	}
-	if want := "chat ntfy: panic: post http://127.0.0.1:9/…: nil map"; err.Error() != want {
+	if want := "chat ntfy at 127.0.0.1:9: panic: post http://127.0.0.1:9/…: nil map"; err.Error() != want {
 		t.Errorf("error %q, want %q", err, want)
 	}
 	if strings.Contains(err.Error(), token) {

@@ -114,7 +114,21 @@ func (d *Deliverer) Run(ctx context.Context, poll time.Duration, kick <-chan str
 }
 
 // RunOnce claims one batch and delivers it; it returns how many entries it
-// handled.
+// handled. The entries to one address (a channel's target) are delivered
+// one after the other, in the order they were claimed, which is the order
+// they were queued (ORDER BY next_attempt, id): the notices of one check
+// arrive in the order the check found their changes, as a reader of them
+// expects. Up to Workers addresses are delivered to at once. When an
+// entry is not delivered (it failed, to be retried after its back-off;
+// the stop came), those after it to the same address are given back due
+// when it is, after it in the claim order, rather than delivered before
+// it; so is the rest of an address's entries whose claim's lease would
+// end before another delivery could (Timeout), due now, so that no other
+// worker claims them while they are delivered here (the first of them
+// is delivered whatever its lease, as every entry was). Before, every entry
+// of the batch was delivered at once, by Workers workers: a user's two
+// emails of one check could come in either order, and one retried came
+// after the ones found after it.
 func (d *Deliverer) RunOnce(ctx context.Context) (int, error) {
 	d.defaults()
 	batch, err := d.Store.ClaimNotifications(ctx, d.Now(), d.Lease, d.Batch)
@@ -124,24 +138,62 @@ func (d *Deliverer) RunOnce(ctx context.Context) (int, error) {
 	if len(batch) == 0 {
 		return 0, nil
 	}
+	type address struct{ channel, target string }
+	var order []address
+	queues := map[address][]*vigil.Notification{}
+	for _, n := range batch {
+		a := address{n.Channel, n.Target}
+		if queues[a] == nil {
+			order = append(order, a)
+		}
+		queues[a] = append(queues[a], n)
+	}
 	sem := make(chan struct{}, d.Workers)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var errs []error
-	for _, n := range batch {
+	fail := func(err error) {
+		if err != nil {
+			mu.Lock()
+			errs = append(errs, err)
+			mu.Unlock()
+		}
+	}
+	for _, a := range order {
 		sem <- struct{}{}
 		wg.Add(1)
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			if err := d.deliverGuarded(ctx, n); err != nil {
-				mu.Lock()
-				errs = append(errs, err)
-				mu.Unlock()
+			queue := queues[a]
+			for i, n := range queue {
+				if i > 0 && d.Now().Add(d.Timeout).After(n.NextAttempt) {
+					// Its lease would end while it is delivered (the
+					// first is, as it always was, whatever its lease).
+					d.giveBack(queue[i:], d.Now(), fail)
+					return
+				}
+				held, err := d.deliverGuarded(ctx, n)
+				fail(err)
+				if !held.IsZero() {
+					d.giveBack(queue[i+1:], held, fail)
+					return
+				}
 			}
 		}()
 	}
 	wg.Wait()
 	return len(batch), errors.Join(errs...)
+}
+
+// giveBack gives back the claims of entries, due at at (the time the entry
+// before them to their address is due again), calling fail with each
+// store error.
+func (d *Deliverer) giveBack(entries []*vigil.Notification, at time.Time, fail func(error)) {
+	ctx, cancel := afterStop(context.Background())
+	defer cancel()
+	for _, n := range entries {
+		fail(recorded(n.ID, "give back its claim", d.Store.ReleaseNotification(ctx, n.ID, n.Attempts, at)))
+	}
 }
 
 // deliverGuarded is deliver, recovering a panic of the delivery (a bug
@@ -154,7 +206,9 @@ func (d *Deliverer) RunOnce(ctx context.Context) (int, error) {
 // (Deliverer.Panicked), and the entry is recorded as a failed delivery,
 // "internal error", retried after its back-off and dead after
 // MaxAttempts, as one whose channel failed is.
-func (d *Deliverer) deliverGuarded(ctx context.Context, n *vigil.Notification) (err error) {
+// It returns, as deliver does, when the entry is due again if it was not
+// delivered.
+func (d *Deliverer) deliverGuarded(ctx context.Context, n *vigil.Notification) (held time.Time, err error) {
 	defer func() {
 		r := recover()
 		if r == nil {
@@ -169,40 +223,44 @@ func (d *Deliverer) deliverGuarded(ctx context.Context, n *vigil.Notification) (
 		rctx, cancel := afterStop(ctx)
 		defer cancel()
 		if n.Attempts >= d.MaxAttempts {
-			err = recorded(n.ID, "record it dead", d.Store.MarkNotificationDead(rctx, n.ID, internalError))
+			held, err = time.Time{}, recorded(n.ID, "record it dead", d.Store.MarkNotificationDead(rctx, n.ID, internalError))
 			return
 		}
 		next := d.Now().Add(Backoff(d.BaseBackoff, d.MaxBackoff, n.Attempts, rand.Float64()))
-		err = recorded(n.ID, "record its failure", d.Store.MarkNotificationFailed(rctx, n.ID, internalError, next))
+		held, err = next, recorded(n.ID, "record its failure", d.Store.MarkNotificationFailed(rctx, n.ID, internalError, next))
 	}()
 	return d.deliver(ctx, n)
 }
 
 // deliver attempts one entry (Attempts already counts this attempt) and
-// records the outcome. The returned error is a store failure only.
-func (d *Deliverer) deliver(ctx context.Context, n *vigil.Notification) error {
+// records the outcome. It returns, when the entry was not delivered and
+// stays to be (it failed and is retried, its claim was given back or is
+// left to its lease), when it is due again, which the entries after it to
+// its address wait for; zero when it was sent or is dead. The returned
+// error is a store failure only.
+func (d *Deliverer) deliver(ctx context.Context, n *vigil.Notification) (time.Time, error) {
 	log := d.Logger.With(LogNotification, n.ID, LogChannel, n.Channel)
 	ch := d.Channels[n.Channel]
 	if ch == nil {
 		log.Warn("no notifier for channel; dead letter")
-		return recorded(n.ID, "record it dead", d.Store.MarkNotificationDead(ctx, n.ID, "channel "+n.Channel+" is not configured"))
+		return time.Time{}, recorded(n.ID, "record it dead", d.Store.MarkNotificationDead(ctx, n.ID, "channel "+n.Channel+" is not configured"))
 	}
 	if ctx.Err() != nil {
-		return d.release(n) // claimed in a batch the stop cut short
+		return d.Now(), d.release(n) // claimed in a batch the stop cut short
 	}
 	m, err := n.Message()
 	if err != nil {
-		return recorded(n.ID, "record it dead", d.Store.MarkNotificationDead(ctx, n.ID, "payload: "+err.Error()))
+		return time.Time{}, recorded(n.ID, "record it dead", d.Store.MarkNotificationDead(ctx, n.ID, "payload: "+err.Error()))
 	}
 	// A subject queued by a Vigil older than the cap (subjectLine) is
 	// capped as it is delivered.
 	m.Subject = clip(m.Subject, maxSubject)
 	if err := d.relink(ctx, n, m); err != nil {
 		if ctx.Err() != nil {
-			return d.release(n) // the stop cut its store read short
+			return d.Now(), d.release(n) // the stop cut its store read short
 		}
 		// Left claimed: the lease brings it back, to be tried again.
-		return fmt.Errorf("notification %d: %w", n.ID, err)
+		return n.NextAttempt, fmt.Errorf("notification %d: %w", n.ID, err)
 	}
 	dctx := vigil.WithDeliveryID(ctx, strconv.FormatInt(n.ID, 10))
 	if n.UserID > 0 {
@@ -217,13 +275,13 @@ func (d *Deliverer) deliver(ctx context.Context, n *vigil.Notification) error {
 		log.Info("notification sent", LogAttempts, n.Attempts)
 		rctx, cancel := afterStop(ctx)
 		defer cancel()
-		return recorded(n.ID, "record it sent", d.Store.MarkNotificationSent(rctx, n.ID, d.Now()))
+		return time.Time{}, recorded(n.ID, "record it sent", d.Store.MarkNotificationSent(rctx, n.ID, d.Now()))
 	}
 	if ctx.Err() != nil {
 		// Shutting down: give the claim back, so that the next start
 		// delivers the entry at once, not when the lease ends (the
 		// receiver may have had it: delivery is at least once).
-		return d.release(n)
+		return d.Now(), d.release(n)
 	}
 	why := vigil.RedactURLs(vigil.RedactTarget(err.Error(), n.Target)) // the target's secrets stay out of logs and the store
 	// A notifier's panic (a bug in its library) fails the delivery as an
@@ -231,11 +289,11 @@ func (d *Deliverer) deliver(ctx context.Context, n *vigil.Notification) error {
 	reportPanic(log, d.Panicked, PanicNotifier, "notifier panicked", err, why, LogAttempts, n.Attempts)
 	if vigil.ErrorCode(err) == vigil.EINVALID || n.Attempts >= d.MaxAttempts {
 		log.Warn("notification dead", LogAttempts, n.Attempts, LogError, why)
-		return recorded(n.ID, "record it dead", d.Store.MarkNotificationDead(ctx, n.ID, why))
+		return time.Time{}, recorded(n.ID, "record it dead", d.Store.MarkNotificationDead(ctx, n.ID, why))
 	}
 	next := d.Now().Add(Backoff(d.BaseBackoff, d.MaxBackoff, n.Attempts, rand.Float64()))
 	log.Info("notification failed; will retry", LogAttempts, n.Attempts, LogError, why, "next", next)
-	return recorded(n.ID, "record its failure", d.Store.MarkNotificationFailed(ctx, n.ID, why, next))
+	return next, recorded(n.ID, "record its failure", d.Store.MarkNotificationFailed(ctx, n.ID, why, next))
 }
 
 // release gives back the claim of n, whose delivery a stop interrupted,

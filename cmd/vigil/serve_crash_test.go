@@ -194,7 +194,7 @@ func TestServeBadInput(t *testing.T) {
 	}
 	wantErr := map[string]string{
 		"down": "connect", "error500": "500", "slow": "deadline", "huge": "too large", "bomb": "decompression bomb",
-		"loop": "redirects", "badencoding": "content coding", "binary": "binary", "robots": "robots.txt",
+		"loop": "redirect loop: ", "badencoding": "content coding", "binary": "binary", "robots": "robots.txt",
 	}
 	var src strings.Builder
 	for name, u := range cases {

@@ -12,7 +12,9 @@
 //   - redirects followed one at a time (redirect.go), each page a redirect
 //     leads to treated as a page asked for: robots.txt and the turn of its
 //     own host, the caller's FetchRequest.CheckRedirect, and a cap on
-//     their number; one whose URL carries credentials (user info) is
+//     their number; one back to a page the fetch asked already fails at
+//     once as a loop, naming the pages on it; one whose URL carries
+//     credentials (user info) is
 //     refused, and they are neither sent nor shown in a result or error,
 //     and so is a redirect of robots.txt to one;
 //   - conversion of the body to UTF-8 from its declared or detected charset;

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -44,10 +45,13 @@ func isRedirect(status int) bool {
 // is named without them, and its result holds the URL of the page that
 // redirected: the one at the URL without them is another. A page a
 // redirect led to that fails is named the same way ("redirect to URL:
-// HTTP error status 404").
+// HTTP error status 404"). A redirect to a page the fetch asked already
+// is a loop, which fails at once naming the pages on it ("redirect loop:
+// A → B → A", ErrRedirects), where it was followed to MaxRedirects.
 func (c *Client) follow(ctx context.Context, req *vigil.FetchRequest, u *url.URL) (*vigil.FetchResult, error) {
 	var start, deadline time.Time
 	retried := false
+	chain := []string{u.String()} // the pages asked, in order
 	for hops := 0; ; hops++ {
 		var release func()
 		var err error
@@ -103,6 +107,12 @@ func (c *Client) follow(ctx context.Context, req *vigil.FetchRequest, u *url.URL
 			}
 			return res, nil
 		}
+		if slices.Contains(chain, next.String()) {
+			// Asked again, it answers again as it did: a loop, which
+			// following to the cap only made requests of.
+			return nil, fmt.Errorf("fetch %s: %w", vigil.RedactURL(req.URL), &redirectLoopError{chain: append(chain, next.String())})
+		}
+		chain = append(chain, next.String())
 		if hops >= c.opt.MaxRedirects {
 			return nil, fmt.Errorf("fetch %s: %w: more than %d redirects", vigil.RedactURL(req.URL), ErrRedirects, c.opt.MaxRedirects)
 		}
@@ -122,6 +132,24 @@ func (c *Client) follow(ctx context.Context, req *vigil.FetchRequest, u *url.URL
 		u = next
 	}
 }
+
+// redirectLoopError is a fetch whose redirects led back to a page it
+// had asked: chain is the pages asked, from the first to the one met
+// again. It is ErrRedirects, and names them with their passwords hidden.
+type redirectLoopError struct {
+	chain []string
+}
+
+func (e *redirectLoopError) Error() string {
+	names := make([]string, len(e.chain))
+	for i, u := range e.chain {
+		names[i] = vigil.RedactURL(u)
+	}
+	return "redirect loop: " + strings.Join(names, " → ")
+}
+
+// Is makes a redirect loop ErrRedirects, as the cap on redirects is.
+func (e *redirectLoopError) Is(target error) bool { return target == ErrRedirects }
 
 // retryWait returns how long the answer of u, whose error is err, asked
 // its host to be left alone (statusError.retryAfter), and holds the host's

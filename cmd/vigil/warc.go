@@ -320,12 +320,17 @@ func runImportWARC(ctx context.Context, env *environment, args []string) (code i
 
 // importSummary is the last line of vigil import warc, before its error
 // if any: the n versions importWARC imported and the records it
-// skipped. After a commit whose outcome the store does not know
+// skipped, with their kinds ("skipped 12 records: 10 request, 2
+// metadata"). After a commit whose outcome the store does not know
 // (vigil.ErrCommitUnknown in err's chain) the store holds all n or none,
 // and the line says so.
-func importSummary(n, skipped int, err error) string {
-	if errors.Is(err, vigil.ErrCommitUnknown) {
-		return fmt.Sprintf("imported %s or none (the commit's outcome is not known); skipped %s", count(n, "version"), count(skipped, "record"))
+func importSummary(n int, skipped skips, err error) string {
+	what := "skipped " + count(skipped.total(), "record")
+	if skipped.total() > 0 {
+		what += ": " + skipped.String()
 	}
-	return fmt.Sprintf("imported %s; skipped %s", count(n, "version"), count(skipped, "record"))
+	if errors.Is(err, vigil.ErrCommitUnknown) {
+		return fmt.Sprintf("imported %s or none (the commit's outcome is not known); %s", count(n, "version"), what)
+	}
+	return fmt.Sprintf("imported %s; %s", count(n, "version"), what)
 }

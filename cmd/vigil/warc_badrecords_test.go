@@ -151,7 +151,7 @@ func TestWARCImportRecordMissingAField(t *testing.T) {
 		": missing WARC-Record-ID; not imported\n",
 		file + ": record 4 at offset ",
 		" (urn:uuid:4): missing WARC-Type; not imported\n",
-		"imported 2 versions; skipped 1 record\n",
+		"imported 2 versions; skipped 1 record: 1 request\n",
 		"vigil import warc: " + file + ": 3 records could not be imported (named above)\n",
 	} {
 		if code != exitError || !strings.Contains(errOut, want) {

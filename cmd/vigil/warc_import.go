@@ -84,13 +84,13 @@ import (
 // versions or none: importWARC returns how many there are and an error
 // saying so; importing the file again adds those the store lacks, and
 // nothing if it holds them.
-func importWARC(ctx context.Context, wh *warehouse.Warehouse, name string, in io.Reader, opt warcImportOptions, log io.Writer) (imported, skipped int, err error) {
+func importWARC(ctx context.Context, wh *warehouse.Warehouse, name string, in io.Reader, opt warcImportOptions, log io.Writer) (imported int, skipped skips, err error) {
 	// The reader's errors name the record; "warc: " adds nothing to the
 	// command's name, the file's does.
 	inFile := func(err error) error { return fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "warc: ")) }
 	r, err := warc.NewReader(in)
 	if err != nil {
-		return 0, 0, inFile(err)
+		return 0, nil, inFile(err)
 	}
 	r.Verify = opt.verify
 	r.MaxBlock = importMaxBlock
@@ -111,7 +111,7 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, name string, in io
 	}()
 	sp, err := newSpool()
 	if err != nil {
-		return 0, 0, err
+		return 0, nil, err
 	}
 	defer sp.remove()
 	joiner := &warc.Joiner{MaxBlock: importMaxBlock}
@@ -136,7 +136,7 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, name string, in io
 		if errors.As(err, &missing) && rec != nil {
 			// Framed by its Content-Length: the records after it are read.
 			if missing.Field != warc.FieldType && !importable(rec) {
-				im.skipped++
+				im.skipped.add(skipKind(rec))
 			} else if missing.Field == warc.FieldDate {
 				im.failures.add(r.Number(), badDate, strings.TrimPrefix(err.Error(), "warc: "))
 			} else {
@@ -160,7 +160,7 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, name string, in io
 			continue
 		}
 		if !importable(rec) {
-			im.skipped++
+			im.skipped.add(skipKind(rec))
 			continue
 		}
 		// A record joined is named by its first segment.
@@ -178,7 +178,7 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, name string, in io
 				im.firstUndated = fmt.Sprintf("%s (%s), WARC-Date %s", where, rec.ID(), at.UTC().Format(time.RFC3339))
 			}
 			im.undated++
-			im.skipped++
+			im.skipped.add(skipUndated)
 			continue
 		}
 		var bad *badRecord
@@ -326,7 +326,8 @@ type warcImport struct {
 	byDigest map[string]int64        // response payload digest (upper case) -> version id
 	pages    map[string]*pageHistory // by canonical URL: the store read once a page
 
-	imported, skipped, stale int
+	imported, stale int
+	skipped         skips
 	// undated counts the records skipped for a date no store keeps
 	// (vigil.StorableTime), firstUndated names the first of them.
 	undated      int
@@ -415,7 +416,7 @@ func (im *warcImport) record(ctx context.Context, rec *warc.Record) error {
 			}
 		}
 		im.stale++
-		im.skipped++
+		im.skipped.add(skipStale)
 		return nil
 	}
 	f := &warehouse.Fetch{URL: target, FetchedAt: date}
@@ -494,7 +495,7 @@ func (im *warcImport) record(ctx context.Context, rec *warc.Record) error {
 		// The store held this fetch: another import stored it, and
 		// counts it.
 		im.stale++
-		im.skipped++
+		im.skipped.add(skipStale)
 		return nil
 	}
 	im.imported++

@@ -194,9 +194,10 @@ func (p *guardProxy) authorized(r *http.Request) bool {
 }
 
 // ServeHTTP answers a request of the browser (handle). A panic in it (a
-// bug in a dial, the transport, or a tunnel's start) is kept (a
-// *vigil.PanicError, its URLs redacted) for the renders in flight to
-// fail with (panicSince), as a tunnel's is, and the request is aborted
+// bug in a dial, the transport, or a tunnel's start before the hijack;
+// tunnel keeps those after it) is kept (a *vigil.PanicError, its URLs
+// redacted) for the renders in flight to fail with (panicSince), as a
+// tunnel's is, and the request is aborted
 // (http.ErrAbortHandler), which the browser sees fail: net/http would
 // otherwise print the panic's value, and the URL in it, to stderr. A
 // panic with http.ErrAbortHandler is passed on as it is.
@@ -252,12 +253,34 @@ func (p *guardProxy) handle(w http.ResponseWriter, r *http.Request) {
 
 // tunnel answers a CONNECT: a guarded connection to the host, then bytes
 // both ways until either side closes.
+//
+// A panic once the host is dialled closes that connection. Once the
+// browser's connection is hijacked, net/http no longer closes it, nor
+// hears of a panic: one between the hijack and the tunnel's start (a bug
+// in the answer's write or the tunnel's record) closes it too, and is
+// counted and kept (a *vigil.PanicError) for the renders in flight to fail
+// with (panicSince), as a tunnel's is; before the hijack it is left to
+// ServeHTTP, which aborts the request.
 func (p *guardProxy) tunnel(w http.ResponseWriter, r *http.Request) {
 	upstream, err := p.dial(r.Context(), "tcp", r.Host)
 	if err != nil {
 		refuse(w, err)
 		return
 	}
+	var client net.Conn // the browser's, once hijacked
+	defer func() {
+		rec := recover()
+		if rec == nil {
+			return
+		}
+		if client == nil {
+			upstream.Close()
+			panic(rec)
+		}
+		p.keepPanic(fmt.Errorf("the guard proxy's tunnel: %w", vigil.Recovered(rec)))
+		client.Close()
+		upstream.Close()
+	}()
 	hj, ok := w.(http.Hijacker)
 	if !ok {
 		upstream.Close()

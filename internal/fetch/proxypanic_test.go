@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -147,5 +148,67 @@ func TestRenderAfterProxyServerPanic(t *testing.T) {
 	chrome.mu.Unlock()
 	if now == old || now == nil {
 		t.Errorf("the browser still uses the stopped proxy")
+	}
+}
+
+// TestGuardProxyTunnelStartPanic: a panic between a CONNECT's hijack and
+// its tunnel's start (here in recording the tunnel's ends: a bug in the
+// proxy's bookkeeping) closes the browser's connection and the one dialled
+// for it, which net/http leaves open once hijacked, and is kept for the
+// renders in flight to fail with (panicSince), as a tunnel's is.
+func TestGuardProxyTunnelStartPanic(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	upstreamEnded := make(chan error, 1)
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			upstreamEnded <- err
+			return
+		}
+		defer c.Close()
+		c.SetReadDeadline(time.Now().Add(10 * time.Second))
+		_, err = c.Read(make([]byte, 1))
+		upstreamEnded <- err
+	}()
+	var d net.Dialer
+	p, err := startGuardProxy(d.DialContext, nil, time.Minute, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	p.mu.Lock()
+	p.conns = nil // open's record of the tunnel's ends panics
+	p.mu.Unlock()
+	c, err := net.Dial("tcp", strings.TrimPrefix(p.URL(), "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	user, pass := p.credentials()
+	auth := base64.StdEncoding.EncodeToString([]byte(user + ":" + pass))
+	target := ln.Addr().String()
+	fmt.Fprintf(c, "CONNECT %s HTTP/1.1\r\nHost: %s\r\nProxy-Authorization: Basic %s\r\n\r\n", target, target, auth)
+	c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	br := bufio.NewReader(c)
+	if resp, err := http.ReadResponse(br, nil); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("CONNECT: %v, %v", resp, err)
+	}
+	if _, err := br.ReadByte(); err == nil || errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Errorf("the browser's connection: %v; want it closed", err)
+	}
+	if err := <-upstreamEnded; err == nil || errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Errorf("the connection dialled for the tunnel: %v; want it closed", err)
+	}
+	err = p.panicSince(0)
+	var pe *vigil.PanicError
+	if !errors.As(err, &pe) || !strings.HasPrefix(err.Error(), "the guard proxy's tunnel: panic: ") {
+		t.Fatalf("panicSince = %v; want the tunnel's panic", err)
+	}
+	if n := p.panicMark(); n != 1 {
+		t.Errorf("%d panics counted, want 1", n)
 	}
 }

@@ -1,6 +1,8 @@
 package vigil
 
 import (
+	"bytes"
+	"encoding/base64"
 	"net/url"
 	"regexp"
 	"slices"
@@ -144,4 +146,38 @@ func RedactTarget(s, target string) string {
 		}
 	}
 	return s
+}
+
+// credentialHeader finds the value of a header that carries credentials
+// as a log line may show it: sent ("Authorization: Bearer x"), in a
+// printed http.Header ("Authorization:[Bearer x]") or in JSON
+// (`"authorization": "Bearer x"`); the value runs to the end of the
+// line, a closing bracket or a quote.
+var credentialHeader = regexp.MustCompile(`(?i)\b((?:proxy-)?authorization|cookie|set-cookie|x-api-key)("?\s*[:=]\s*[\["]?)[^\]"\r\n]+`)
+
+// bearerToken finds a token after the word of its scheme, where no
+// header names it: "Bearer x", "Basic x".
+var bearerToken = regexp.MustCompile(`\b(Bearer|Basic) ([A-Za-z0-9._~+/-]+=*)`)
+
+// RedactSecrets returns a line bound for a log, of a server's own (net/http's
+// ErrorLog: a panic's value, a connection's error), with the secrets it may
+// hold hidden: its URLs cut to their scheme and host (RedactURLs: a token in
+// a path or a query), the values of the headers that carry credentials
+// (Authorization, Proxy-Authorization, Cookie, Set-Cookie, X-Api-Key) and
+// a bearer token or basic credentials (base64 of "user:password")
+// replaced by "…". A secret written otherwise (a password alone) can
+// still show.
+func RedactSecrets(s string) string {
+	s = RedactURLs(s)
+	s = credentialHeader.ReplaceAllString(s, "$1$2…")
+	return bearerToken.ReplaceAllStringFunc(s, func(m string) string {
+		scheme, token, _ := strings.Cut(m, " ")
+		if scheme == "Basic" {
+			// "Basic authentication": a word, not credentials.
+			if b, err := base64.StdEncoding.DecodeString(token); err != nil || !bytes.Contains(b, []byte(":")) {
+				return m
+			}
+		}
+		return scheme + " …"
+	})
 }

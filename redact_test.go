@@ -115,3 +115,30 @@ func TestRedactTarget(t *testing.T) {
 		}
 	}
 }
+
+// TestRedactSecrets: the URLs of a log line are cut as RedactURLs cuts
+// them, and the values of the headers that carry credentials, and a
+// bearer or basic token, are hidden, in the forms a line shows them in:
+// a header as sent, a printed http.Header, JSON.
+func TestRedactSecrets(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`http: panic serving 10.0.0.1:5555: GET https://vigil.example/api/v1/feed?token=SECRET`,
+			`http: panic serving 10.0.0.1:5555: GET https://vigil.example/…`},
+		{"http: panic serving 10.0.0.1:5555: header map[Accept:[*/*] Authorization:[Bearer SECRET] Cookie:[vigil_session=SECRET]]\ngoroutine 7 [running]:",
+			"http: panic serving 10.0.0.1:5555: header map[Accept:[*/*] Authorization:[…] Cookie:[…]]\ngoroutine 7 [running]:"},
+		{"Proxy-Authorization: Basic dmlnaWw6U0VDUkVU\r\nHost: x", "Proxy-Authorization: …\r\nHost: x"},
+		{`{"authorization": "Bearer SECRET", "name": "x"}`, `{"authorization": "…", "name": "x"}`},
+		{`token rejected: Bearer SECRET-TOKEN-1234`, `token rejected: Bearer …`},
+		{`set-cookie=vigil_session=SECRET; Path=/`, `set-cookie=…`},
+		{`http: TLS handshake error from 10.0.0.1:5555: EOF`, `http: TLS handshake error from 10.0.0.1:5555: EOF`},
+		{`Basic authentication failed`, `Basic authentication failed`},
+	} {
+		got := vigil.RedactSecrets(tc.in)
+		if got != tc.want {
+			t.Errorf("RedactSecrets(%q)\n = %q\nwant %q", tc.in, got, tc.want)
+		}
+		if strings.Contains(got, "SECRET") || strings.Contains(got, "dmlnaWw6") {
+			t.Errorf("RedactSecrets(%q) shows the secret: %q", tc.in, got)
+		}
+	}
+}

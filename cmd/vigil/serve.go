@@ -233,7 +233,7 @@ func runServe(ctx context.Context, env *environment, args []string) (code int, e
 	// Retry-After (readiness), not a wait. Every answer carries the
 	// security headers, the mux's own 404 and 405 too.
 	gate := &readiness{}
-	srv := newHTTPServer(web.Secure(hosts.Check(gate)))
+	srv := newHTTPServer(web.Secure(hosts.Check(gate)), logger)
 	serveErr := make(chan error, 1)
 	go serveHTTP(srv, ln, logger, serveErr)
 	defer srv.Close() // a start that fails; a running daemon shuts it down below
@@ -389,9 +389,10 @@ type daemon struct {
 }
 
 // newChromium returns the browser that renders pages, in its sandbox as
-// --chromium-sandbox asks.
-func (c serveConfig) newChromium() *fetch.Chromium {
-	return &fetch.Chromium{ExecPath: c.render, NoSandbox: !c.chromiumSandbox,
+// --chromium-sandbox asks; what its guard proxy's server logs itself goes
+// to logger, redacted.
+func (c serveConfig) newChromium(logger *slog.Logger) *fetch.Chromium {
+	return &fetch.Chromium{ExecPath: c.render, NoSandbox: !c.chromiumSandbox, Logger: logger,
 		NoSandboxSetting: "vigil serve --chromium-sandbox=false (or VIGIL_CHROMIUM_SANDBOX=false)"}
 }
 
@@ -433,7 +434,7 @@ func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logge
 		d.noRender = "no Chromium at " + c.render + " (vigil serve --chromium PATH)"
 		logger.Warn("rendering is off: sentinels that say Fetch ... render fail their checks", "chromium", c.render, "error", err)
 	default:
-		d.chromium = c.newChromium()
+		d.chromium = c.newChromium(logger)
 		fopt.Renderer = d.chromium
 		logSandbox(logger, d.chromium.Sandbox())
 	}

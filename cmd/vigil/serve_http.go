@@ -2,7 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"log"
+	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/vigil-web/vigil"
@@ -69,7 +72,26 @@ var (
 )
 
 // newHTTPServer returns the daemon's HTTP server for handler, with the
-// time limits above.
-func newHTTPServer(handler http.Handler) *http.Server {
-	return &http.Server{Handler: handler, ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: readTimeout, IdleTimeout: idleTimeout}
+// time limits above. What net/http logs itself (a panic no handler
+// recovered, a connection's error) goes to logger, redacted
+// (serverErrorLog), not to the standard logger.
+func newHTTPServer(handler http.Handler, logger *slog.Logger) *http.Server {
+	return &http.Server{Handler: handler, ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: readTimeout, IdleTimeout: idleTimeout,
+		ErrorLog: serverErrorLog(logger)}
+}
+
+// serverErrorLog is the ErrorLog of an HTTP server of the daemon: each
+// line net/http writes (its text, a panic's value and stack) is logged at
+// Error level on logger with its secrets hidden (vigil.RedactSecrets: the
+// tokens of URLs, an Authorization header), where net/http's default,
+// the standard logger, wrote it as it was to stderr.
+func serverErrorLog(logger *slog.Logger) *log.Logger {
+	return log.New(errorLogWriter{logger}, "", 0)
+}
+
+type errorLogWriter struct{ logger *slog.Logger }
+
+func (w errorLogWriter) Write(p []byte) (int, error) {
+	w.logger.Error("http server", "error", vigil.RedactSecrets(strings.TrimRight(string(p), "\n")))
+	return len(p), nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"log/slog"
 	"net"
 	"net/http"
 	"testing"
@@ -26,7 +27,7 @@ func TestSlowRequestCut(t *testing.T) {
 				return
 			}
 		}
-	}))
+	}), slog.New(slog.DiscardHandler))
 	go srv.Serve(ln)
 	defer srv.Close()
 	conn, err := net.Dial("tcp", ln.Addr().String())

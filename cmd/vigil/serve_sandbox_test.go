@@ -67,7 +67,7 @@ func TestServeChromiumSandbox(t *testing.T) {
 func TestServeChromiumSandboxConfig(t *testing.T) {
 	for _, sandbox := range []bool{true, false} {
 		c := serveConfig{render: fetch.ChromiumPath, chromiumSandbox: sandbox}
-		ch := c.newChromium()
+		ch := c.newChromium(nil)
 		if ch.NoSandbox == sandbox || ch.ExecPath != fetch.ChromiumPath {
 			t.Errorf("--chromium-sandbox=%v: NoSandbox %v, ExecPath %q", sandbox, ch.NoSandbox, ch.ExecPath)
 		}

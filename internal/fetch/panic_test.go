@@ -41,7 +41,7 @@ func TestGuardProxyTunnelPanic(t *testing.T) {
 		a, b := net.Pipe()
 		t.Cleanup(func() { b.Close() })
 		return readPanicConn{a}, nil
-	}, nil, time.Minute, 0)
+	}, nil, time.Minute, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

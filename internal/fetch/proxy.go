@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
+	"log/slog"
 	"net"
 	"net/http"
 	"strings"
@@ -70,7 +72,9 @@ type guardProxy struct {
 // timer of their own unless headerTimeout (its Options.HeaderTimeout) is
 // set, so that a page may take the whole --fetch-timeout to answer when
 // rendered as when fetched. A request that runs out is answered 504.
-func startGuardProxy(dial func(ctx context.Context, network, addr string) (net.Conn, error), up *upstream, total, headerTimeout time.Duration) (*guardProxy, error) {
+// What its server logs itself (net/http's ErrorLog) goes to logger
+// (slog.Default() if nil), redacted (serverErrorLog).
+func startGuardProxy(dial func(ctx context.Context, network, addr string) (net.Conn, error), up *upstream, total, headerTimeout time.Duration, logger *slog.Logger) (*guardProxy, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
@@ -92,9 +96,29 @@ func startGuardProxy(dial func(ctx context.Context, network, addr string) (net.C
 	if up != nil {
 		p.tr.Proxy, p.tr.DialContext = up.proxy, up.dial
 	}
-	p.srv = &http.Server{Handler: p, ReadHeaderTimeout: 10 * time.Second}
+	p.srv = &http.Server{Handler: p, ReadHeaderTimeout: 10 * time.Second, ErrorLog: serverErrorLog(logger)}
 	go p.serve(ln)
 	return p, nil
+}
+
+// serverErrorLog is the ErrorLog of the guard proxy's server: each line
+// net/http writes itself (a connection's error, a panic's value and
+// stack) is logged at Error level on logger (slog.Default() if nil) with
+// its secrets hidden (vigil.RedactSecrets: the tokens of URLs, a
+// Proxy-Authorization), where net/http's default, the standard logger,
+// wrote it as it was.
+func serverErrorLog(logger *slog.Logger) *log.Logger {
+	if logger == nil {
+		logger = slog.Default()
+	}
+	return log.New(errorLogWriter{logger}, "", 0)
+}
+
+type errorLogWriter struct{ logger *slog.Logger }
+
+func (w errorLogWriter) Write(p []byte) (int, error) {
+	w.logger.Error("the rendering browser's guard proxy", "error", vigil.RedactSecrets(strings.TrimRight(string(p), "\n")))
+	return len(p), nil
 }
 
 // serve serves the proxy on ln until it is closed, on the proxy's own

@@ -39,7 +39,7 @@ func TestGuardProxyTunnels(t *testing.T) {
 			return nil, fmt.Errorf("%w: %s is private", ErrRefused, addr)
 		}
 		return d.DialContext(ctx, network, addr)
-	}, nil, time.Minute, 0)
+	}, nil, time.Minute, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func TestGuardProxyRequiresToken(t *testing.T) {
 	}))
 	defer srv.Close()
 	var d net.Dialer
-	p, err := startGuardProxy(d.DialContext, nil, time.Minute, 0)
+	p, err := startGuardProxy(d.DialContext, nil, time.Minute, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

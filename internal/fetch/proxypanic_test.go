@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -50,7 +51,7 @@ func TestGuardProxyRequestPanic(t *testing.T) {
 	log.SetOutput(&stderr) // net/http's ErrorLog, the proxy's server having none
 	p, err := startGuardProxy(func(ctx context.Context, network, addr string) (net.Conn, error) {
 		panic("dial https://user:SECRET@" + addr + "/: nil resolver")
-	}, nil, time.Minute, 0)
+	}, nil, time.Minute, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +176,7 @@ func TestGuardProxyTunnelStartPanic(t *testing.T) {
 		upstreamEnded <- err
 	}()
 	var d net.Dialer
-	p, err := startGuardProxy(d.DialContext, nil, time.Minute, 0)
+	p, err := startGuardProxy(d.DialContext, nil, time.Minute, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,5 +211,36 @@ func TestGuardProxyTunnelStartPanic(t *testing.T) {
 	}
 	if n := p.panicMark(); n != 1 {
 		t.Errorf("%d panics counted, want 1", n)
+	}
+}
+
+// TestGuardProxyErrorLog: what the guard proxy's server logs itself
+// (net/http's ErrorLog: a panic no handler recovered, a connection's
+// error) goes to the Chromium's Logger, with the token of a URL and the
+// proxy's credentials hidden, not to the standard logger.
+func TestGuardProxyErrorLog(t *testing.T) {
+	var stderr, out syncBuffer
+	defer log.SetOutput(log.Writer())
+	log.SetOutput(&stderr)
+	var d net.Dialer
+	p, err := startGuardProxy(d.DialContext, nil, time.Minute, 0, slog.New(slog.NewTextHandler(&out, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if p.srv.ErrorLog == nil {
+		t.Fatal("the guard proxy's server has no ErrorLog: net/http logs to the standard logger")
+	}
+	p.srv.ErrorLog.Printf("http: panic serving 127.0.0.1:4242: GET https://site.example/?token=URLSECRET with map[Proxy-Authorization:[Basic %s]]\ngoroutine 7 [running]:",
+		base64.StdEncoding.EncodeToString([]byte("vigil:PROXYSECRET")))
+	got := out.String()
+	if !strings.Contains(got, "level=ERROR") || !strings.Contains(got, "panic serving") || !strings.Contains(got, "https://site.example/…") {
+		t.Errorf("the logger lacks the line:\n%s", got)
+	}
+	if strings.Contains(got, "URLSECRET") || strings.Contains(got, base64.StdEncoding.EncodeToString([]byte("vigil:PROXYSECRET"))) {
+		t.Errorf("the log shows a secret:\n%s", got)
+	}
+	if s := stderr.String(); s != "" {
+		t.Errorf("the standard logger got %q", s)
 	}
 }

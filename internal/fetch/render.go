@@ -3,6 +3,7 @@ package fetch
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net"
 	"os"
 	"sync"
@@ -68,6 +69,11 @@ type Chromium struct {
 	// in its sandbox, how the user sets NoSandbox ("vigil serve
 	// --chromium-sandbox=false"); "Chromium.NoSandbox" if empty.
 	NoSandboxSetting string
+	// Logger receives what the server of the browser's guard proxy logs
+	// itself (net/http's ErrorLog: a connection's error, a panic no
+	// handler recovered), its secrets hidden (vigil.RedactSecrets);
+	// slog.Default() if nil.
+	Logger *slog.Logger
 
 	euid    func() int // os.Geteuid if nil; tests set it
 	mu      sync.Mutex
@@ -88,7 +94,7 @@ var _ Renderer = (*Chromium)(nil)
 // answer as the client's fetch does (total, headerTimeout). The caller
 // holds c.mu, or has c to itself.
 func (c *Chromium) startProxy() (*guardProxy, error) {
-	return startGuardProxy(c.Dial, c.up, c.total, c.headerTimeout)
+	return startGuardProxy(c.Dial, c.up, c.total, c.headerTimeout, c.Logger)
 }
 
 // start starts the browser unless it runs, and returns its context and

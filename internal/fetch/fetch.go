@@ -30,7 +30,9 @@
 //     addresses, checked on the address actually dialled (after DNS
 //     resolution, so on every redirect too) unless AllowPrivateNetworks;
 //     a host the URL standard reads as an IPv4 address (2130706433,
-//     127.1, 0x7f.1: numerichost.go) is refused as that address;
+//     127.1, 0x7f.1: numerichost.go) is refused as that address, and
+//     localhost and its subdomains (with a trailing dot or not) as
+//     loopback, before any DNS lookup;
 //   - optional rendering in headless Chromium (render.go), whose every
 //     request goes through a proxy in this process that dials as the client
 //     does (proxy.go), so that the address guard holds for what a rendered
@@ -219,16 +221,18 @@ var _ vigil.Fetcher = (*Client)(nil)
 func New(opt Options) *Client {
 	opt.defaults()
 	dialer := &net.Dialer{Timeout: opt.ConnectTimeout, KeepAlive: 30 * time.Second}
+	guarded := dialer.DialContext
 	if !opt.AllowPrivateNetworks {
 		dialer.Control = refusePrivate(opt.permit)
+		guarded = guardDial(dialer.DialContext, opt.permit)
 	}
-	c := &Client{opt: opt, guarded: dialer.DialContext}
+	c := &Client{opt: opt, guarded: guarded}
 	tr := &http.Transport{
 		// The environment's proxy would dial on our behalf, past the
 		// address check: only the one configured is used, after the
 		// target's check (upstream.go).
 		Proxy:                 nil,
-		DialContext:           dialer.DialContext,
+		DialContext:           guarded,
 		ForceAttemptHTTP2:     true,
 		MaxIdleConns:          256,
 		MaxIdleConnsPerHost:   max(8, opt.HostConcurrency*2),
@@ -238,7 +242,7 @@ func New(opt Options) *Client {
 		DisableCompression:    true, // we decode ourselves, under a cap
 	}
 	if opt.Proxy != nil {
-		c.up = &upstream{url: opt.Proxy, addr: proxyAddr(opt.Proxy), noProxy: noProxyRules(opt.NoProxy), guarded: dialer.DialContext,
+		c.up = &upstream{url: opt.Proxy, addr: proxyAddr(opt.Proxy), noProxy: noProxyRules(opt.NoProxy), guarded: guarded,
 			direct: (&net.Dialer{Timeout: opt.ConnectTimeout, KeepAlive: 30 * time.Second}).DialContext}
 		if !opt.AllowPrivateNetworks {
 			c.up.check = c.checkHost

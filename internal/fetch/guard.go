@@ -1,6 +1,7 @@
 package fetch
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"net/netip"
@@ -184,7 +185,17 @@ func article(reason string) string {
 // A host the URL standard reads as an IPv4 address (numericIPv4:
 // 2130706433, 127.1) is refused as that address, and one that ends in a
 // number but is no address is refused: a proxy may dial what it reads.
+// localhost and its subdomains, in any case and with trailing dots, are
+// refused as 127.0.0.1, the address RFC 6761 gives them whatever DNS
+// answers, and browsers too.
 func refuseLiteral(host string, permit func(netip.Addr) bool) error {
+	host = strings.Trim(host, "[]")
+	if isLocalhost(host) {
+		if permit != nil && permit(netip.AddrFrom4([4]byte{127, 0, 0, 1})) {
+			return nil
+		}
+		return fmt.Errorf("%w: %s is a loopback name (vigil serve --allow-private-networks fetches it)", ErrRefused, host)
+	}
 	a, err := netip.ParseAddr(host)
 	if err != nil {
 		var numeric bool
@@ -198,4 +209,29 @@ func refuseLiteral(host string, permit func(netip.Addr) bool) error {
 		return nil
 	}
 	return checkAddr(a)
+}
+
+// isLocalhost reports whether host is localhost or one of its
+// subdomains, in any case, with trailing dots or without.
+func isLocalhost(host string) bool {
+	host = strings.ToLower(strings.TrimRight(host, "."))
+	return host == "localhost" || strings.HasSuffix(host, ".localhost")
+}
+
+// guardDial returns dial with the checks of a host made before any DNS
+// lookup (refuseLiteral): a host the URL standard reads as an IPv4
+// address is refused as that address, where the resolver would look it up
+// as a name ("no such host", or a search domain's answer), and a localhost
+// name as loopback. The dialer's Control (refusePrivate) then checks each
+// address dialled. A page, a webhook, a redirect and the rendering
+// browser's requests all dial through it.
+func guardDial(dial func(ctx context.Context, network, addr string) (net.Conn, error), permit func(netip.Addr) bool) func(ctx context.Context, network, addr string) (net.Conn, error) {
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		if host, _, err := net.SplitHostPort(addr); err == nil {
+			if err := refuseLiteral(host, permit); err != nil {
+				return nil, &net.OpError{Op: "dial", Net: network, Err: err}
+			}
+		}
+		return dial(ctx, network, addr)
+	}
 }

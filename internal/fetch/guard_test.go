@@ -125,9 +125,10 @@ const refuseResolverEnv = "VIGIL_TEST_REFUSE_RESOLVER"
 // one, each in a child process (GODEBUG=netdns=go, netdns=cgo: a process
 // chooses its resolver once). Those that parse as addresses (mapped IPv6,
 // ULA, link-local with a zone, unspecified, CGNAT, metadata) are refused
-// by the guard; the inet_aton spellings (decimal, octal, hex, short) are
-// no address to Go and go to DNS as names, which the Go resolver does not
-// find and the C resolver reads as 127.0.0.1, which the dialler refuses.
+// by the guard; the inet_aton spellings (decimal, octal, hex, short),
+// no address to Go, which the Go resolver would look up as names and the
+// C resolver reads as 127.0.0.1, are read as the URL standard reads them
+// and refused before any lookup (guardDial).
 // Either way the loopback server gets no request, and neither does a
 // proxy named by HTTP_PROXY (on an address the client may reach): the
 // client dials itself, where the guard stands.
@@ -201,12 +202,12 @@ func TestRefuseSpellings(t *testing.T) {
 		{"169.254.169.254", true},
 		{"[64:ff9b::7f00:1]", true},
 		{"①②⑦.0.0.1", true}, // IDNA maps it to 127.0.0.1
-		{"2130706433", false},
-		{"0177.0.0.1", false},
-		{"0x7f.0.0.1", false},
-		{"0x7f000001", false},
-		{"127.1", false},
-		{"017700000001", false},
+		{"2130706433", true},
+		{"0177.0.0.1", true},
+		{"0x7f.0.0.1", true},
+		{"0x7f000001", true},
+		{"127.1", true},
+		{"017700000001", true},
 	} {
 		u := "http://" + tc.host + ":" + port + "/"
 		_, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: u})
@@ -220,4 +221,46 @@ func TestRefuseSpellings(t *testing.T) {
 	if n := proxied.Load(); n != 0 {
 		t.Errorf("the proxy of the environment got %d requests", n)
 	}
+}
+
+// TestRefuseByDefault: the spellings of a loopback or private address a
+// user may type are refused by the address guard of a client with the
+// defaults, whatever the resolver makes of them, as a page (Fetch), as a
+// webhook (HTTPClient) and as a rendered page: IPv6 forms, the URL
+// standard's numbers (which the Go resolver looked up as names, failing
+// with "no such host", and a search domain could answer), localhost and
+// its subdomains with a trailing dot (RFC 6761: loopback, whatever DNS
+// says), and the unspecified address. The loopback server gets nothing.
+func TestRefuseByDefault(t *testing.T) {
+	var reached atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reached.Add(1)
+		fmt.Fprint(w, "<p>reached</p>")
+	}))
+	defer srv.Close()
+	port := srv.URL[strings.LastIndex(srv.URL, ":")+1:]
+	c := New(Options{IgnoreRobots: true, TotalTimeout: 3 * time.Second, Renderer: refusingRenderer{}})
+	for _, host := range []string{
+		"[::ffff:127.0.0.1]", "[::1]", "[fc00::1]", "[fd12:3456::1]", "[fe80::1]", "[febf::1]",
+		"2130706433", "0x7f.1", "0x7f000001", "0177.0.0.1", "127.1", "127.0.0.1.", "0",
+		"localhost", "localhost.", "LOCALHOST.", "a.localhost", "a.localhost.",
+		"0.0.0.0", "[::]",
+	} {
+		u := "http://" + host + ":" + port + "/"
+		wantRefused(t, c, u)
+		if _, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: u, Render: true}); !errors.Is(err, ErrRefused) {
+			t.Errorf("render %s: %v, want a refusal", u, err)
+		}
+	}
+	if n := reached.Load(); n != 0 {
+		t.Errorf("the loopback server got %d requests", n)
+	}
+}
+
+// refusingRenderer fails a test that renders: the client's check of the
+// host must refuse it first.
+type refusingRenderer struct{}
+
+func (refusingRenderer) Render(ctx context.Context, url string) (string, error) {
+	return "", fmt.Errorf("rendered %s", url)
 }

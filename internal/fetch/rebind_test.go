@@ -88,9 +88,11 @@ func TestProxyTunnelPinned(t *testing.T) {
 
 // TestGuardProxyDialsChecked: without an operator's proxy, the rendering
 // browser's guard proxy dials as the client does, the address checked
-// being the one connected (the dialer's Control): a name that resolves to
-// loopback (this host's name) is refused, by CONNECT and by a plain
-// request, and the loopback server gets nothing.
+// being the one connected (the dialer's Control), with no lookup of its
+// own that DNS could answer otherwise: a name that resolves to loopback
+// (this host's name, in /etc/hosts) is refused, by CONNECT and by a plain
+// request, as a page and a webhook are, and the loopback server gets
+// nothing.
 func TestGuardProxyDialsChecked(t *testing.T) {
 	name, err := os.Hostname()
 	if err != nil {
@@ -129,6 +131,8 @@ func TestGuardProxyDialsChecked(t *testing.T) {
 			t.Errorf("%q: %v, %v; want 403", strings.Fields(req)[0], resp, err)
 		}
 	}
+	// The client's own requests, a page's and a webhook's, as well.
+	wantRefused(t, c, "http://"+target+"/")
 	if n := reached.Load(); n != 0 {
 		t.Errorf("the loopback server got %d requests", n)
 	}

@@ -244,3 +244,24 @@ func TestGuardProxyErrorLog(t *testing.T) {
 		t.Errorf("the standard logger got %q", s)
 	}
 }
+
+// TestBrowserLogf: what chromedp logs of the browser's connection (an
+// event it cannot read, which may quote a page's URL) goes to the
+// Chromium's Logger with its secrets hidden, not to the standard logger.
+func TestBrowserLogf(t *testing.T) {
+	var stderr, out syncBuffer
+	defer log.SetOutput(log.Writer())
+	log.SetOutput(&stderr)
+	browserLogf(slog.New(slog.NewTextHandler(&out, nil)))("could not unmarshal event: %v",
+		errors.New(`bad frame URL "https://site.example/reset?token=URLSECRET"`))
+	got := out.String()
+	if !strings.Contains(got, "level=ERROR") || !strings.Contains(got, "could not unmarshal event") || !strings.Contains(got, "https://site.example/…") {
+		t.Errorf("the logger lacks the line:\n%s", got)
+	}
+	if strings.Contains(got, "URLSECRET") {
+		t.Errorf("the log shows a secret:\n%s", got)
+	}
+	if s := stderr.String(); s != "" {
+		t.Errorf("the standard logger got %q", s)
+	}
+}

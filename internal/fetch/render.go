@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"github.com/vigil-web/vigil"
 )
 
 // Renderer returns the HTML of a page as a browser shows it once its
@@ -71,8 +72,9 @@ type Chromium struct {
 	NoSandboxSetting string
 	// Logger receives what the server of the browser's guard proxy logs
 	// itself (net/http's ErrorLog: a connection's error, a panic no
-	// handler recovered), its secrets hidden (vigil.RedactSecrets);
-	// slog.Default() if nil.
+	// handler recovered) and what chromedp logs of the browser's
+	// connection (an event it cannot read), its secrets hidden
+	// (vigil.RedactSecrets); slog.Default() if nil.
 	Logger *slog.Logger
 
 	euid    func() int // os.Geteuid if nil; tests set it
@@ -153,7 +155,8 @@ func (c *Chromium) start() (*browserSession, error) {
 		)
 	}
 	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	bctx, bcancel := chromedp.NewContext(actx)
+	logf := browserLogf(c.Logger)
+	bctx, bcancel := chromedp.NewContext(actx, chromedp.WithLogf(logf), chromedp.WithErrorf(logf))
 	if err := chromedp.Do(bctx); err != nil { // starts the browser
 		bcancel()
 		acancel()
@@ -187,6 +190,20 @@ type browserSession struct {
 // panicked returns a panic of the guard proxy since the render started,
 // if any (guardProxy.panicSince).
 func (b *browserSession) panicked() error { return b.tunnels.panicSince(b.mark) }
+
+// browserLogf is chromedp's log and error log of the browser's
+// connection: each line logged at Error level on logger (slog.Default()
+// if nil) with its secrets hidden (vigil.RedactSecrets), where chromedp's
+// default, the standard logger, wrote it as it was (an event's text may
+// quote a page's URL, its token with it).
+func browserLogf(logger *slog.Logger) func(string, ...any) {
+	if logger == nil {
+		logger = slog.Default()
+	}
+	return func(format string, args ...any) {
+		logger.Error("the rendering browser's connection", "error", vigil.RedactSecrets(fmt.Sprintf(format, args...)))
+	}
+}
 
 // session returns what a render needs of the running browser, with c.mu
 // held.

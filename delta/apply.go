@@ -29,10 +29,11 @@ import (
 // result's NextXID is the largest of d.ToXIDMap.Next, doc.NextXID and the
 // largest XID plus one.
 //
-// Errors name the operation, 1-based in d's order, and wrap ErrConflict or
+// Errors name the operation, 1-based in d's order, after its place in the
+// file d was decoded from (an *OpError), and wrap ErrConflict or
 // ErrMalformed (an "internal error", a bug of Apply's, wraps neither):
 //
-//	operation 3 (d par=17 pos=2 xm=(12-13)): parent XID 17 not in document
+//	line 12, column 5: operation 3 (d par=17 pos=2 xm=(12-13)): parent XID 17 not in document
 //
 // Apply runs in time linear in the size of doc plus the size of d.
 func Apply(doc *tree.Document, d *Delta) (*tree.Document, error) {
@@ -120,11 +121,20 @@ func apply(doc *tree.Document, d *Delta, opts applyOptions) (*tree.Document, err
 }
 
 // applyStep is apply, returning the applier with the result and its index.
+// An error about one of d's operations names its place in d's file.
 func applyStep(doc *tree.Document, d *Delta, opts applyOptions) (*applier, error) {
+	a, err := applyUnplaced(doc, d, opts)
+	if err != nil {
+		return nil, d.locate(err)
+	}
+	return a, nil
+}
+
+func applyUnplaced(doc *tree.Document, d *Delta, opts applyOptions) (*applier, error) {
 	if doc.Root == nil {
 		return nil, fmt.Errorf("apply delta: document without a root element")
 	}
-	if err := d.Validate(); err != nil {
+	if err := d.validate(); err != nil {
 		return nil, err
 	}
 	if !opts.inPlace {

@@ -34,7 +34,7 @@ func checkChain(ds []*Delta) error {
 			}
 		}
 		if err := c.step(k, d); err != nil {
-			return fmt.Errorf("delta %d: %w: %v", k+1, ErrNotComposable, err)
+			return fmt.Errorf("delta %d: %w: %v", k+1, ErrNotComposable, d.locate(err))
 		}
 	}
 	return nil

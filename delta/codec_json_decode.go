@@ -66,12 +66,12 @@ func decodeJSON(r io.Reader, many bool) ([]*Delta, error) {
 				return nil, &DecodeError{Path: "outside", Line: line, Column: col, Msg: err.Error(), Err: ErrMalformed}
 			}
 		}
-		if err := d.Validate(); err != nil {
+		if err := d.validate(); err != nil {
 			de := &DecodeError{Msg: err.Error(), Err: ErrMalformed}
 			var oe *OpError
 			if errors.As(err, &oe) {
 				de.Path = fmt.Sprintf("ops[%d]", oe.Index)
-				de.Line, de.Column = lineCol(data, j.opAt[oe.Index])
+				de.Line, de.Column, _ = d.placeOf(oe.Index)
 			}
 			return nil, de
 		}
@@ -94,8 +94,9 @@ func decodeJSON(r io.Reader, many bool) ([]*Delta, error) {
 // jsonDecoder reads one delta.
 type jsonDecoder struct {
 	lex jsonLexer
-	// opAt is the offset of each operation, for Validate's errors.
-	opAt []int
+	// lines places the operations (Delta.places), in the order they
+	// come in the input.
+	lines lineCounter
 	// keyAt is the offset of the last key read, or of the object's end.
 	keyAt int
 	// outsideAt is the offset of the delta's "outside" key.
@@ -166,13 +167,15 @@ func (j *jsonDecoder) delta() (*Delta, error) {
 			d.Outside, err = j.outside(path)
 			return err
 		case "ops":
-			d.Ops, j.opAt = d.Ops[:0], j.opAt[:0]
+			d.Ops, d.places = d.Ops[:0], d.places[:0]
 			return j.array(path, func(i int, path string, t jsonToken) error {
 				if i >= MaxOps {
 					return j.errorAt(t.at, "ops", "more than %d operations", MaxOps)
 				}
-				j.opAt = append(j.opAt, t.at)
-				d.Ops = append(d.Ops, Op{})
+				// Where the operation's object starts, for the errors of
+				// Validate and Apply.
+				d.places = append(d.places, j.lines.place(j.lex.data, t.at))
+				d.Ops = append(d.Ops, Op{at: uint32(i + 1)})
 				return j.op(path, t, &d.Ops[i])
 			})
 		}
@@ -307,7 +310,7 @@ func (j *jsonDecoder) op(opPath string, first jsonToken, op *Op) error {
 		return err
 	}
 	if nsAt >= 0 {
-		return j.opNamespaces(op, len(j.opAt)-1, opPath, nsAt)
+		return j.opNamespaces(op, int(op.at)-1, opPath, nsAt)
 	}
 	return nil
 }

@@ -276,3 +276,31 @@ func lineCol(data []byte, off int) (int, int) {
 	col := 1 + utf8.RuneCount(data[bytes.LastIndexByte(data[:off], '\n')+1:off])
 	return line, col
 }
+
+// lineCounter gives the places of ascending offsets of one input in one
+// pass over it, where lineCol counts from the start for each: a delta of
+// a million operations on one line is placed in the time of reading it.
+type lineCounter struct {
+	off, line, col int // the last offset placed, and its place
+}
+
+// place returns the place of byte off of data, off not before the last
+// one placed.
+func (c *lineCounter) place(data []byte, off int) place {
+	if c.line == 0 {
+		c.line, c.col = 1, 1
+	}
+	off = min(max(off, 0), len(data))
+	if off < c.off {
+		return newPlace(lineCol(data, off))
+	}
+	seg := data[c.off:off]
+	if k := bytes.LastIndexByte(seg, '\n'); k >= 0 {
+		c.line += 1 + bytes.Count(seg[:k], []byte{'\n'})
+		c.col = 1 + utf8.RuneCount(seg[k+1:])
+	} else {
+		c.col += utf8.RuneCount(seg)
+	}
+	c.off = off
+	return newPlace(c.line, c.col)
+}

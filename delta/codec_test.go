@@ -245,7 +245,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"<unit_delta><t><d par='1' pos='1'>a</d></t></unit_delta>", "operation 1: <d> needs attribute xm"},
 		{"<unit_delta><t><d par='1' pos='1' xm='(2)'><a>x</a></d></t></unit_delta>", "operation 1: xm (2): XID-map has 1 XIDs for a subtree of 2 nodes"},
 		{"<unit_delta><t><d par='1' pos='1' xm='(2)' move='yes'>x</d></t></unit_delta>", "operation 1: a move carries no content"},
-		{"<unit_delta><t><d par='1' pos='1' xm='(2)' move='yes'/></t></unit_delta>", "line 1, column 56: operation 1 (d par=1 pos=1 xm=(2) move): move of XID 2 has no matching insert with move=yes"},
+		{"<unit_delta><t><d par='1' pos='1' xm='(2)' move='yes'/></t></unit_delta>", "line 1, column 16: operation 1 (d par=1 pos=1 xm=(2) move): move of XID 2 has no matching insert with move=yes"},
 		{"<unit_delta><t><d par='1' pos='1' xm='(2)' move='yes' addedXmlns='yes'/></t></unit_delta>", "line 1, column 73: operation 1: <d> attribute addedXmlns: a move carries no content to declare a default namespace on"},
 		{"<unit_delta><t><i par='1' pos='1' xm='(2)' addedXmlns='yes' move='yes'/></t></unit_delta>", "line 1, column 73: operation 1: <i> attribute addedXmlns: a move carries no content to declare a default namespace on"},
 		{"<unit_delta><t><d par='1' pos='1' xm='(2)'><a></b></d></t></unit_delta>", "operation 1: </b> closes <a>"},

@@ -280,7 +280,6 @@ func (dec *xmlDecoder) t(start xml.StartElement) (*Delta, error) {
 		}
 	}
 	dec.op = 0
-	var lines [][2]int
 	outside := false // an <outside> was read
 	for {
 		t, err := dec.token()
@@ -306,24 +305,28 @@ func (dec *xmlDecoder) t(start xml.StartElement) (*Delta, error) {
 			if len(d.Ops) >= MaxOps {
 				return nil, dec.errorf("more than %d operations", MaxOps)
 			}
-			line, col := dec.inputPos()
-			lines = append(lines, [2]int{line, col})
+			// Where the operation's start tag starts, for the errors
+			// of Validate and Apply.
+			d.places = append(d.places, newPlace(dec.tokenLine, dec.tokenColumn))
 			op, err := dec.operation(t, d)
 			if err != nil {
 				return nil, err
 			}
+			op.at = uint32(len(d.places))
 			d.Ops = append(d.Ops, op)
 			dec.op = 0 // what follows is in no operation
 		case xml.EndElement:
 			if !isName(t.Name, "t") {
 				return nil, dec.errorf("unexpected </%s>", qname(t.Name))
 			}
-			if err := d.Validate(); err != nil {
+			if err := d.validate(); err != nil {
 				de := &DecodeError{Step: dec.step, Msg: err.Error(), Err: ErrMalformed}
 				var oe *OpError
-				if errors.As(err, &oe) {
-					de.Line, de.Column = lines[oe.Index][0], lines[oe.Index][1]
-				} else {
+				ok := errors.As(err, &oe)
+				if ok {
+					de.Line, de.Column, ok = d.placeOf(oe.Index)
+				}
+				if !ok {
 					de.Line, de.Column = dec.inputPos()
 				}
 				return nil, de

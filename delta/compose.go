@@ -82,13 +82,18 @@ func compose(d1, d2 *Delta) (*Delta, error) {
 		// Name d1's operation, which invertOps keeps at the same index.
 		var oe *OpError
 		if errors.As(err, &oe) {
-			return nil, fmt.Errorf("%w: the first delta does not lead to the second's source: undoing the first delta's operation %d (%s): %s",
-				ErrNotComposable, oe.Index+1, d1.Ops[oe.Index].header(), oe.Msg)
+			return nil, fmt.Errorf("%w: the first delta does not lead to the second's source: undoing the first delta's operation %d (%s)%s: %s",
+				ErrNotComposable, oe.Index+1, d1.Ops[oe.Index].header(), oe.at(), oe.Msg)
 		}
 		return nil, fmt.Errorf("%w: the first delta does not lead to the second's source: undoing the first delta: %v", ErrNotComposable, err)
 	}
 	v2, err := apply(v1, d2, opts)
 	if err != nil {
+		var oe *OpError
+		if errors.As(err, &oe) {
+			return nil, fmt.Errorf("%w: the second delta does not fit the first's result: the second delta's operation %d (%s)%s: %s",
+				ErrNotComposable, oe.Index+1, oe.Op, oe.at(), oe.Msg)
+		}
 		return nil, fmt.Errorf("%w: the second delta does not fit the first's result: second delta's %v", ErrNotComposable, err)
 	}
 	d, err := build(v0, v2, func(x tree.XID) bool { return x > c.base })

@@ -57,9 +57,14 @@ type Op struct {
 	// Move and Update belong with Parent, Pos and XIDs below; beside Kind
 	// they fill the room its alignment leaves, and an operation takes 128
 	// bytes rather than 136 (a delta of a large document holds tens of
-	// thousands).
+	// thousands). So does at.
 	Move   bool
 	Update bool
+	// at is where the operation was decoded from: 1 + its index in its
+	// delta's places, or 0 for an operation made in memory. It follows
+	// the operation when the list is reordered (Canonicalize) or copied
+	// (Invert, Rebase).
+	at uint32
 
 	Parent  tree.XID
 	Pos     int
@@ -114,6 +119,50 @@ type Delta struct {
 	// Outside is the change outside the root element (DOCTYPE, comments
 	// and processing instructions around the root), or nil for none.
 	Outside *Outside
+	// places are where the decoder read the operations, in the order it
+	// read them (Op.at), for the errors of Validate and Apply; nil for a
+	// delta made in memory. Invert and Rebase share them.
+	places []place
+}
+
+// place is where an operation starts in its delta file: a line and a
+// column in characters, from 1. Two 32-bit numbers (8 bytes an
+// operation) rather than the offsets the decoders have: the XML decoder
+// reads a stream it cannot go back to to count lines when an error comes.
+type place struct{ line, col uint32 }
+
+// newPlace returns the place at line and col, held up to the largest
+// 32-bit number (a file of 4 GiB on a line).
+func newPlace(line, col int) place {
+	clamp := func(n int) uint32 { return uint32(min(max(n, 0), 1<<32-1)) }
+	return place{clamp(line), clamp(col)}
+}
+
+// placeOf returns the place in its file of d's operation i, or ok false.
+func (d *Delta) placeOf(i int) (line, col int, ok bool) {
+	if i < 0 || i >= len(d.Ops) {
+		return 0, 0, false
+	}
+	k := int(d.Ops[i].at)
+	if k == 0 || k > len(d.places) {
+		return 0, 0, false
+	}
+	p := d.places[k-1]
+	return int(p.line), int(p.col), true
+}
+
+// locate gives err, when it is an *OpError about one of d's operations
+// without a place, the place of that operation in d's file.
+func (d *Delta) locate(err error) error {
+	if len(d.places) == 0 {
+		return err
+	}
+	if oe, ok := err.(*OpError); ok && oe.Line == 0 {
+		if line, col, ok := d.placeOf(oe.Index); ok {
+			oe.Line, oe.Column = line, col
+		}
+	}
+	return err
 }
 
 // Empty reports whether the delta changes nothing.

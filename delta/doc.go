@@ -223,7 +223,13 @@
 // in all, an operation's XID-map no longer than its subtree (counted before
 // it is expanded), MaxContentDepth levels of content. Every traversal is
 // iterative, the JSON decoder's too: it reads token by token, since
-// encoding/json's Unmarshal stops at 10 000 levels of JSON.
+// encoding/json's Unmarshal stops at 10 000 levels of JSON. A decoded
+// delta keeps where each operation starts in its file (its < in XML, its
+// { in JSON; 8 bytes an operation), and the errors of Validate and Apply
+// name it before the operation, as a decoder's errors do: "line 12,
+// column 5: operation 3 (i par=17 ...): parent XID 17 not in document".
+// The operations of Invert's and Rebase's results keep the places of
+// those they come from; a delta made in memory has none.
 //
 // # Differences from the seed
 //

@@ -27,17 +27,41 @@ var ErrNotComposable = errors.New("deltas cannot be composed")
 var ErrNeedsDocuments = fmt.Errorf("%w: cannot compose without the documents", ErrNotComposable)
 
 // OpError reports what is wrong with one operation of a delta. Index is
-// the operation's 0-based index in Delta.Ops; the message shows it 1-based:
+// the operation's 0-based index in Delta.Ops; the message shows it 1-based,
+// after the place where the operation starts in the file it was decoded
+// from (Line and Column, the column in characters; 0 for an operation made
+// in memory):
 //
-//	operation 3 (d par=17 pos=2 xm=(12-13)): parent XID 17 not in document
+//	line 12, column 5: operation 3 (d par=17 pos=2 xm=(12-13)): parent XID 17 not in document
+//
+// The place of an operation of Invert's result is that of the operation
+// it undoes, and so is that of Rebase's.
 type OpError struct {
-	Index int
-	Op    string // the operation's header, without its content
-	Msg   string
-	Err   error // ErrConflict or ErrMalformed
+	Index        int
+	Op           string // the operation's header, without its content
+	Line, Column int    // where the operation starts in its delta file, 0 if unknown
+	Msg          string
+	Err          error // ErrConflict or ErrMalformed
 }
 
 func (e *OpError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("line %d, column %d: %s", e.Line, e.Column, e.unplaced())
+	}
+	return e.unplaced()
+}
+
+// at returns " at line L, column C", the operation's place, for a message
+// that names the operation in its own words; "" where it is unknown.
+func (e *OpError) at() string {
+	if e.Line == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" at line %d, column %d", e.Line, e.Column)
+}
+
+// unplaced is the message without the place.
+func (e *OpError) unplaced() string {
 	return fmt.Sprintf("operation %d (%s): %s", e.Index+1, e.Op, e.Msg)
 }
 

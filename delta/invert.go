@@ -26,6 +26,7 @@ func invertOps(d *Delta) *Delta {
 		Ops:        make([]Op, len(d.Ops)),
 		Namespaces: d.Namespaces,
 		Outside:    invertOutside(d.Outside),
+		places:     d.places,
 	}
 	for i, op := range d.Ops {
 		switch op.Kind {

@@ -73,6 +73,7 @@ func Rebase(d *Delta, from tree.XIDMap) (*Delta, error) {
 		Ops:             make([]Op, len(d.Ops)),
 		Namespaces:      d.Namespaces,
 		Outside:         d.Outside,
+		places:          d.places,
 	}
 	if d.ToXIDMap.Next != 0 || len(fresh) > 0 {
 		out.ToXIDMap.Next = next

@@ -38,8 +38,13 @@ const (
 //     content is an element without an xmlns attribute of its own, and an
 //     attribute operation or a rename binds none.
 //
-// The error is an *OpError wrapping ErrMalformed.
-func (d *Delta) Validate() error {
+// The error is an *OpError wrapping ErrMalformed, placed in the delta's
+// file when it was decoded (OpError.Line).
+func (d *Delta) Validate() error { return d.locate(d.validate()) }
+
+// validate is Validate without the place of the operation at fault, which
+// the decoders give their own way.
+func (d *Delta) validate() error {
 	if len(d.Ops) > MaxOps {
 		return fmt.Errorf("%w: %d operations, more than %d", ErrMalformed, len(d.Ops), MaxOps)
 	}

@@ -360,10 +360,16 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 		// Undone, the file's deltas are applied last first: name the
 		// delta as the file numbers it.
 		var se *delta.StepError
-		if errors.As(err, &se) {
-			if *reverse {
-				se.Step = len(ds) + 1 - se.Step
-			}
+		if errors.As(err, &se) && *reverse {
+			se.Step = len(ds) + 1 - se.Step
+		}
+		var oe *delta.OpError
+		if *reverse && errors.As(err, &oe) && oe.Line > 0 {
+			// The place is the operation's in the file; the message
+			// names the operation undone.
+			err = fmt.Errorf("%w (--reverse: the inverse of the operation written there)", err)
+		}
+		if se != nil {
 			if renumbered[se.Step-1] {
 				// Its XIDs in the message are not those in the file.
 				return exitError, fmt.Errorf("%s: %w (delta %d is from a separate diff: its XIDs above are renumbered onto those delta %d gives)", displayName(fs.Arg(1)), err, se.Step, se.Step-1)

@@ -10,6 +10,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/vigil-web/vigil/delta"
 	"github.com/vigil-web/vigil/markup"
@@ -185,6 +186,10 @@ func runDiff(ctx context.Context, env *environment, args []string) (int, error) 
 	if a := treediff.Algorithm(*algorithm); a != treediff.Vigil && a != treediff.XyDiff {
 		return exitError, fmt.Errorf("--algorithm %q: want %s or %s", *algorithm, treediff.Vigil, treediff.XyDiff)
 	}
+	keyNames, err := parseKeyAttrs(*keys)
+	if err != nil {
+		return exitError, err
+	}
 	oldName, newName := fs.Arg(0), fs.Arg(1)
 	if oldName == "-" && newName == "-" {
 		return exitError, fmt.Errorf("only one of OLD and NEW can be standard input")
@@ -205,7 +210,7 @@ func runDiff(ctx context.Context, env *environment, args []string) (int, error) 
 	}
 	liftDiffMemory := limitDiffMemory(int64(oldSize + newSize))
 	opt := &treediff.Options{Algorithm: treediff.Algorithm(*algorithm)}
-	opt.KeyAttrs = keyAttrs(env, *keys, []*tree.Flat{oldDoc, newDoc}, []markup.Format{oldFormat, newFormat})
+	opt.KeyAttrs = keyAttrs(env, keyNames, []*tree.Flat{oldDoc, newDoc}, []markup.Format{oldFormat, newFormat})
 	d, err := treediff.DiffFlat(oldDoc, newDoc, opt)
 	if err != nil {
 		return exitError, err
@@ -572,18 +577,39 @@ func (r reworded) Error() string { return r.msg }
 // Unwrap returns the error reworded.
 func (r reworded) Unwrap() error { return r.err }
 
-// keyAttrs returns the attributes of --key-attrs (a comma-separated list)
-// to match the elements of docs by, read in formats. An HTML page's
+// parseKeyAttrs returns the names of --key-attrs, a comma-separated list,
+// white space around each name left out; an empty value is none. An empty
+// name (",,", "id,", " ") or one with white space in it (names separated
+// by spaces) is refused: it would match nothing, and the flag would do
+// less than it says without a word.
+func parseKeyAttrs(list string) ([]string, error) {
+	if list == "" {
+		return nil, nil
+	}
+	const want = "want attribute names separated by commas, such as id,name"
+	var names []string
+	for i, k := range strings.Split(list, ",") {
+		k = strings.TrimSpace(k)
+		if k == "" {
+			return nil, fmt.Errorf("--key-attrs %q: name %d is empty; %s", list, i+1, want)
+		}
+		if strings.ContainsFunc(k, unicode.IsSpace) {
+			return nil, fmt.Errorf("--key-attrs %q: %q holds white space, which no attribute name does; %s", list, k, want)
+		}
+		names = append(names, k)
+	}
+	return names, nil
+}
+
+// keyAttrs returns the attributes of --key-attrs (the names parseKeyAttrs
+// read) to match the elements of docs by, read in formats. An HTML page's
 // attribute names are in lower case (<div ID="a"> has the attribute id), so
 // a name is looked up in lower case too where a version is HTML. The
 // attributes that no element of either version has (a typo, a page that
 // has none) are noted on standard error: the flag does nothing for them.
-func keyAttrs(env *environment, list string, docs []*tree.Flat, formats []markup.Format) []string {
+func keyAttrs(env *environment, names []string, docs []*tree.Flat, formats []markup.Format) []string {
 	var keys, absent []string
-	for _, k := range strings.Split(list, ",") {
-		if k = strings.TrimSpace(k); k == "" {
-			continue
-		}
+	for _, k := range names {
 		keys = append(keys, k)
 		found := false
 		for i, doc := range docs {

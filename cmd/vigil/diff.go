@@ -336,11 +336,19 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 	// delta at either end says nothing of the versions: the ones next to
 	// it do.
 	first, last := chainEnds(ds)
+	fits := "a delta fits the version it was computed from, parsed with the same --whitespace and --parse"
+	if *reverse {
+		fits = "--reverse undoes a delta on the version it leads to, parsed with the same --whitespace and --parse"
+	}
 	if first.FromFingerprint != 0 {
 		f, _ := tree.Flatten(doc.Root)
 		fp := tree.FingerprintOf(f)
 		if err := delta.CheckSource(first, fp); err != nil {
-			hint := "a delta fits the version it was computed from, parsed with the same --whitespace and --parse"
+			if *reverse {
+				// Undone, the delta's source is the version it leads to.
+				err = reworded{err, fmt.Sprintf("it leads to another document: the fingerprint of the version it leads to is %016x, this document's %016x", uint64(first.FromFingerprint), uint64(fp))}
+			}
+			hint := fits
 			// The other end of the delta: the slips of patching twice,
 			// or of undoing what was not done.
 			if fp == last.ToFingerprint {
@@ -356,7 +364,7 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 	// source version, or of a first version when the delta has no map.
 	if m := first.FromXIDMap; len(m.XIDs) > 0 {
 		if err := doc.SetXIDMap(m); err != nil {
-			return exitError, fmt.Errorf("the delta does not fit %s: %w (a delta fits the version it was computed from, parsed with the same --whitespace and --parse)", displayName(fs.Arg(0)), err)
+			return exitError, fmt.Errorf("the delta does not fit %s: %w (%s)", displayName(fs.Arg(0)), err, fits)
 		}
 	} else {
 		doc.AssignXIDs()
@@ -385,6 +393,11 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 	result, _ := tree.Flatten(doc.Root)
 	resultPrint := tree.FingerprintOf(result)
 	if err := delta.CheckTarget(last, resultPrint); err != nil {
+		if *reverse {
+			// Undone, the delta's target is the version it was
+			// computed from.
+			err = reworded{err, fmt.Sprintf("the result is not the version the delta was computed from: that version's fingerprint is %016x, the result's %016x", uint64(last.ToFingerprint), uint64(resultPrint))}
+		}
 		return exitError, fmt.Errorf("%s: %w (was the delta file altered?)", displayName(fs.Arg(1)), err)
 	}
 	target := "the version the delta leads to"

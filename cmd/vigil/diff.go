@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"unicode"
@@ -279,6 +280,13 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 	if fs.Arg(0) == "-" && fs.Arg(1) == "-" {
 		return exitError, fmt.Errorf("only one of DOC and DELTA can be standard input")
 	}
+	if sameFile(fs.Arg(0), fs.Arg(1)) {
+		const args = "the arguments are a document, then a delta or an XML patch"
+		if fs.Arg(0) == fs.Arg(1) {
+			return exitError, fmt.Errorf("DOC and DELTA are one file, %s (%s)", fs.Arg(0), args)
+		}
+		return exitError, fmt.Errorf("%s is %s: DOC and DELTA are one file (%s)", fs.Arg(1), fs.Arg(0), args)
+	}
 	doc, b, format, err := loadDocument(env, fs.Arg(0), &df)
 	if err != nil {
 		return exitError, err
@@ -416,6 +424,21 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 		return exitError, err
 	}
 	return exitOK, nil
+}
+
+// sameFile reports whether the files a and b (not standard input) are
+// one, by name or through a link. A file that cannot be read is not: its
+// reading says why.
+func sameFile(a, b string) bool {
+	if a == "-" || b == "-" {
+		return false
+	}
+	sa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	sb, err := os.Stat(b)
+	return err == nil && os.SameFile(sa, sb)
 }
 
 // chainEnds returns the first and the last delta of ds that say something

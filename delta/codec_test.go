@@ -621,3 +621,15 @@ func TestEncodeRefusesCharacters(t *testing.T) {
 		}
 	}
 }
+
+// TestEncodeXMLLabelErrorNamesNoOperation: a label (from, to) that XML
+// cannot hold is said to be the <t>'s, where the error named the first
+// operation, which holds nothing wrong.
+func TestEncodeXMLLabelErrorNamesNoOperation(t *testing.T) {
+	d := &Delta{From: "v\x02.xml", Ops: []Op{{Kind: Rename, Node: 2, OldValue: "a", NewValue: "b"}}}
+	var b bytes.Buffer
+	err := EncodeXML(&b, d)
+	if want := `encode delta 1, its <t>: character U+0002 at byte 1 of "v\x02.xml" is not allowed in XML`; err == nil || err.Error() != want {
+		t.Errorf("err = %v\nwant %s", err, want)
+	}
+}

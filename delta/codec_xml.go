@@ -55,6 +55,9 @@ func EncodeXML(w io.Writer, ds ...*Delta) error {
 			e.attr("xmlns:"+p, uri)
 		}
 		e.str(">\n")
+		if e.err != nil {
+			return fmt.Errorf("encode delta %d, its <t>: %w", k+1, e.err)
+		}
 		for i := range d.Ops {
 			e.op(&d.Ops[i])
 			if e.err != nil {

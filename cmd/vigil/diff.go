@@ -12,12 +12,14 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/vigil-web/vigil/delta"
 	"github.com/vigil-web/vigil/markup"
 	"github.com/vigil-web/vigil/tree"
 	"github.com/vigil-web/vigil/treediff"
 	"github.com/vigil-web/vigil/xmlpatch"
+	"github.com/vigil-web/vigil/xmltext"
 )
 
 func init() {
@@ -216,7 +218,7 @@ func runDiff(ctx context.Context, env *environment, args []string) (int, error) 
 	if err != nil {
 		return exitError, err
 	}
-	d.From, d.To = displayName(oldName), displayName(newName)
+	d.From, d.To = deltaLabel(oldName), deltaLabel(newName)
 	// So that patch and compose can tell the versions the delta joins
 	// from other documents of the same size.
 	d.FromFingerprint, d.ToFingerprint = tree.FingerprintOf(oldDoc), tree.FingerprintOf(newDoc)
@@ -236,6 +238,19 @@ func runDiff(ctx context.Context, env *environment, args []string) (int, error) 
 		return exitOK, nil
 	}
 	return exitChanged, nil
+}
+
+// deltaLabel is how a delta names the file name of an input (its from or
+// to): as displayName does, with what XML cannot hold (a control
+// character, bytes that are not UTF-8, as in a Latin-1 name) shown as
+// U+FFFD, where the delta could not be written at all.
+func deltaLabel(name string) string {
+	return strings.Map(func(r rune) rune {
+		if !xmltext.IsChar(r) {
+			return utf8.RuneError
+		}
+		return r
+	}, strings.ToValidUTF8(displayName(name), "\uFFFD"))
 }
 
 // writeDelta writes d in the given format; summary needs both versions

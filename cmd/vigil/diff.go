@@ -197,6 +197,9 @@ func runDiff(ctx context.Context, env *environment, args []string) (int, error) 
 	if oldName == "-" && newName == "-" {
 		return exitError, fmt.Errorf("only one of OLD and NEW can be standard input")
 	}
+	if err := outputNotInput(env, oldName, newName); err != nil {
+		return exitError, err
+	}
 	oldDoc, oldSize, oldFormat, err := loadFlat(env, oldName, &df)
 	if err != nil {
 		return exitError, err
@@ -301,6 +304,9 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 			return exitError, fmt.Errorf("DOC and DELTA are one file, %s (%s)", fs.Arg(0), args)
 		}
 		return exitError, fmt.Errorf("%s is %s: DOC and DELTA are one file (%s)", fs.Arg(1), fs.Arg(0), args)
+	}
+	if err := outputNotInput(env, fs.Arg(0), fs.Arg(1)); err != nil {
+		return exitError, err
 	}
 	doc, b, format, err := loadDocument(env, fs.Arg(0), &df)
 	if err != nil {
@@ -574,6 +580,9 @@ func runCompose(ctx context.Context, env *environment, args []string) (int, erro
 	}
 	if k := slices.Index(fs.Args(), "-"); k >= 0 && slices.Contains(fs.Args()[k+1:], "-") {
 		return exitError, fmt.Errorf("only one delta file can be standard input")
+	}
+	if err := outputNotInput(env, fs.Args()...); err != nil {
+		return exitError, err
 	}
 	var all []*delta.Delta
 	var firstFormat string

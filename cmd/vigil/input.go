@@ -49,6 +49,30 @@ func readInput(env *environment, name string, limit int64) ([]byte, error) {
 	return b, nil
 }
 
+// outputNotInput refuses standard output redirected to one of the input
+// files names ("vigil patch doc.xml d.xml > doc.xml"): with >, the shell
+// has emptied the file before the command reads it; with >>, the output
+// would be added to the input.
+func outputNotInput(env *environment, names ...string) error {
+	out, ok := env.stdout.(*os.File)
+	if !ok {
+		return nil
+	}
+	so, err := out.Stat()
+	if err != nil || !so.Mode().IsRegular() {
+		return nil
+	}
+	for _, name := range names {
+		if name == "-" {
+			continue
+		}
+		if st, err := os.Stat(name); err == nil && os.SameFile(so, st) {
+			return fmt.Errorf("%s is also the standard output: write the output to another file (> %s empties it before it is read)", name, name)
+		}
+	}
+	return nil
+}
+
 // openFile opens the file name for reading, refusing a folder: said once,
 // rather than as "read DIR: is a directory" at the first read. An empty
 // name (an unset shell variable, "$OLD") is said as such, where the system

@@ -242,6 +242,11 @@ type jsonOp struct {
 // op reads into op the operation at path (ops[i]) that starts with
 // token first.
 func (j *jsonDecoder) op(opPath string, first jsonToken, op *Op) error {
+	if first.kind == tokenNull {
+		// null, which object takes for an absent object, is no
+		// operation.
+		return j.typeError(first, opPath, "an object")
+	}
 	var jo jsonOp
 	nsAt := -1 // the offset of the namespaces field, when there is one
 	str := func(path string, dst **string) error {
@@ -340,10 +345,10 @@ func (jo *jsonOp) fill(op *Op, path string) (string, *DecodeError) {
 		return field, &DecodeError{Path: p, Msg: fmt.Sprintf(format, args...), Err: ErrMalformed}
 	}
 	kinds := map[string]OpKind{"d": Delete, "i": Insert, "ad": AttrDelete, "ai": AttrInsert, "au": AttrUpdate, "rn": Rename}
-	name := ""
-	if jo.op != nil {
-		name = *jo.op
+	if jo.op == nil {
+		return fail("op", "missing")
 	}
+	name := *jo.op
 	k, ok := kinds[name]
 	if !ok {
 		return fail("op", "unknown operation %q", clip(name))

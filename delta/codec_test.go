@@ -303,6 +303,10 @@ func TestDecodeErrors(t *testing.T) {
 		{`{"ops":[{"op":"i","par":1,"pos":1,"xm":"(2-4)","content":{"kind":"element","name":"a","children":[{"kind":"element","name":"b","children":[{"kind":"text"},{"kind":"text","name":3}]}]}}]}`, "ops[0].content.children[0].children[1].name: a JSON number 3 where a string is wanted"},
 		{"{\"ops\":[\n{\"op\":\"rn\",\"xid\":1,\"ov\":\"a\",\"nv\":\"b\"},\n{\"op\":\"rn\",\"xid\":1,\"ov\":\"b\",\"nv\":\"c\"}]}", "line 3, column 1: ops[1]: operation 2"},
 		{`[]`, "a JSON array where an object is wanted"},
+		// An operation without "op" lacks it; null is no operation.
+		{`{"ops":[{}]}`, "line 1, column 9: ops[0].op: missing"},
+		{`{"ops":[{"xid":1,"ov":"a","nv":"b"}]}`, "line 1, column 9: ops[0].op: missing"},
+		{`{"ops":[null]}`, "line 1, column 9: ops[0]: a JSON null where an object is wanted"},
 		{`{"fromXidMap":"(1;1|5)","ops":[]}`, "fromXidMap: XID-map repeats XID 1"},
 		{`{"ops":[{"op":"d","par":1,"pos":1,"pos":2,"xm":"(2)","content":{"kind":"text","value":"a"}}]}`, "line 1, column 35: ops[0].pos: given twice"},
 		{`{"ops":[],"to":"a","to":"b"}`, "line 1, column 20: to: given twice"},

@@ -163,8 +163,12 @@ func (j *jsonDecoder) delta() (*Delta, error) {
 			return j.namespaces(path, &d.Namespaces)
 		case "outside":
 			j.outsideAt = j.keyAt
+			at := j.lines.place(j.lex.data, j.keyAt)
 			var err error
 			d.Outside, err = j.outside(path)
+			if d.Outside != nil {
+				d.Outside.at = at
+			}
 			return err
 		case "ops":
 			d.Ops, d.places = d.Ops[:0], d.places[:0]

@@ -293,9 +293,11 @@ func (dec *xmlDecoder) t(start xml.StartElement) (*Delta, error) {
 					return nil, dec.errorf("a second <outside> in <t>")
 				}
 				outside = true
+				at := newPlace(dec.tokenLine, dec.tokenColumn)
 				if d.Outside, err = dec.outside(t); err != nil {
 					return nil, err
 				}
+				d.Outside.at = at
 				if d.Outside.Old.equal(d.Outside.New) {
 					d.Outside = nil // no change after all
 				}

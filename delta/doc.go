@@ -228,8 +228,10 @@
 // { in JSON; 8 bytes an operation), and the errors of Validate and Apply
 // name it before the operation, as a decoder's errors do: "line 12,
 // column 5: operation 3 (i par=17 ...): parent XID 17 not in document".
-// The operations of Invert's and Rebase's results keep the places of
-// those they come from; a delta made in memory has none.
+// Apply's error for a change outside the root element that does not fit
+// names where it starts too (its <outside>, its "outside" key). The
+// operations of Invert's and Rebase's results keep the places of those
+// they come from; a delta made in memory, a composition too, has none.
 //
 // # Differences from the seed
 //

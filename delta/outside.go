@@ -18,6 +18,10 @@ import (
 // document different from the version it claims to be.
 type Outside struct {
 	Old, New Surroundings
+	// at is where the change starts in the file it was decoded from (its
+	// <outside>, its "outside" key), for the errors of Apply; zero for a
+	// change made in memory. Invert's keeps it.
+	at place
 }
 
 // Surroundings is what stands outside the root element of one version.
@@ -202,7 +206,11 @@ func applyOutside(doc *tree.Document, o *Outside) error {
 	}
 	have := surroundingsOf(doc.Doctype, doc.DoctypeAfter, doc.Prolog, doc.Epilog)
 	if !have.equal(o.Old) {
-		return fmt.Errorf("%w: outside the root element, the document has %s", ErrConflict, have.describe(o.Old))
+		where := ""
+		if o.at.line > 0 {
+			where = fmt.Sprintf("line %d, column %d: ", o.at.line, o.at.col)
+		}
+		return fmt.Errorf("%s%w: outside the root element, the document has %s", where, ErrConflict, have.describe(o.Old))
 	}
 	n := o.New.clone()
 	prolog, after, err := withDeclarations(doc, have, n)
@@ -318,9 +326,9 @@ func withDeclarations(doc *tree.Document, old, new Surroundings) ([]*tree.Node, 
 func composeOutside(a, b *Outside) (*Outside, error) {
 	switch {
 	case a == nil:
-		return b, nil
+		return b.unplaced(), nil
 	case b == nil:
-		return a, nil
+		return a.unplaced(), nil
 	case !a.New.equal(b.Old):
 		return nil, fmt.Errorf("outside the root element, the first delta leaves %s", a.New.describe(b.Old))
 	}
@@ -334,12 +342,23 @@ func (o *Outside) Changed() (doctype, prolog, epilog bool) {
 	return !sameDoctype(o.Old.Doctype, o.New.Doctype) || o.Old.DoctypeAfter != o.New.DoctypeAfter, !tree.SameLeaves(o.Old.Prolog, o.New.Prolog), !tree.SameLeaves(o.Old.Epilog, o.New.Epilog)
 }
 
+// unplaced returns o without the place it was decoded from: the change of
+// a composition, which no file holds.
+func (o *Outside) unplaced() *Outside {
+	if o == nil || o.at == (place{}) {
+		return o
+	}
+	c := *o
+	c.at = place{}
+	return &c
+}
+
 // invertOutside returns the change that undoes o.
 func invertOutside(o *Outside) *Outside {
 	if o == nil {
 		return nil
 	}
-	return &Outside{Old: o.New, New: o.Old}
+	return &Outside{Old: o.New, New: o.Old, at: o.at}
 }
 
 // sameOutside reports whether two deltas change the outside alike.

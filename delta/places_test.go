@@ -230,3 +230,46 @@ func TestComposeErrorsPlaced(t *testing.T) {
 		t.Errorf("ComposeAll: err = %v\nwant %s", err, want)
 	}
 }
+
+// TestApplyOutsideErrorPlaced: a change outside the root element that
+// does not fit the document names where it starts in the delta file (its
+// <outside>, its "outside" key), undone with Invert too.
+func TestApplyOutsideErrorPlaced(t *testing.T) {
+	withComment := func(c string) *tree.Document {
+		d := catalog()
+		d.Prolog = []*tree.Node{{Kind: tree.Comment, Value: c}}
+		return d
+	}
+	for _, tc := range []struct {
+		name, text string
+		line, col  int
+	}{
+		{"xml", "<unit_delta><t>\n<rn xid=\"9\" ov=\"name\" nv=\"name\"/>\n  <outside>\n<old><prolog><!--one--></prolog></old>\n<new><prolog><!--two--></prolog></new>\n</outside></t></unit_delta>", 3, 3},
+		{"json", "{\"ops\":[],\n \"outside\":{\"old\":{\"prolog\":[{\"kind\":\"comment\",\"value\":\"one\"}]},\"new\":{\"prolog\":[{\"kind\":\"comment\",\"value\":\"two\"}]}}}", 2, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := decodeBoth(t, tc.text)[0]
+			_, err := Apply(withComment("three"), d)
+			want := fmt.Sprintf(`line %d, column %d: delta does not fit the document: outside the root element, the document has comment "three" as node 1 before the root, not comment "one"`, tc.line, tc.col)
+			if err == nil || err.Error() != want || !errors.Is(err, ErrConflict) {
+				t.Errorf("Apply: err = %v\nwant %s", err, want)
+			}
+			_, err = Apply(withComment("three"), Invert(d))
+			inverse := strings.Replace(want, `"one"`, `"two"`, 1)
+			if err == nil || err.Error() != inverse {
+				t.Errorf("Apply of the inverse: err = %v\nwant %s", err, inverse)
+			}
+			// Composed with a delta that leaves the outside alone, the
+			// change is the composition's, which no file holds.
+			c, err := Compose(d, &Delta{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = Apply(withComment("three"), c)
+			unplaced := want[strings.Index(want, "delta does not fit"):]
+			if err == nil || err.Error() != unplaced {
+				t.Errorf("Apply of the composition: err = %v\nwant %s", err, unplaced)
+			}
+		})
+	}
+}

@@ -40,7 +40,8 @@ func DecodeJSON(r io.Reader) (*Delta, error) {
 // DecodeJSONAll reads one delta or more in the JSON form, one object after
 // the other as EncodeJSON writes them (the output of several diffs put end
 // to end: consecutive deltas, for vigil patch and vigil compose), each
-// checked as DecodeJSON checks it.
+// checked as DecodeJSON checks it. A byte-order mark may stand before
+// each, as at the start of the files put end to end.
 func DecodeJSONAll(r io.Reader) ([]*Delta, error) { return decodeJSON(r, true) }
 
 // decodeJSON reads one delta, or as many as follow each other when many is
@@ -56,6 +57,9 @@ func decodeJSON(r io.Reader, many bool) ([]*Delta, error) {
 	j := &jsonDecoder{lex: jsonLexer{data: data}}
 	var ds []*Delta
 	for {
+		// A byte-order mark before a delta: its file began with one
+		// (deltas put end to end with cat, as XyDelta documents are).
+		j.lex.skipByteOrderMarks()
 		d, err := j.delta()
 		if err != nil {
 			return nil, err
@@ -76,6 +80,9 @@ func decodeJSON(r io.Reader, many bool) ([]*Delta, error) {
 			return nil, de
 		}
 		ds = append(ds, d)
+		if many {
+			j.lex.skipByteOrderMarks()
+		}
 		t, err := j.lex.peek()
 		if err != nil || t.kind != tokenEnd && !(many && t.kind == tokenBeginObject) {
 			at := t.at

@@ -637,3 +637,29 @@ func TestEncodeXMLLabelErrorNamesNoOperation(t *testing.T) {
 		t.Errorf("err = %v\nwant %s", err, want)
 	}
 }
+
+// TestDecodeJSONAllByteOrderMarks: JSON deltas put end to end whose files
+// began with a byte-order mark (cat a.json b.json, written by an editor
+// that puts one) read as a chain, as XyDelta documents do; a byte-order
+// mark inside a delta is still an error. The second delta was refused:
+// "unexpected data after the JSON value", at a character no editor shows.
+func TestDecodeJSONAllByteOrderMarks(t *testing.T) {
+	want, buf := endToEnd(t, 3, func(w io.Writer, d *Delta) error {
+		if _, err := io.WriteString(w, "\uFEFF"); err != nil {
+			return err
+		}
+		return EncodeJSON(w, d)
+	})
+	in := bytes.TrimPrefix(buf.Bytes(), []byte("\uFEFF")) // the caller takes off the first
+	got, err := DecodeJSONAll(bytes.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameChain(t, got, want)
+	if _, err := DecodeJSONAll(strings.NewReader("{\"ops\":\uFEFF[]}")); err == nil {
+		t.Error("a byte-order mark inside a delta: no error")
+	}
+	if _, err := DecodeJSON(bytes.NewReader(in)); err == nil || !strings.Contains(err.Error(), "unexpected data after the JSON value") {
+		t.Errorf("DecodeJSON of several deltas: %v", err)
+	}
+}

@@ -1,6 +1,7 @@
 package delta
 
 import (
+	"bytes"
 	"fmt"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -73,6 +74,21 @@ func (l *jsonLexer) peek() (jsonToken, error) {
 	t, err := l.next()
 	l.off = off
 	return t, err
+}
+
+// skipByteOrderMarks reads the white space and the byte-order marks
+// (U+FEFF in UTF-8) that come next, which only stand between deltas.
+func (l *jsonLexer) skipByteOrderMarks() {
+	for l.off < len(l.data) {
+		switch {
+		case l.data[l.off] == ' ' || l.data[l.off] == '\t' || l.data[l.off] == '\n' || l.data[l.off] == '\r':
+			l.off++
+		case bytes.HasPrefix(l.data[l.off:], []byte("\uFEFF")):
+			l.off += len("\uFEFF")
+		default:
+			return
+		}
+	}
 }
 
 // next reads the next token.

@@ -143,8 +143,15 @@ type Append struct {
 	// Version is the new version's metadata; the store sets ID and Seq.
 	Version *Version
 	// Blob is the new version's body in full. It is stored unless a blob
-	// with its hash exists. Its Hash must equal Version.ContentHash.
+	// with its hash exists (the smaller encoding of the two is kept). Its
+	// Hash must equal Version.ContentHash.
 	Blob *Blob
+	// RepairBlob says that the stored blob of Blob.Hash was found
+	// corrupt (it does not decompress, or not to its hash): Blob
+	// replaces it whatever their sizes, in the append's transaction, so
+	// that every version kept in full with that content reads again.
+	// The store does not read Data: the caller vouches for it.
+	RepairBlob bool
 	// Links are the new version's outgoing links (VersionID is set by the
 	// store).
 	Links []*Link

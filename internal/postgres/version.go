@@ -87,7 +87,7 @@ func (db *DB) appendVersion(ctx context.Context, a *vigil.Append) error {
 		if err := checkPrevBody(ctx, tx, a); err != nil {
 			return err
 		}
-		if err := putBlob(ctx, tx, a.Blob); err != nil {
+		if err := putBlob(ctx, tx, a.Blob, a.RepairBlob); err != nil {
 			return err
 		}
 		v.Seq = headSeq + 1
@@ -109,7 +109,7 @@ func (db *DB) appendVersion(ctx context.Context, a *vigil.Append) error {
 				return err
 			}
 		}
-		if err := putBlob(ctx, tx, a.PrevBlob); err != nil {
+		if err := putBlob(ctx, tx, a.PrevBlob, false); err != nil {
 			return err
 		}
 		if a.Prev != nil {
@@ -173,14 +173,18 @@ func storedFetch(ctx context.Context, tx *sql.Tx, v *vigil.Version) (*vigil.Vers
 
 const headQuery = "SELECT id, seq FROM versions WHERE resource_id = ? ORDER BY seq DESC LIMIT 1"
 
-func putBlob(ctx context.Context, tx *sql.Tx, b *vigil.Blob) error {
+// putBlob stores b unless its hash is stored, or, if repair, in place of
+// the stored one (vigil.Append.RepairBlob).
+func putBlob(ctx context.Context, tx *sql.Tx, b *vigil.Blob, repair bool) error {
 	if b == nil {
 		return nil
 	}
 	// The same content may come encoded better (a full copy recompressed
-	// for keeping): keep the smaller encoding.
+	// for keeping): keep the smaller encoding. A repair replaces a
+	// corrupt one, which is often the smaller (truncated).
 	_, err := tx.ExecContext(ctx, q(`INSERT INTO blobs (hash, size, data) VALUES (?, ?, ?)
-		ON CONFLICT (hash) DO UPDATE SET data = excluded.data WHERE length(excluded.data) < length(blobs.data)`), b.Hash, b.Size, b.Data)
+		ON CONFLICT (hash) DO UPDATE SET size = excluded.size, data = excluded.data
+		WHERE ? OR length(excluded.data) < length(blobs.data)`), b.Hash, b.Size, b.Data, repair)
 	return err
 }
 
@@ -211,7 +215,7 @@ func replaceBody(ctx context.Context, tx *sql.Tx, b *vigil.StoredBody, blob *vig
 			if blob.Hash != hash {
 				return vigil.Errorf(vigil.EINVALID, "blob hash differs from version %d's contentHash", b.VersionID)
 			}
-			if err := putBlob(ctx, tx, blob); err != nil {
+			if err := putBlob(ctx, tx, blob, false); err != nil {
 				return err
 			}
 		}

@@ -69,7 +69,7 @@ func (db *DB) AppendVersion(ctx context.Context, a *vigil.Append) error {
 		if headID != a.PrevID {
 			return vigil.Errorf(vigil.ECONFLICT, "resource %d: newest version is %d, not %d", v.ResourceID, headID, a.PrevID)
 		}
-		if err := putBlob(ctx, tx, a.Blob); err != nil {
+		if err := putBlob(ctx, tx, a.Blob, a.RepairBlob); err != nil {
 			return err
 		}
 		v.Seq = headSeq + 1
@@ -99,7 +99,7 @@ func (db *DB) AppendVersion(ctx context.Context, a *vigil.Append) error {
 			if a.PrevBlob.Hash != prevHash {
 				return vigil.Errorf(vigil.EINVALID, "prevBlob hash differs from version %d's contentHash", a.PrevID)
 			}
-			if err := putBlob(ctx, tx, a.PrevBlob); err != nil {
+			if err := putBlob(ctx, tx, a.PrevBlob, false); err != nil {
 				return err
 			}
 		}
@@ -135,14 +135,18 @@ func storedFetch(ctx context.Context, tx execer, v *vigil.Version) (*vigil.Versi
 
 const headQuery = "SELECT id, seq FROM versions WHERE resource_id = ? ORDER BY seq DESC LIMIT 1"
 
-func putBlob(ctx context.Context, tx execer, b *vigil.Blob) error {
+// putBlob stores b unless its hash is stored, or, if repair, in place of
+// the stored one (vigil.Append.RepairBlob).
+func putBlob(ctx context.Context, tx execer, b *vigil.Blob, repair bool) error {
 	if b == nil {
 		return nil
 	}
 	// The same content may come encoded better (a full copy recompressed
-	// for keeping): keep the smaller encoding.
+	// for keeping): keep the smaller encoding. A repair replaces a
+	// corrupt one, which is often the smaller (truncated).
 	_, err := tx.ExecContext(ctx, q(`INSERT INTO blobs (hash, size, data) VALUES (?, ?, ?)
-		ON CONFLICT (hash) DO UPDATE SET data = excluded.data WHERE length(excluded.data) < length(blobs.data)`), b.Hash, b.Size, b.Data)
+		ON CONFLICT (hash) DO UPDATE SET size = excluded.size, data = excluded.data
+		WHERE ? OR length(excluded.data) < length(blobs.data)`), b.Hash, b.Size, b.Data, repair)
 	return err
 }
 
@@ -164,7 +168,7 @@ func replaceBody(ctx context.Context, tx execer, b *vigil.StoredBody, blob *vigi
 			if blob.Hash != hash {
 				return vigil.Errorf(vigil.EINVALID, "blob hash differs from version %d's contentHash", b.VersionID)
 			}
-			if err := putBlob(ctx, tx, blob); err != nil {
+			if err := putBlob(ctx, tx, blob, false); err != nil {
 				return err
 			}
 		}

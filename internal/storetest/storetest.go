@@ -46,6 +46,7 @@ func Run(t *testing.T, open Opener) {
 		"PatchCycle":                 testPatchCycle,
 		"PatchCycleConcurrent":       testPatchCycleConcurrent,
 		"BlobDedupe":                 testBlobDedupe,
+		"BlobRepair":                 testBlobRepair,
 		"DeleteVersionsBefore":       testDeleteVersionsBefore,
 		"Links":                      testLinks,
 		"Sentinels":                  testSentinels,

@@ -28,7 +28,11 @@
 //  1. Content addressing. A body is named by its SHA-256 and compressed
 //     with zstd; a blob is stored once however many versions of however
 //     many resources are kept in full with that content. A fetch identical
-//     to the previous one costs a version row and nothing else.
+//     to the previous one costs a version row and nothing else. Put reads
+//     the stored blob of the content it is given back (decompressed and
+//     hashed), and one found corrupt is replaced by the bytes fetched
+//     again (vigil.Append.RepairBlob), so that the versions sharing it
+//     read again and the new one is not as unreadable as they were.
 //  2. Backward patches. The newest version of a resource is kept in full.
 //     When a new version arrives, the previous newest one is re-encoded, in
 //     the same transaction, as a byte-exact patch against the new one: zstd

@@ -234,7 +234,11 @@ func StorableText(s string) string {
 // and so is a LastModified no store keeps (vigil.StorableTime: before
 // 1677 or past 2262). It returns EINVALID for a bad URL, metadata (a
 // FetchedAt no store keeps among them) or link of Fetch.Links, and then
-// stores nothing, not even the resource. A concurrent Put to the same
+// stores nothing, not even the resource. A stored blob of the same
+// content (of an earlier version, of another page) that cannot be read
+// (it does not decompress, or not to its hash) is replaced by the body
+// fetched, in the append's transaction, so that the versions that share
+// it read again. A concurrent Put to the same
 // resource makes the store refuse with ECONFLICT; Put then retries on the
 // new head, a few times.
 func (w *Warehouse) Put(ctx context.Context, f *Fetch) (*vigil.Version, error) {
@@ -311,11 +315,21 @@ func (w *Warehouse) PutStored(ctx context.Context, f *Fetch) (*vigil.Version, bo
 	mu := &w.locks[uint64(r.ID)%uint64(len(w.locks))]
 	mu.Lock()
 	defer mu.Unlock()
+	// A stored blob of the same content that cannot be read is replaced
+	// by this one, where the new version shared it and was as unreadable
+	// as the versions before it.
+	repair, err := w.blobCorrupt(ctx, v.ContentHash)
+	if err != nil {
+		return nil, false, err
+	}
 	waited, existing := false, false
 	for attempt := 0; ; attempt++ {
 		a, head, err := w.prepare(ctx, v, blob, links, f)
 		if err == nil && a == nil {
 			return head, false, nil
+		}
+		if a != nil {
+			a.RepairBlob = repair
 		}
 		if err == nil && extract {
 			// Read only once an append is due: a fetch another writer
@@ -360,6 +374,27 @@ func (w *Warehouse) PutStored(ctx context.Context, f *Fetch) (*vigil.Version, bo
 		return v, !existing, err
 	}
 	return v, !existing, nil
+}
+
+// blobCorrupt reports whether the store holds a blob of hash that cannot
+// be read: its data does not decompress, or not to bytes of that hash.
+// A blob not stored is not corrupt.
+func (w *Warehouse) blobCorrupt(ctx context.Context, hash string) (bool, error) {
+	blob, err := w.store.FindBlob(ctx, hash)
+	if vigil.ErrorCode(err) == vigil.ENOTFOUND {
+		return false, nil
+	} else if err != nil {
+		return false, fmt.Errorf("read blob %s: %w", hash, err)
+	}
+	body, err := w.opt.Codec.Decompress(blob.Data)
+	if err == nil && Hash(body) != hash {
+		err = fmt.Errorf("its %d bytes have another hash, %s", len(body), Hash(body))
+	}
+	if err != nil {
+		w.log.Warn("a stored blob cannot be read: replaced by the body fetched again", "hash", hash, "err", err)
+		return true, nil
+	}
+	return false, nil
 }
 
 // readFetch reads the body of a fetch whose version is v, as ParseBody

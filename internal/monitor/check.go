@@ -123,7 +123,8 @@ func (p *pageLocks) lock(url string) (unlock func()) {
 // the fetch failed: a failure is a version too, so that the history shows
 // it (a run of identical failures is stored once). A page that works again
 // after a failure is stored again, whether it answers its last good
-// version's body or 304 Not Modified to that version's validators. A fetch
+// version's body or 304 Not Modified to that version's validators (asked
+// again without them when that version's body cannot be read). A fetch
 // never sent, its host busy, is no failure of the page and is not stored.
 func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now time.Time) *page {
 	rid, err := m.resource(ctx, url)
@@ -164,6 +165,23 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 	}
 	res, ferr := m.Fetcher.Fetch(ctx, req)
 	m.fetchPanicked(url, ferr)
+	if ferr == nil && res.NotModified && good != nil && head.Error != "" {
+		// The page works again with good's body (bodyResult, below). One
+		// that cannot be read (a corrupt blob) is asked for again without
+		// validators, and stored as it comes (the warehouse replaces the
+		// corrupt blob of the same content), where the check failed, and
+		// did at every check until the page changed.
+		if _, err := m.body(ctx, good.ID); err != nil {
+			m.Logger.Warn("not modified, and the last good version cannot be read: fetched again without validators",
+				logURL(url), "version", good.ID, LogError, err)
+			req.ETag, req.LastModified = "", time.Time{}
+			res, ferr = m.Fetcher.Fetch(ctx, req)
+			m.fetchPanicked(url, ferr)
+			if ferr == nil && res.NotModified {
+				ferr = fmt.Errorf("fetch %s: 304 Not Modified to a request without validators", vigil.RedactURL(url))
+			}
+		}
+	}
 	if ferr == nil && res.NotModified && good == nil {
 		ferr = fmt.Errorf("fetch %s: 304 Not Modified without a stored version", vigil.RedactURL(url))
 	}

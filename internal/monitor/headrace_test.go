@@ -52,7 +52,7 @@ func TestHeadCacheReadAfterWrite(t *testing.T) {
 	store := func(body string) int64 {
 		t.Helper()
 		now = now.Add(time.Hour)
-		id, err := m.storeSitePage(ctx, url, &vigil.FetchResult{URL: url, FetchedAt: now, Status: 200, ContentType: "text/html", Body: []byte(body)})
+		id, err := m.storeSitePage(ctx, url, &vigil.FetchResult{URL: url, FetchedAt: now, Status: 200, ContentType: "text/html", Body: []byte(body)}, false)
 		if err != nil {
 			t.Fatalf("store %s: %v", body, err)
 		}

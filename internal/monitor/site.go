@@ -142,7 +142,9 @@ type leaf struct {
 
 // Fetch implements vigil.Fetcher. A page stored before is asked for
 // conditionally; when it has not changed (304), the crawl is given its
-// stored body, which is the version the page has in this crawl. A page
+// stored body, which is the version the page has in this crawl (asked for
+// again without validators, and stored again, when that body cannot be
+// read: a corrupt blob, which the warehouse then replaces). A page
 // whose newest version is a failure is asked for in full, and stored
 // again (storeSitePage) when it answers. A 304 to a request without
 // validators is the page's failure, as fetchPage takes it.
@@ -155,12 +157,24 @@ func (f *siteFetcher) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigi
 	}
 	res, err := f.inner.Fetch(ctx, &r)
 	f.m.fetchPanicked(req.URL, err)
+	repair := false // good's body cannot be read: the page stored again
 	if err == nil && res != nil && res.NotModified && good != nil {
-		if final, cerr := vigil.CanonicalURL(res.URL); cerr != nil || final != asked {
+		final, cerr := vigil.CanonicalURL(res.URL)
+		if cerr != nil || final != asked {
 			// Not the page whose validators were sent (a redirect):
 			// asked again without them.
 			res, err = f.inner.Fetch(ctx, req)
 			f.m.fetchPanicked(req.URL, err)
+		} else if _, berr := f.m.body(ctx, good.ID); berr != nil {
+			// The body the 304 stands for cannot be read (a corrupt
+			// blob): asked again without validators, and stored as it
+			// comes, though unchanged, so that the warehouse replaces
+			// the corrupt blob of the same content.
+			f.m.Logger.Warn("not modified, and the stored version cannot be read: fetched again without validators",
+				logURL(asked), "version", good.ID, LogError, berr)
+			res, err = f.inner.Fetch(ctx, req)
+			f.m.fetchPanicked(req.URL, err)
+			repair = true
 		} else {
 			return f.notModified(ctx, asked, good, res)
 		}
@@ -197,7 +211,7 @@ func (f *siteFetcher) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigi
 		// failing for a moment is (crawl.Carry).
 		return res, &vigil.EmptyBodyError{Status: res.Status}
 	}
-	id, serr := f.m.storeSitePage(ctx, u, res)
+	id, serr := f.m.storeSitePage(ctx, u, res, repair)
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if serr != nil {
@@ -229,7 +243,7 @@ func (f *siteFetcher) notModified(ctx context.Context, url string, good *vigil.V
 			return nil, fmt.Errorf("fetch %s: %w", vigil.RedactURL(url), err)
 		}
 		if !sameVersion(cur, good) {
-			if id, err = f.m.storeSitePage(ctx, url, out); err != nil {
+			if id, err = f.m.storeSitePage(ctx, url, out, false); err != nil {
 				f.mu.Lock()
 				f.failed++
 				f.mu.Unlock()
@@ -307,8 +321,10 @@ func (m *Monitor) sitePageEmptied(ctx context.Context, url string, res *vigil.Fe
 }
 
 // storeSitePage stores a page a site's crawl read as the newest version of
-// its URL, unless that version has the same body, and returns its id.
-func (m *Monitor) storeSitePage(ctx context.Context, url string, res *vigil.FetchResult) (int64, error) {
+// its URL, unless that version has the same body (and not again: its body
+// could not be read, and the warehouse replaces it with this one), and
+// returns its id.
+func (m *Monitor) storeSitePage(ctx context.Context, url string, res *vigil.FetchResult, again bool) (int64, error) {
 	rid, err := m.resource(ctx, url)
 	if err != nil {
 		return 0, err
@@ -318,7 +334,7 @@ func (m *Monitor) storeSitePage(ctx context.Context, url string, res *vigil.Fetc
 	if err != nil {
 		return 0, err
 	}
-	if unchanged(head, head, res) {
+	if !again && unchanged(head, head, res) {
 		cur, err := m.confirmHead(ctx, rid, head)
 		if err != nil {
 			return 0, err

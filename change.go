@@ -37,6 +37,8 @@ func (c *Change) Validate() error {
 		return Errorf(EINVALID, "change fromVersion must differ from toVersion")
 	case c.DetectedAt.IsZero():
 		return Errorf(EINVALID, "change detectedAt required")
+	case !StorableTime(c.DetectedAt):
+		return timeOutOfRange("change detectedAt", c.DetectedAt)
 	case len(c.Records) > 0 && !json.Valid(c.Records):
 		return Errorf(EINVALID, "change records are not valid JSON")
 	case c.Reading != nil:

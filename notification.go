@@ -54,7 +54,10 @@ func (n *Notification) Validate() error {
 	case n.Attempts < 0:
 		return Errorf(EINVALID, "notification attempts must not be negative")
 	}
-	return nil
+	if err := CheckStorableTime("notification nextAttempt", n.NextAttempt); err != nil {
+		return err
+	}
+	return CheckStorableTime("notification sentAt", n.SentAt)
 }
 
 // Message decodes the payload. The message of one change is written in the

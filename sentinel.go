@@ -262,6 +262,12 @@ func (s *Sentinel) Validate() error {
 	case s.Status != SentinelActive && s.Status != SentinelPaused:
 		return Errorf(EINVALID, "sentinel status %q must be active or paused", s.Status)
 	}
+	if err := CheckStorableTime("sentinel nextCheck", s.NextCheck); err != nil {
+		return err
+	}
+	if err := CheckStorableTime("sentinel lastCheck", s.LastCheck); err != nil {
+		return err
+	}
 	return CheckTimeZone("sentinel timeZone", s.TimeZone)
 }
 

@@ -9,6 +9,14 @@ import (
 // Store is every store interface at once: what a backend adapter
 // (internal/sqlite, internal/postgres) provides and what cmd/vigil wires into
 // the services. Each method is one transaction.
+//
+// A time a store is given to keep (a version's, a sentinel's, a change's,
+// a notification's, a check record's, or one a method stores: a lease's
+// end, a next attempt) is one every store keeps (StorableTime: 1677-09-21
+// to 2262-04-11), or the zero time where none is allowed: both backends
+// refuse any other with EINVALID naming the field, storing nothing. A
+// time that only bounds a query (VersionFilter.Since, ClaimDueSentinels'
+// now) may be any.
 type Store interface {
 	ResourceStore
 	VersionStore

@@ -195,7 +195,8 @@ func storeSentinels(ctx context.Context, env *environment, st vigil.Store, sf st
 		}
 		sen := &vigil.Sentinel{OwnerID: u.ID, Name: a.name, Source: a.source, Spec: specJSON, Status: vigil.SentinelActive, NextCheck: now, TimeZone: a.zone}
 		if a.checked.Start.After(now) {
-			sen.NextCheck = a.checked.Start
+			// A From past the times the stores keep (2262): the last.
+			sen.NextCheck = vigil.ClampStorableTime(a.checked.Start)
 		}
 		var taken *vigil.SentinelNameTakenError
 		if err := st.CreateSentinel(ctx, sen); errors.As(err, &taken) {

@@ -56,6 +56,12 @@ func (m *Monitor) commit(ctx context.Context, recs []*vigil.CheckRecord) error {
 	if len(recs) == 0 {
 		return nil
 	}
+	for _, r := range recs {
+		// A next check past the times the stores keep (an interval of
+		// centuries) is never in practice: the last they keep, which
+		// they take, where they refused the record.
+		r.NextCheck = vigil.ClampStorableTime(r.NextCheck)
+	}
 	err := m.Store.RecordChecks(ctx, recs)
 	if err == nil {
 		m.logTold(recs, true)

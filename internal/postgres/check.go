@@ -221,6 +221,12 @@ func validateCheck(r *vigil.CheckRecord) error {
 	if len(r.State) > 0 && !json.Valid(r.State) {
 		return vigil.Errorf(vigil.EINVALID, "check record state is not valid JSON")
 	}
+	if err := vigil.CheckStorableTime("check record checkedAt", r.CheckedAt); err != nil {
+		return err
+	}
+	if err := vigil.CheckStorableTime("check record nextCheck", r.NextCheck); err != nil {
+		return err
+	}
 	for _, c := range r.Changes {
 		if err := c.Validate(); err != nil {
 			return err

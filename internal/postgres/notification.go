@@ -102,6 +102,9 @@ func (db *DB) ClaimNotifications(ctx context.Context, now time.Time, lease time.
 	if limit <= 0 {
 		return nil, vigil.Errorf(vigil.EINVALID, "claim limit must be positive")
 	}
+	if err := vigil.CheckStorableTime("notification nextAttempt (the lease's end)", now.Add(lease)); err != nil {
+		return nil, err
+	}
 	var out []*vigil.Notification
 	err := db.update(ctx, func(tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, q("SELECT "+notificationColumns+` FROM notifications
@@ -136,6 +139,9 @@ func (db *DB) ClaimNotifications(ctx context.Context, now time.Time, lease time.
 
 // ReleaseNotification implements vigil.OutboxStore.
 func (db *DB) ReleaseNotification(ctx context.Context, id int64, attempts int, now time.Time) error {
+	if err := vigil.CheckStorableTime("notification nextAttempt", now); err != nil {
+		return err
+	}
 	return db.update(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, q(`UPDATE notifications SET next_attempt = ?, attempts = attempts - 1
 			WHERE id = ? AND attempts = ? AND state IN ('pending', 'failed')`), tv(now), id, attempts)
@@ -145,6 +151,9 @@ func (db *DB) ReleaseNotification(ctx context.Context, id int64, attempts int, n
 
 // MarkNotificationSent implements vigil.OutboxStore.
 func (db *DB) MarkNotificationSent(ctx context.Context, id int64, at time.Time) error {
+	if err := vigil.CheckStorableTime("notification sentAt", at); err != nil {
+		return err
+	}
 	return db.update(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, q("UPDATE notifications SET state = 'sent', sent_at = ?, last_error = '' WHERE id = ?"), tv(at), id)
 		return affected(res, err, "notification %d not found", id)
@@ -153,6 +162,9 @@ func (db *DB) MarkNotificationSent(ctx context.Context, id int64, at time.Time) 
 
 // MarkNotificationFailed implements vigil.OutboxStore.
 func (db *DB) MarkNotificationFailed(ctx context.Context, id int64, errMsg string, next time.Time) error {
+	if err := vigil.CheckStorableTime("notification nextAttempt", next); err != nil {
+		return err
+	}
 	return db.update(ctx, func(tx *sql.Tx) error {
 		// A dead letter stays dead: its sentinel may have been removed
 		// while this attempt was under way (DeleteSentinel). A sent one
@@ -205,6 +217,9 @@ func retargetLockQuery(target string) (string, []any) {
 // retry and then gives the retried letter up. A retry to a new target
 // then takes that target's retargetLock, the last lock it takes.
 func (db *DB) RetryNotification(ctx context.Context, id int64, r vigil.NotificationRetry) error {
+	if err := vigil.CheckStorableTime("notification nextAttempt", r.At); err != nil {
+		return err
+	}
 	return db.update(ctx, func(tx *sql.Tx) error {
 		// Locked first, judged last: an absent letter is not found, and
 		// one not dead is said to be so, as in the SQLite store.

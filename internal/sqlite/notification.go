@@ -102,6 +102,9 @@ func (db *DB) ClaimNotifications(ctx context.Context, now time.Time, lease time.
 	if limit <= 0 {
 		return nil, vigil.Errorf(vigil.EINVALID, "claim limit must be positive")
 	}
+	if err := vigil.CheckStorableTime("notification nextAttempt (the lease's end)", now.Add(lease)); err != nil {
+		return nil, err
+	}
 	var out []*vigil.Notification
 	err := db.update(ctx, func(tx execer) error {
 		rows, err := tx.QueryContext(ctx, q("SELECT "+notificationColumns+` FROM notifications
@@ -136,6 +139,9 @@ func (db *DB) ClaimNotifications(ctx context.Context, now time.Time, lease time.
 
 // ReleaseNotification implements vigil.OutboxStore.
 func (db *DB) ReleaseNotification(ctx context.Context, id int64, attempts int, now time.Time) error {
+	if err := vigil.CheckStorableTime("notification nextAttempt", now); err != nil {
+		return err
+	}
 	return db.update(ctx, func(tx execer) error {
 		_, err := tx.ExecContext(ctx, q(`UPDATE notifications SET next_attempt = ?, attempts = attempts - 1
 			WHERE id = ? AND attempts = ? AND state IN ('pending', 'failed')`), tv(now), id, attempts)
@@ -145,6 +151,9 @@ func (db *DB) ReleaseNotification(ctx context.Context, id int64, attempts int, n
 
 // MarkNotificationSent implements vigil.OutboxStore.
 func (db *DB) MarkNotificationSent(ctx context.Context, id int64, at time.Time) error {
+	if err := vigil.CheckStorableTime("notification sentAt", at); err != nil {
+		return err
+	}
 	return db.update(ctx, func(tx execer) error {
 		res, err := tx.ExecContext(ctx, q("UPDATE notifications SET state = 'sent', sent_at = ?, last_error = '' WHERE id = ?"), tv(at), id)
 		return affected(res, err, "notification %d not found", id)
@@ -153,6 +162,9 @@ func (db *DB) MarkNotificationSent(ctx context.Context, id int64, at time.Time) 
 
 // MarkNotificationFailed implements vigil.OutboxStore.
 func (db *DB) MarkNotificationFailed(ctx context.Context, id int64, errMsg string, next time.Time) error {
+	if err := vigil.CheckStorableTime("notification nextAttempt", next); err != nil {
+		return err
+	}
 	return db.update(ctx, func(tx execer) error {
 		// A dead letter stays dead: its sentinel may have been removed
 		// while this attempt was under way (DeleteSentinel). A sent one
@@ -186,6 +198,9 @@ func (db *DB) MarkNotificationDead(ctx context.Context, id int64, errMsg string)
 // made pending is not removed, and no sibling to its new target is
 // written or moved there, before the transaction ends.
 func (db *DB) RetryNotification(ctx context.Context, id int64, r vigil.NotificationRetry) error {
+	if err := vigil.CheckStorableTime("notification nextAttempt", r.At); err != nil {
+		return err
+	}
 	return db.update(ctx, func(tx execer) error {
 		var state, lastError, target string
 		err := tx.QueryRowContext(ctx, q("SELECT state, last_error, target FROM notifications WHERE id = ?"), id).Scan(&state, &lastError, &target)

@@ -322,6 +322,9 @@ func (db *DB) ClaimDueSentinels(ctx context.Context, now time.Time, lease time.D
 	if limit <= 0 {
 		return nil, vigil.Errorf(vigil.EINVALID, "claim limit must be positive")
 	}
+	if err := vigil.CheckStorableTime("sentinel nextCheck (the lease's end)", now.Add(lease)); err != nil {
+		return nil, err
+	}
 	var out []*vigil.Sentinel
 	err := db.update(ctx, func(tx execer) error {
 		query, args := claimQuery(now, limit)
@@ -355,6 +358,12 @@ func (db *DB) ClaimDueSentinels(ctx context.Context, now time.Time, lease time.D
 
 // CheckedSentinel implements vigil.SentinelStore.
 func (db *DB) CheckedSentinel(ctx context.Context, id int64, at, next time.Time) error {
+	if err := vigil.CheckStorableTime("sentinel lastCheck", at); err != nil {
+		return err
+	}
+	if err := vigil.CheckStorableTime("sentinel nextCheck", next); err != nil {
+		return err
+	}
 	return db.update(ctx, func(tx execer) error {
 		res, err := tx.ExecContext(ctx, q("UPDATE sentinels SET last_check = ?, next_check = ? WHERE id = ?"), tv(at), tv(next), id)
 		return affected(res, err, "sentinel %d not found", id)
@@ -365,6 +374,9 @@ func (db *DB) CheckedSentinel(ctx context.Context, id int64, at, next time.Time)
 func (db *DB) ReleaseSentinels(ctx context.Context, leases []vigil.SentinelLease, now time.Time) (int, error) {
 	if len(leases) == 0 {
 		return 0, nil
+	}
+	if err := vigil.CheckStorableTime("sentinel nextCheck", now); err != nil {
+		return 0, err
 	}
 	n := 0 // SQLite has one writer at a time: no lock order to keep, unlike PostgreSQL
 	err := db.update(ctx, func(tx execer) error {

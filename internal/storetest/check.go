@@ -22,6 +22,7 @@ func RunCheckStore(t *testing.T, open CheckOpener) {
 	t.Run("RecordChecks", func(t *testing.T) { testRecordChecks(t, open(t)) })
 	t.Run("RecordChecksSkipped", func(t *testing.T) { testRecordChecksSkipped(t, open(t)) })
 	t.Run("RecordChecksPausedLease", func(t *testing.T) { testRecordChecksPausedLease(t, open(t)) })
+	t.Run("RecordChecksTimesOutOfRange", func(t *testing.T) { testRecordChecksTimesOutOfRange(t, open(t)) })
 	t.Run("SiteSnapshot", func(t *testing.T) { testSiteSnapshot(t, open(t)) })
 	t.Run("Importance", func(t *testing.T) { testImportance(t, open(t)) })
 	t.Run("ClaimPriority", func(t *testing.T) { testClaimPriority(t, open(t)) })

@@ -314,8 +314,9 @@ func (s *Server) saveSentinelOnce(ctx context.Context, u *vigil.User, in *sentin
 		Status: vigil.SentinelActive, NextCheck: now, TimeZone: loc.String()}
 	if ch.Start.After(now) {
 		// In UTC, as the store gives it back (GET): Start is in the
-		// zone the dates were read in.
-		out.NextCheck = ch.Start.UTC()
+		// zone the dates were read in. A From past the times the
+		// stores keep (2262) is never in practice: the last they keep.
+		out.NextCheck = vigil.ClampStorableTime(ch.Start.UTC())
 	}
 	if replacing != nil {
 		out.ID, out.Status, out.CreatedAt = replacing.ID, replacing.Status, replacing.CreatedAt
@@ -413,7 +414,7 @@ func (s *Server) recheckUsers(ctx context.Context, u *vigil.User, old *vigil.Sen
 			next := *dep
 			next.Spec, next.NextCheck = js, now
 			if dch.Start.After(now) {
-				next.NextCheck = dch.Start.UTC()
+				next.NextCheck = vigil.ClampStorableTime(dch.Start.UTC())
 			}
 			out = append(out, &next)
 		}

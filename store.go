@@ -17,6 +17,13 @@ import (
 // refuse any other with EINVALID naming the field, storing nothing. A
 // time that only bounds a query (VersionFilter.Since, ClaimDueSentinels'
 // now) may be any.
+//
+// Times are kept to the microsecond, the rest truncated (toward the past,
+// before 1970 too), on both backends (PostgreSQL keeps no more): a time
+// stored reads back as t.Truncate(time.Microsecond), whichever the
+// backend, and one a store sets itself (CreatedAt, UpdatedAt) is set to
+// the time it keeps. A bound of a query is truncated so too. (SQLite's
+// migration 0117 truncated the times stored before.)
 type Store interface {
 	ResourceStore
 	VersionStore
@@ -187,7 +194,7 @@ type VersionStore interface {
 	// It returns EINVALID for invalid input, ENOTFOUND if the resource does
 	// not exist, and ECONFLICT if the resource's newest version is not
 	// a.PrevID. An append of a fetch the resource holds already (a
-	// version with the same FetchedAt, at the store's precision,
+	// version with the same FetchedAt, to the microsecond,
 	// ContentHash, Status and Error), whatever a.PrevID, stores nothing
 	// and sets a.Version to that version: looked for under the lock that
 	// serialises the resource's appends, so that two writers of one fetch

@@ -72,7 +72,7 @@ func TestDigestKeepsCheckTime(t *testing.T) {
 				src := "Create Sentinel often Using " + using + srv.URL + "/ Monitor any change Fetch 1 hour" +
 					" Notify By email owner@example.test Every 1 minute\n"
 				sen := createSentinel(t, db, spec.NewChecker(time.Now().UTC()), u, "often", src)
-				now := time.Now().UTC()
+				now := time.Now().UTC().Truncate(time.Microsecond) // as the stores keep it
 				start := now
 				m := siteMonitor(db, wh, fetch.Options{}, &now)
 				runOnce(t, m, 1) // the first version; the digest's period starts

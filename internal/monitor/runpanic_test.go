@@ -127,7 +127,7 @@ func TestRunBatchPanicKeepsStartedChecks(t *testing.T) {
 	db, wh, u := testStore(t)
 	site := crawltest.NewSite(t, docsRelease("Install.", "Free.", true))
 	gated, open := gatedSite(t, site)
-	now := time.Now().UTC()
+	now := time.Now().UTC().Truncate(time.Microsecond) // as the stores keep it
 	var sites []*vigil.Sentinel
 	for _, name := range []string{"a", "b"} {
 		sites = append(sites, createSentinel(t, db, spec.NewChecker(now), u, name, "Create Sentinel "+name+" Using site "+gated.URL+"/docs/ Every interactive"))

@@ -34,7 +34,7 @@ func TestSiteImportanceOrdersClaims(t *testing.T) {
 	ctx := context.Background()
 	db, wh, u := testStore(t)
 	site := crawltest.NewSite(t, linkedSites)
-	now := time.Now().UTC()
+	now := time.Now().UTC().Truncate(time.Microsecond) // as the stores keep it
 	var pages []*vigil.Sentinel
 	for _, name := range []string{"hub", "a"} {
 		src := "Create Sentinel " + name + " Using " + site.URL("/"+name+".html") + " Monitor any change Fetch 1 hour\n"

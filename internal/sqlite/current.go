@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync/atomic"
-	"time"
 
 	"github.com/vigil-web/vigil"
 	driver "modernc.org/sqlite"
@@ -101,7 +100,7 @@ func openCurrent(ctx context.Context, path, dsn string) (*DB, error) {
 	w.SetMaxOpenConns(1)
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
-	db := &DB{write: w, stmts: newStmtCache(w), path: path, now: time.Now, readOnly: true, wrote: new(atomic.Bool)}
+	db := &DB{write: w, stmts: newStmtCache(w), path: path, now: microNow, readOnly: true, wrote: new(atomic.Bool)}
 	if err := db.checkCurrent(ctx); err != nil {
 		w.Close()
 		return nil, err

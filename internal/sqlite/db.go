@@ -149,7 +149,7 @@ func openFile(ctx context.Context, path string) (*DB, error) {
 	w.SetMaxOpenConns(1)
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
-	db := &DB{write: w, stmts: newStmtCache(w), path: path, now: time.Now, wrote: new(atomic.Bool)}
+	db := &DB{write: w, stmts: newStmtCache(w), path: path, now: microNow, wrote: new(atomic.Bool)}
 	readDSN := dsn("&_pragma=query_only(1)")
 	if err := db.migrate(ctx); err != nil {
 		w.Close()
@@ -508,7 +508,9 @@ func nextID(table string) string {
 	return "(SELECT id + 1 FROM id_floor WHERE name = '" + table + "')"
 }
 
-// tv is how a time is stored: Unix nanoseconds, 0 for the zero time. A
+// tv is how a time is stored: Unix nanoseconds, 0 for the zero time,
+// truncated to the microsecond (toward the past), as PostgreSQL keeps
+// it, so that a time reads back the same from both backends. A
 // time outside what they hold (vigil.StorableTime: a bound of a query,
 // since stored times are refused there) is the nearest they do, where
 // UnixNano wrapped round to another year.
@@ -530,11 +532,23 @@ func tv(t time.Time) any {
 	case !vigil.StorableTime(t):
 		return int64(math.MaxInt64)
 	}
-	if n := t.UnixNano(); n != 0 {
+	n := t.UnixNano()
+	if r := n % 1000; r > 0 {
+		n -= r
+	} else if r < 0 && n >= math.MinInt64+1000 {
+		n -= 1000 + r
+	} else if r < 0 {
+		n -= r // the first microsecond kept, the one before is not
+	}
+	if n != 0 {
 		return n
 	}
 	return int64(epochValue)
 }
+
+// microNow is the store's clock: the time to the microsecond, as it is kept
+// (tv), so that a time the store sets (CreatedAt) is the one read back.
+func microNow() time.Time { return time.Now().Truncate(time.Microsecond) }
 
 // epochValue is how the Unix epoch is stored (see tv).
 const epochValue = -1

@@ -97,9 +97,10 @@ func (db *DB) UpdateUser(ctx context.Context, u *vigil.User) error {
 
 // TouchUser implements vigil.UserStore.
 func (db *DB) TouchUser(ctx context.Context, id int64, at time.Time) error {
-	// Times are kept in nanoseconds: one more is the least step.
+	// Times are kept in microseconds (tv), as in PostgreSQL: one more
+	// (1000 nanoseconds) is the least step.
 	return db.update(ctx, func(tx execer) error {
-		res, err := tx.ExecContext(ctx, q("UPDATE users SET updated_at = MAX(?, updated_at + 1) WHERE id = ?"), tv(at), id)
+		res, err := tx.ExecContext(ctx, q("UPDATE users SET updated_at = MAX(?, updated_at + 1000) WHERE id = ?"), tv(at), id)
 		return affected(res, err, "user %d not found", id)
 	})
 }

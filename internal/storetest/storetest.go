@@ -42,6 +42,7 @@ func Run(t *testing.T, open Opener) {
 		"VersionInvalid":              testVersionInvalid,
 		"VersionTimesOutOfRange":      testVersionTimesOutOfRange,
 		"VersionTimeEpoch":            testVersionTimeEpoch,
+		"TimePrecision":               testTimePrecision,
 		"BodyEncodings":               testBodyEncodings,
 		"PatchCycle":                  testPatchCycle,
 		"PatchCycleConcurrent":        testPatchCycleConcurrent,

@@ -11,8 +11,8 @@ import (
 // the services. Each method is one transaction.
 //
 // A time a store is given to keep (a version's, a sentinel's, a change's,
-// a notification's, a check record's, or one a method stores: a lease's
-// end, a next attempt) is one every store keeps (StorableTime: 1677-09-21
+// a notification's, a check record's, a token's, or one a method stores:
+// a lease's end, a next attempt, a user's touch, a token's use) is one every store keeps (StorableTime: 1677-09-21
 // to 2262-04-11), or the zero time where none is allowed: both backends
 // refuse any other with EINVALID naming the field, storing nothing. A
 // time that only bounds a query (VersionFilter.Since, ClaimDueSentinels'

@@ -67,7 +67,10 @@ func (t *Token) Validate() error {
 	case len(t.Name) > 200:
 		return Errorf(EINVALID, "token name longer than 200 bytes")
 	}
-	return nil
+	if err := CheckStorableTime("token expiresAt", t.ExpiresAt); err != nil {
+		return err
+	}
+	return CheckStorableTime("token lastUsedAt", t.LastUsedAt)
 }
 
 // Expired reports whether the token is expired at now.

@@ -97,6 +97,9 @@ func (db *DB) UpdateUser(ctx context.Context, u *vigil.User) error {
 
 // TouchUser implements vigil.UserStore.
 func (db *DB) TouchUser(ctx context.Context, id int64, at time.Time) error {
+	if err := vigil.CheckStorableTime("user updatedAt", at); err != nil {
+		return err
+	}
 	// Times are kept in microseconds (PostgreSQL would round the rest): one
 	// more is the least step.
 	at = at.Truncate(time.Microsecond)
@@ -318,6 +321,9 @@ func (db *DB) CreateToken(ctx context.Context, t *vigil.Token) error {
 
 // FindTokenByHash implements vigil.UserStore.
 func (db *DB) FindTokenByHash(ctx context.Context, hash []byte, now time.Time) (*vigil.Token, error) {
+	if err := vigil.CheckStorableTime("token lastUsedAt", now); err != nil {
+		return nil, err
+	}
 	var t *vigil.Token
 	err := db.update(ctx, func(tx *sql.Tx) error {
 		var err error

@@ -62,6 +62,7 @@ func Run(t *testing.T, open Opener) {
 		"SentinelTimesOutOfRange":     testSentinelTimesOutOfRange,
 		"ChangeTimesOutOfRange":       testChangeTimesOutOfRange,
 		"NotificationTimesOutOfRange": testNotificationTimesOutOfRange,
+		"UserTimesOutOfRange":         testUserTimesOutOfRange,
 		"Users":                       testUsers,
 		"UserTouch":                   testUserTouch,
 		"UserAdmin":                   testUserAdmin,

@@ -162,3 +162,30 @@ func testRecordChecksTimesOutOfRange(t *testing.T, s interface {
 		t.Errorf("after refused records: %d changes, %v", n, err)
 	}
 }
+
+// testUserTimesOutOfRange: as testSentinelTimesOutOfRange, for a user's
+// update time (TouchUser) and a token's expiry and last use.
+func testUserTimesOutOfRange(t *testing.T, s vigil.Store) {
+	ctx := context.Background()
+	u := newUser(t, s, "ada@example.com")
+	refusedTime(t, "touch", s.TouchUser(ctx, u.ID, tooLate), "user updatedAt")
+	hash := vigil.HashToken("secret")
+	refusedTime(t, "token expiring past 2262", s.CreateToken(ctx, &vigil.Token{UserID: u.ID, Name: "far", Hash: hash, ExpiresAt: tooLate}), "token expiresAt")
+	if ts, err := s.FindTokens(ctx, u.ID); err != nil || len(ts) != 0 {
+		t.Fatalf("after a refused token: %v, %v", ts, err)
+	}
+	tok := &vigil.Token{UserID: u.ID, Name: "t", Hash: hash}
+	must(t, s.CreateToken(ctx, tok))
+	_, err := s.FindTokenByHash(ctx, hash, tooLate)
+	refusedTime(t, "token used past 2262", err, "token lastUsedAt")
+	got, err := s.FindUserByID(ctx, u.ID)
+	must(t, err)
+	if !got.UpdatedAt.Equal(u.UpdatedAt) {
+		t.Errorf("after a refused touch: updated at %s, want %s", got.UpdatedAt, u.UpdatedAt)
+	}
+	ts, err := s.FindTokens(ctx, u.ID)
+	must(t, err)
+	if len(ts) != 1 || !ts[0].LastUsedAt.IsZero() {
+		t.Errorf("after a refused use: tokens %+v, want one never used", ts)
+	}
+}

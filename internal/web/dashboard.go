@@ -27,7 +27,10 @@ type sentinelRow struct {
 	Resources  []*sentinelPage
 	LastChange *vigil.Change
 	Error      string // the last fetch error of one of its pages (sentinelView.LastFetchError)
-	Lifespan   string // pending, active, ended; "" before the first check
+	// FailingSince is since when that page fails (sentinelView.FailingSince),
+	// zero when Error is empty or the time is not known.
+	FailingSince time.Time
+	Lifespan     string // pending, active, ended; "" before the first check
 	// Starts is the start of a sentinel that has not started, zero
 	// otherwise: it is not checked before.
 	Starts time.Time
@@ -58,7 +61,7 @@ func (s *Server) sentinelRow(ctx context.Context, sen *vigil.Sentinel, v sentine
 			row.Starts = c.Start
 		}
 	}
-	row.Resources, row.Error = v.pages, v.LastFetchError
+	row.Resources, row.Error, row.FailingSince = v.pages, v.LastFetchError, v.FailingSince
 	changes, _, err := s.Store.FindChanges(ctx, vigil.ChangeFilter{SentinelID: sen.ID, Limit: 1})
 	if err != nil {
 		return nil, err

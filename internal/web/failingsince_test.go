@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -60,6 +61,37 @@ func TestFailingSinceFromState(t *testing.T) {
 		}
 		if v.LastFetchError != timeout || !v.FailingSince.Equal(tc.since) {
 			t.Errorf("GET %s (%s): %s, want lastFetchError %q failing since %s", path, tc.sen.Name, body, timeout, tc.since.Format(time.RFC3339))
+		}
+	}
+}
+
+// TestFailingSinceOnDashboard: the sentinel's page and the sentinel list
+// say since when its page fails, beside its last error, as vigil sentinel
+// list and the API's failingSince do ("failing since 2026-03-01 10:00:00
+// UTC"): the dashboard showed the error alone, so that a page failing for
+// a week could not be told from one failing since the last check.
+func TestFailingSinceOnDashboard(t *testing.T) {
+	s, u := newTestServer(t)
+	w := useWarehouse(t, s)
+	ctx := context.Background()
+	ten := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	const page = "http://a.example/"
+	if _, err := w.Put(ctx, &warehouse.Fetch{URL: page, FetchedAt: ten.Add(time.Hour), Status: 503, Error: "fetch http://a.example/: HTTP error status 503"}); err != nil {
+		t.Fatal(err)
+	}
+	sen := createChecked(t, s, u, "Create Sentinel down Using "+page+" Fetch 1 hour")
+	s.SentinelStates = func(_ context.Context, _ []*vigil.Sentinel) (map[int64]SentinelState, error) {
+		return map[int64]SentinelState{sen.ID: {Lifespan: "active", FailingSince: map[string]time.Time{page: ten}}}, nil
+	}
+	c := newSignedIn(t, s, u)
+	const want = "failing since 2026-03-01 10:00:00 UTC"
+	for _, path := range []string{"/sentinels/" + strconv.FormatInt(sen.ID, 10), "/sentinels"} {
+		status, body := c.do("GET", path, "")
+		if status != 200 || !strings.Contains(body, "HTTP error status 503") {
+			t.Fatalf("GET %s: %d, want 200 with the last error: %s", path, status, body)
+		}
+		if !strings.Contains(body, want) {
+			t.Errorf("GET %s: no %q beside the last error", path, want)
 		}
 	}
 }

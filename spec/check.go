@@ -85,6 +85,10 @@ type Stored struct {
 	// unique, and one that uses it or refers to its events is told it
 	// cannot be read, and why.
 	Unreadable error
+	// At is where its name is in the file it was checked from in this
+	// process (CheckFile), so that a later sentinel of the same name is
+	// told where the first is; invalid for a sentinel read from a store.
+	At Position
 }
 
 // Checker applies the semantic rules of the seed (chapter 6) to the
@@ -215,7 +219,7 @@ func (c *Checker) CheckFile(f *File) ([]*Checked, error) {
 		errs = append(errs, el...)
 		if ch != nil && len(el) == 0 {
 			out[i] = ch
-			c.Add(&Stored{Checked: ch})
+			c.Add(&Stored{Checked: ch, At: s.Name.NamePos.Position(f.Name)})
 		} else if s.Name != nil {
 			c.Failed(s.Name.Name)
 		}
@@ -890,7 +894,7 @@ func (k *checking) parts(v *validator) {
 func (k *checking) nameTaken() {
 	name := k.s.Name.Name
 	if old := k.c.lookup(name); old != nil {
-		holder := NameHolder{Unreadable: old.Unreadable}
+		holder := NameHolder{Unreadable: old.Unreadable, At: old.At}
 		if old.Checked != nil && old.Sentinel != nil && old.Sentinel.Name != nil {
 			holder.Name = old.Sentinel.Name.Name
 		}

@@ -9,6 +9,9 @@ type NameHolder struct {
 	Name       string
 	ID         int64
 	Unreadable error
+	// At is where its name is in the file it was checked from in this
+	// run (Stored.At), invalid for a stored sentinel.
+	At Position
 }
 
 // NameTakenMessage returns the message that sentinel name name is
@@ -21,6 +24,8 @@ type NameHolder struct {
 func NameTakenMessage(name string, holder NameHolder) string {
 	who := "another of your sentinels"
 	switch {
+	case holder.Name != "" && holder.At.IsValid():
+		who = fmt.Sprintf("your sentinel %s at %s", short(holder.Name), holder.At)
 	case holder.Name != "" && holder.ID != 0:
 		who = fmt.Sprintf("your sentinel %s (sentinel %d)", short(holder.Name), holder.ID)
 	case holder.Name != "":

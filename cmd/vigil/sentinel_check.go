@@ -65,7 +65,7 @@ func checkParsed(c *spec.Checker, f *spec.File, faulty []bool) ([]*spec.Checked,
 			ch, err := c.Check(s)
 			if err == nil {
 				out[i] = ch
-				c.Add(&spec.Stored{Checked: ch})
+				c.Add(&spec.Stored{Checked: ch, At: s.Name.NamePos.Position(f.Name)})
 				continue
 			}
 			if !errors.As(err, &list) {

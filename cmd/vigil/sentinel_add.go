@@ -160,6 +160,9 @@ func runSentinelAdd(ctx context.Context, env *environment, args []string) (code 
 			return exitError, err
 		}
 		defer closeStore(st, &code, &err)
+		// Said, for a vigil serve on another --data (this one run
+		// elsewhere, on its ./vigil-data) runs none of these.
+		fmt.Fprintf(env.stderr, "vigil sentinel add: note: made a new store in %s, which held none; only a vigil serve given --data %s runs its sentinels\n", *sf.data, *sf.data)
 	}
 	refused, err := storeSentinels(ctx, env, st, sf, *owner, now, adds)
 	if err != nil {

@@ -111,8 +111,9 @@ func EstimateRate(n, x, observed float64) float64 {
 }
 
 // Next records a check at now with its outcome and returns the time of the
-// next one. jitter is a draw in [-1, 1] (0 for none). A Deferred check
-// records only that it was.
+// next one, at least MinInterval later. jitter is a draw in [-1, 1] (0 for
+// none). A Deferred check records only that it was, and is tried again
+// after BusyRetry.
 func (p Policy) Next(now time.Time, plan Plan, h *History, o Outcome, jitter float64) time.Time {
 	p = p.withDefaults()
 	if o == Deferred {
@@ -150,7 +151,9 @@ func (p Policy) Next(now time.Time, plan Plan, h *History, o Outcome, jitter flo
 		}
 	}
 	h.Last = now
-	return now.Add(p.jitter(p.base(plan, h), jitter))
+	// The jitter spreads the checks, but none comes sooner than
+	// MinInterval after the one before.
+	return now.Add(max(p.jitter(p.base(plan, h), jitter), p.MinInterval))
 }
 
 // base returns the interval before back-off and jitter.

@@ -370,3 +370,34 @@ func TestLifespanPendingWakesAtItsEnd(t *testing.T) {
 		t.Errorf("at its To: %+v; want ended without starting", tr)
 	}
 }
+
+// TestNextNeverBelowMinInterval: the jitter does not bring a check sooner
+// than MinInterval (vigil serve --min-interval, "the shortest interval
+// between two checks of a sentinel") after the one before: a sentinel
+// whose Fetch is that interval or less, or an adaptive one brought down
+// to it, was checked again after 0.9 of it (54 s for a minute). Above it
+// the jitter is as before, both ways.
+func TestNextNeverBelowMinInterval(t *testing.T) {
+	p := Policy{MinInterval: time.Minute, Jitter: 0.1}
+	for _, tc := range []struct {
+		name string
+		plan Plan
+		h    History
+	}{
+		{"Fetch 1 second", Plan{Interval: time.Second}, History{}},
+		{"Fetch 1 minute", Plan{Interval: time.Minute}, History{}},
+		{"Fetch 65 seconds", Plan{Interval: 65 * time.Second}, History{}},
+		{"Fetch on change at the minimum", Plan{OnChange: true}, History{Interval: time.Minute, Visits: 5, Changes: 5, Observed: 300, Last: t0.Add(-time.Minute)}},
+	} {
+		for _, o := range []Outcome{Unchanged, Changed} {
+			h := tc.h
+			if got := p.Next(t0, tc.plan, &h, o, -1).Sub(t0); got < time.Minute {
+				t.Errorf("%s, outcome %d, jitter -1: next in %v, want at least the 1m minimum", tc.name, o, got)
+			}
+		}
+	}
+	var h History
+	if got := p.Next(t0, Plan{Interval: 10 * time.Minute}, &h, Unchanged, -1).Sub(t0); got != 9*time.Minute {
+		t.Errorf("Fetch 10 minutes, jitter -1: next in %v, want 9m", got)
+	}
+}

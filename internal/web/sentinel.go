@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"net/http"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -854,6 +856,9 @@ func (s *Server) liveCheck(ctx context.Context, u *vigil.User, in *sentinelInput
 		}
 		if d, ok := s.fetchDiagnostic(sen, ch, in.Source); ok {
 			res.Warnings = append(res.Warnings, d)
+			// In the order of the text, as the errors (those of
+			// the JSON form, without a place, as they came).
+			slices.SortStableFunc(res.Warnings, func(a, b Diagnostic) int { return cmp.Compare(a.Offset, b.Offset) })
 		}
 	}
 	return res, nil

@@ -125,7 +125,7 @@ func ListUsers(ctx context.Context, st vigil.Store) ([]ListedUser, error) {
 }
 
 // NewUser returns the user to create with email (trimmed and lower-cased;
-// it must be an address with a dot in its domain), name (by default the
+// it must be an address whose domain has a dot or is localhost), name (by default the
 // part of the email before the @) and the administrator role, or an
 // EINVALID error saying what is wrong.
 func NewUser(email, name string, admin bool) (*vigil.User, error) {
@@ -150,7 +150,7 @@ func NewUser(email, name string, admin bool) (*vigil.User, error) {
 // its user typed.
 func newRequestUser(email, name string, admin bool) (*vigil.User, error) {
 	if spec.ValidateContact(spec.Email, strings.ToLower(strings.TrimSpace(email))) != nil {
-		return nil, vigil.Errorf(vigil.EINVALID, "email must be an address with a dot in its domain, such as ada@example.com")
+		return nil, vigil.Errorf(vigil.EINVALID, "email must be an address whose domain has a dot or is localhost, such as ada@example.com")
 	}
 	return NewUser(email, name, admin)
 }

@@ -270,7 +270,7 @@ func (a *Annotated) WriteSideBySide(w io.Writer) error {
 type Change struct {
 	Mark     Mark
 	Path     string     // where, in the new version (the old one for a delete)
-	OldPath  string     // for a move: where it was
+	OldPath  string     // for a move, and an update whose node is elsewhere in the old version: where it was
 	Node     *tree.Node // the subtree (in New, or the deleted content)
 	OldText  string     // for an update: the old text
 	Attr     string     // for an attribute change: its name ("" for a rename)
@@ -317,6 +317,14 @@ func (a *Annotated) Changes() []Change {
 			case op.Update:
 				ch.Mark = Updated
 				ch.OldText = a.OldText[n]
+				// Named where it was too when the nodes around it
+				// moved it: the old version has another node at
+				// its new path.
+				if o := a.oldByXID[op.Root()]; o != nil {
+					if p := oldPaths.Path(o); p != ch.Path {
+						ch.OldPath = p
+					}
+				}
 			}
 			out = append(out, ch)
 		default:
@@ -367,6 +375,8 @@ func (a *Annotated) WriteChanges(w io.Writer) error {
 		switch {
 		case c.Mark == Moved && c.OldPath != "":
 			title = "Moved from " + c.OldPath + " to " + c.Path
+		case c.Mark == Updated && c.OldPath != "":
+			title = "Updated " + c.Path + " (" + c.OldPath + " in the old version)"
 		case c.Mark == AttrChanged && c.Attr == "":
 			title = fmt.Sprintf("Renamed %s (was <%s>)", c.Path, c.OldValue)
 		case c.Mark == AttrChanged:
@@ -398,7 +408,10 @@ func (a *Annotated) WriteChanges(w io.Writer) error {
 
 // Text writes the changes as plain text, one a line: "+ " inserted, "- "
 // deleted, "~ " updated (old → new), "> " moved, "@ " attribute changes,
-// each followed by the path and the text of the part. A changed
+// each followed by the path and the text of the part: the path in the new
+// version (in the old one for a delete), after the path in the old one
+// ("old → new") for a move and for an update whose node the changes
+// around it moved. A changed
 // attribute's values are shown as Annotated.AttrValue gives them, each
 // cut to a line's 200 characters around where they differ when longer (an
 // inline image's data: URL), as only the changes heads them; two it
@@ -428,7 +441,11 @@ func (a *Annotated) WriteText(w io.Writer) error {
 				// Only white space changed: show it, around where.
 				old, new = spaceChange(c.OldText, c.Node.Value)
 			}
-			fmt.Fprintf(&buf, "~ %s: %s → %s\n", c.Path, old, new)
+			if c.OldPath != "" {
+				fmt.Fprintf(&buf, "~ %s → %s: %s → %s\n", c.OldPath, c.Path, old, new)
+			} else {
+				fmt.Fprintf(&buf, "~ %s: %s → %s\n", c.Path, old, new)
+			}
 		case Moved:
 			fmt.Fprintf(&buf, "> %s → %s: %s\n", c.OldPath, c.Path, lineText(c.Node, html))
 		case AttrChanged:

@@ -254,7 +254,11 @@ func (s *Server) handleNotificationsPage(w http.ResponseWriter, r *http.Request,
 			id := n.SentinelID()
 			sen := mine[id]
 			row.Retryable = id == 0 || sen != nil
-			if row.Retryable {
+			if !row.Retryable {
+				// Removed since it died, keeping its own error:
+				// said as the retry would say it (letterSentinel).
+				row.NotRetried = fmt.Sprintf("notification %d is not retried: %s", n.ID, vigil.SentinelRemoved)
+			} else {
 				why, err := s.notRetried(r.Context(), n, sen)
 				if err != nil {
 					return err

@@ -182,7 +182,7 @@ func TestNotificationRetry(t *testing.T) {
 // TestNotificationRetryOfRemovedSentinel: a dead letter whose sentinel
 // was removed after it died (it kept its own error, not SentinelRemoved)
 // is not retried either: its sentinel is gone, as for the letters the
-// removal gave up. The page offers no Retry for it.
+// removal gave up. The page offers no Retry for it, and says why.
 func TestNotificationRetryOfRemovedSentinel(t *testing.T) {
 	s, ada := newTestServer(t)
 	ctx := context.Background()
@@ -216,6 +216,11 @@ func TestNotificationRetryOfRemovedSentinel(t *testing.T) {
 	}
 	if not := `action="/notifications/` + strconv.FormatInt(goneID, 10) + `/retry"`; strings.Contains(page, not) {
 		t.Errorf("a Retry for the dead letter of a removed sentinel")
+	}
+	// and says why, as it does for every dead letter it offers no Retry
+	// for: it said nothing, the letter's own error ("410 Gone") aside.
+	if want := "notification " + strconv.FormatInt(goneID, 10) + " is not retried: " + vigil.SentinelRemoved; !strings.Contains(page, want) {
+		t.Errorf("the page does not say why the removed sentinel's dead letter is not retried (%q)", want)
 	}
 	if status, body := c.do("POST", "/api/v1/notifications/"+strconv.FormatInt(goneID, 10)+"/retry", ""); status != 409 || !strings.Contains(body, vigil.SentinelRemoved) {
 		t.Errorf("retry of a removed sentinel's dead letter: %d %s, want 409 saying %q", status, body, vigil.SentinelRemoved)

@@ -67,7 +67,7 @@ func TestSentinelListBinaryPage(t *testing.T) {
 		t.Errorf("sentinel list --json:\n%s\nwant no lastFetchError nor failingSince for report, %q failing since %s for both", out, broken, at.Format(time.RFC3339))
 	}
 	code, out, errOut = runVigil(t, "", "sentinel", "list", "--data", data)
-	if code != exitOK || strings.Contains(out, why) || !strings.Contains(out, "both: failing since 2026-03-01 12:00:00: "+broken) {
+	if code != exitOK || strings.Contains(out, why) || !strings.Contains(out, "both: failing since 2026-03-01 12:00:00 UTC: "+broken) {
 		t.Errorf("sentinel list: exit %d\n%s%s\nwant exit 0, both failing, and no word of the PDF as a failure", code, out, errOut)
 	}
 }

@@ -58,7 +58,7 @@ func TestSentinelListFailingSinceFromState(t *testing.T) {
 
 	code, out, errOut := runVigil(t, "", "sentinel", "list", "--data", data)
 	for name, at := range since {
-		if want := "\n" + name + ": failing since " + fmtTime(at) + ": " + timeout + "\n"; code != exitOK || !strings.Contains(out, want) {
+		if want := "\n" + name + ": failing since " + fmtTime(at) + " UTC: " + timeout + "\n"; code != exitOK || !strings.Contains(out, want) {
 			t.Errorf("sentinel list: exit %d\n%s%s\nwant exit 0 and %q", code, out, errOut, want)
 		}
 	}

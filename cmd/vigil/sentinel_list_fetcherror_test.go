@@ -77,7 +77,7 @@ func TestSentinelListPastUnreadablePage(t *testing.T) {
 
 	code, out, errOut := runVigil(t, "", "sentinel", "list", "--data", data)
 	for _, name := range []string{"notalone", "other"} {
-		if want := name + ": failing since 2026-03-01 12:00:00: " + broken; code != exitOK || !strings.Contains(out, want) {
+		if want := name + ": failing since 2026-03-01 12:00:00 UTC: " + broken; code != exitOK || !strings.Contains(out, want) {
 			t.Errorf("sentinel list: exit %d\n%s%s\nwant exit 0 and %q", code, out, errOut, want)
 		}
 	}

@@ -41,7 +41,7 @@ func TestSentinelListUnreadableJSON(t *testing.T) {
 	const why = `monitor.kind: unknown change type "most words": want one of any change, all links, all images, all words, keywords, phrase, table, list, regular expression, value`
 
 	code, out, errOut := runVigil(t, "", "sentinel", "list", "--data", data)
-	if want := "\nlost: failing since 2026-03-01 12:00:00: " + broken + "\n"; code != exitOK || !strings.Contains(out, want) {
+	if want := "\nlost: failing since 2026-03-01 12:00:00 UTC: " + broken + "\n"; code != exitOK || !strings.Contains(out, want) {
 		t.Errorf("list: exit %d, stderr %q, stdout:\n%s\nwant %q", code, errOut, out, want)
 	}
 	code, out, errOut = runVigil(t, "", "sentinel", "list", "--data", data, "--json")

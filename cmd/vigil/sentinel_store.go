@@ -222,7 +222,7 @@ func runSentinelList(ctx context.Context, env *environment, args []string) (code
 	}
 	owners := map[int64]string{}
 	tw := tabwriter.NewWriter(env.stdout, 0, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tOWNER\tNAME\tTARGET\tSTATUS\tLAST CHECK\tNEXT CHECK\tURL")
+	fmt.Fprintln(tw, "ID\tOWNER\tNAME\tTARGET\tSTATUS\tLAST CHECK (UTC)\tNEXT CHECK (UTC)\tURL")
 	var unreadable []string
 	for _, s := range all {
 		// The pages of one whose stored form cannot be read are listed
@@ -272,7 +272,7 @@ func runSentinelList(ctx context.Context, env *environment, args []string) (code
 			notes = append(notes, s.Name+": "+n)
 		}
 		if f := failed[i]; f != nil {
-			notes = append(notes, s.Name+": failing since "+fmtTime(f.Since)+": "+f.Message)
+			notes = append(notes, s.Name+": failing since "+fmtTime(f.Since)+" UTC: "+f.Message)
 		}
 	}
 	if len(notes) > 0 {

@@ -499,16 +499,20 @@ func TestSentinelListPaused(t *testing.T) {
 		t.Fatalf("list: exit %d\n%s", code, errOut)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
+	// The times are UTC, and the header says so.
+	if !strings.Contains(lines[0], "LAST CHECK (UTC)") || !strings.Contains(lines[0], "NEXT CHECK (UTC)") {
+		t.Errorf("header %q does not say its times are UTC", lines[0])
+	}
 	header := strings.Fields(lines[0])
-	col := slices.Index(header, "NEXT") // NEXT CHECK, after LAST CHECK's two words
+	col := slices.Index(header, "NEXT") // NEXT CHECK (UTC), after LAST CHECK (UTC)'s three words
 	if col < 0 || len(lines) != 3 {
 		t.Fatalf("no NEXT CHECK column, or not two sentinels:\n%s", out)
 	}
 	for _, l := range lines[1:] {
 		f := strings.Fields(l)
 		// The columns before are one word each: LAST CHECK is "-", as
-		// neither was checked, where the header has two.
-		next := f[col-1]
+		// neither was checked, where the header has three.
+		next := f[col-2]
 		switch f[2] {
 		case "held":
 			if f[4] != "paused" || next != "-" {

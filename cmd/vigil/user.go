@@ -153,7 +153,7 @@ func runUserList(ctx context.Context, env *environment, args []string) (code int
 	enc := json.NewEncoder(env.stdout)
 	tw := tabwriter.NewWriter(env.stdout, 0, 8, 2, ' ', 0)
 	if !*asJSON {
-		fmt.Fprintln(tw, "ID\tEMAIL\tNAME\tCREATED\tPASSWORD\tROLE\tSENTINELS")
+		fmt.Fprintln(tw, "ID\tEMAIL\tNAME\tCREATED (UTC)\tPASSWORD\tROLE\tSENTINELS")
 	}
 	for _, l := range users {
 		if *asJSON {

@@ -145,7 +145,7 @@ func TestUserList(t *testing.T) {
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	day := time.Now().UTC().Format("2006-01-02")
 	want := []*regexp.Regexp{
-		regexp.MustCompile(`^ID +EMAIL +NAME +CREATED +PASSWORD +ROLE +SENTINELS$`),
+		regexp.MustCompile(`^ID +EMAIL +NAME +CREATED \(UTC\) +PASSWORD +ROLE +SENTINELS$`),
 		regexp.MustCompile(`^1 +ann@example\.com +Ann A\. +` + day + ` \d\d:\d\d:\d\d +yes +admin +2$`),
 		regexp.MustCompile(`^2 +bob@example\.com +bob +` + day + ` \d\d:\d\d:\d\d +no +user +1$`),
 	}

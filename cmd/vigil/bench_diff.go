@@ -241,7 +241,12 @@ func peakRSS() int64 {
 }
 
 func runBenchDiff(ctx context.Context, env *environment, args []string) (int, error) {
-	fs := newFlags(env, "bench diff", "[flags]")
+	fs := newDescribedFlags(env, "bench diff", "[flags]",
+		"Bench diff measures the diff engine on generated documents: its time\n"+
+			"against the time to parse them (CPU, one core), its growth with their\n"+
+			"size (in one process and in fresh ones), Vigil's matching against the\n"+
+			"seed's XyDiff, and its peak memory. With --curve it prints instead the\n"+
+			"time per MB from --size/40 to twice --size, and the memory latency.")
 	shape := fs.String("shape", string(simulate.Records), "document shape: records, deep, flatlist or text")
 	large := fs.Int("size", 10<<20, "size in bytes of the large document")
 	rate := fs.Float64("rate", 0.1, "share of nodes changed, spread over deletes, updates, inserts and moves")
@@ -431,7 +436,11 @@ func ratioOf(a, b time.Duration) float64 {
 }
 
 func runBenchSimulate(ctx context.Context, env *environment, args []string) (int, error) {
-	fs := newFlags(env, "bench simulate", "[flags] DIR")
+	fs := newDescribedFlags(env, "bench simulate", "[flags] DIR",
+		"Simulate writes to DIR a generated document (old.xml), a version of it\n"+
+			"changed by the change simulator (new.xml) and the exact delta between\n"+
+			"them (perfect.xml), which vigil patch applies to old.xml to give\n"+
+			"new.xml, and prints the size of the document and of the delta.")
 	shape := fs.String("shape", string(simulate.Records), "document shape: records, deep, flatlist or text")
 	size := fs.Int("size", 100<<10, "approximate size of the document in bytes")
 	rate := fs.Float64("rate", 0.1, "share of nodes changed, spread over the four kinds of change")

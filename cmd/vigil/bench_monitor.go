@@ -164,7 +164,11 @@ func syntheticReleases(n, size int, seed uint64) (a, b map[string][]byte) {
 }
 
 func runBenchMonitor(ctx context.Context, env *environment, args []string) (int, error) {
-	fs := newFlags(env, "bench monitor", "[flags]")
+	fs := newDescribedFlags(env, "bench monitor", "[flags]",
+		"Bench monitor measures vigil serve's pipeline against a loopback server\n"+
+			"of a site (--site, or a synthetic one): checks per second for unchanged\n"+
+			"pages (answered 304, and 200) and for changed pages, and the memory a\n"+
+			"sentinel takes.")
 	site := fs.String("site", "", "directory with two release directories of a site (e.g. /work/shared/corpus/site-git-htmldocs); default: a synthetic site")
 	pages := fs.Int("pages", 64, "synthetic site: number of pages")
 	size := fs.Int("size", 8000, "synthetic site: page size in bytes")

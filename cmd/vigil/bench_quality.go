@@ -40,7 +40,13 @@ func defaultCorpus() string {
 }
 
 func runBenchQuality(ctx context.Context, env *environment, args []string) (int, error) {
-	fs := newFlags(env, "bench quality", "[flags]")
+	fs := newDescribedFlags(env, "bench quality", "[flags]",
+		"Bench quality measures how close the deltas of Vigil's default and of\n"+
+			"the seed's XyDiff are to the minimum: r = C / C_ref, a delta's cost\n"+
+			"against the exact tree edit distance (a move costing a delete and an\n"+
+			"insert), and C / C_perfect, against the change simulator's own delta\n"+
+			"(a move costing 1), on simulated pairs of each shape and rate, then on\n"+
+			"the consecutive versions of the real histories of --corpus.")
 	size := fs.Int("size", 12000, "size in bytes of the simulated documents (the exact reference is quadratic)")
 	seeds := fs.Int("seeds", 10, "simulated pairs per shape and rate")
 	corpus := fs.String("corpus", defaultCorpus(), "folder of real histories (vNNNN.xml|html per folder); empty to skip")

@@ -24,7 +24,10 @@ func init() {
 }
 
 func runBenchStore(ctx context.Context, env *environment, args []string) (int, error) {
-	fs := newFlags(env, "bench store", "[flags]")
+	fs := newDescribedFlags(env, "bench store", "[flags]",
+		"Bench store measures the warehouse on SQLite: the bytes it stores for\n"+
+			"the versions of pages against full copies of them, the versions written\n"+
+			"a second, and the latency of reading a version.")
 	n := fs.Int("versions", 100, "versions in the history")
 	size := fs.Int("size", 100_000, "page size in bytes")
 	change := fs.Float64("change", 0.01, "share of the page changed a version")

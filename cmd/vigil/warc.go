@@ -48,7 +48,13 @@ func exportWARCUsage(resURL string, all bool, args []string) string {
 }
 
 func runExportWARC(ctx context.Context, env *environment, args []string) (code int, err error) {
-	fs := newFlags(env, "export warc", "--resource URL | --all [--since TIME] [--data DIR] > out.warc.gz")
+	fs := newDescribedFlags(env, "export warc", "--resource URL | --all [--since TIME] [--data DIR] > out.warc.gz",
+		"Export writes the versions of one page (--resource) or of every page\n"+
+			"(--all) of the store to standard output as WARC 1.1 records, one gzip\n"+
+			"member per record: a request and a response a version, a revisit for a\n"+
+			"version identical to the one before; a fetch that failed has none.\n"+
+			"--since keeps those fetched at or after a time. It says on standard\n"+
+			"error how many it wrote. The exit status is 0, or 2 on trouble.")
 	sf := addStoreFlags(fs, env)
 	resURL := fs.String("resource", "", "export the versions of this URL")
 	all := fs.Bool("all", false, "export every resource")
@@ -264,7 +270,16 @@ func (ex *warcExporter) version(ctx context.Context, r *vigil.Resource, v, prev 
 }
 
 func runImportWARC(ctx context.Context, env *environment, args []string) (code int, err error) {
-	fs := newFlags(env, "import warc", "[--data DIR] [--keep-partial] FILE (.warc, .warc.gz, .arc or .arc.gz, told by content; - for stdin)")
+	fs := newDescribedFlags(env, "import warc", "[--data DIR] [--keep-partial] FILE (.warc, .warc.gz, .arc or .arc.gz, told by content; - for stdin)",
+		"Import stores the response, resource and revisit records of http(s)\n"+
+			"URLs of a WARC or ARC file, of any tool, as versions of their pages, in\n"+
+			"the order of their dates, and skips the other records (warcinfo,\n"+
+			"request, metadata) and those no newer than the store's history of their\n"+
+			"page. It is all or nothing, in one transaction (--keep-partial keeps\n"+
+			"what was stored before a failure), and refuses to start while vigil\n"+
+			"serve runs on the SQLite store. A record it cannot import is named by\n"+
+			"its number and offset, the others imported, and the exit status is 2,\n"+
+			"as on any trouble; 0 otherwise.")
 	sf := addStoreFlags(fs, env)
 	noVerify := fs.Bool("no-verify", false, "do not check WARC-Block-Digest (sha1) against each block")
 	keepPartial := fs.Bool("keep-partial", false, "keep the records imported before a failure (a file cut short, an interrupt, a store error); by default an import is all or nothing")

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/json"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -168,7 +169,13 @@ func (s *Server) handleResourceList(w http.ResponseWriter, r *http.Request, u *v
 		if err := spec.CheckASCIIHost(&v); err != nil {
 			return vigil.Errorf(vigil.EINVALID, "host %s", hostProblem(&url.URL{Host: h}))
 		}
-		h = strings.TrimRight(strings.ToLower(v.Host), ".")
+		// A resource's host is its URL's host name alone (an IPv6
+		// address without its brackets): one given with a port
+		// would match nothing, and answer an empty list.
+		if _, _, err := net.SplitHostPort(v.Host); err == nil {
+			return vigil.Errorf(vigil.EINVALID, "host must be a host name without its port, as a resource's host is (its port is in its url)")
+		}
+		h = strings.TrimRight(strings.ToLower(strings.TrimSuffix(strings.TrimPrefix(v.Host, "["), "]")), ".")
 		f.Host = &h
 	}
 	list, total, err := s.readableResources(r.Context(), u, f)

@@ -195,6 +195,13 @@ func runServe(ctx context.Context, env *environment, args []string) (code int, e
 	if err := checkWebhookSecretFlag(c.webhookSecret); err != nil {
 		return exitError, err
 	}
+	// Held to the rule of every password Vigil sets, before anything is
+	// made; never quoted.
+	if pw := env.getenv("VIGIL_ADMIN_PASSWORD"); pw != "" {
+		if err := web.CheckNewPassword(pw); err != nil {
+			return exitError, fmt.Errorf("VIGIL_ADMIN_PASSWORD: %s", vigil.ErrorMessage(err))
+		}
+	}
 
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {

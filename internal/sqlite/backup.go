@@ -32,7 +32,7 @@ func Backup(ctx context.Context, dir, dest string) (err error) {
 	if errors.Is(err, fs.ErrExist) {
 		return vigil.Errorf(vigil.EINVALID, "%s exists: give the backup a new file", dest)
 	} else if err != nil {
-		return fmt.Errorf("backup: %w", err)
+		return fmt.Errorf("the copy's file: %w", err)
 	}
 	f.Close()
 	defer func() {

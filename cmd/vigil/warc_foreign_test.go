@@ -418,7 +418,9 @@ func TestWARCImportRefusesIncompleteRecords(t *testing.T) {
 
 // TestWARCImportResponseWithoutContentType: a response record without the
 // Content-Type WARC 1.1 asks for, its block an HTTP response, is imported
-// as warcio reads it; it was skipped without a word.
+// as warcio reads it; it was skipped without a word. One whose block is
+// not an HTTP response is named, not imported (exit 2), as a malformed
+// HTTP message is (TestWARCImportNamesResponseNotHTTP).
 func TestWARCImportResponseWithoutContentType(t *testing.T) {
 	page := httpResponse("Content-Type: text/html\r\n", "<html><body><p>fine</p></body></html>")
 	file := writeForeignWARC(t, false,
@@ -429,7 +431,7 @@ func TestWARCImportResponseWithoutContentType(t *testing.T) {
 	)
 	dst := t.TempDir()
 	_, errOut, code := runCmd(t, nil, "import", "warc", "--data", dst, file)
-	if code != exitOK || !strings.Contains(errOut, "imported 1 version; skipped 1 record") {
+	if code != exitError || !strings.Contains(errOut, "imported 1 version; skipped 0 records") || !strings.Contains(errOut, "record 2 at offset ") {
 		t.Errorf("import: exit %d\n%s", code, errOut)
 	}
 	if got := dump(t, dst); len(got) != 1 || len(got["http://example.com/a"]) != 1 {

@@ -159,12 +159,18 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, name string, in io
 		} else if rec == nil {
 			continue
 		}
+		// A record joined is named by its first segment.
+		number, where := joiner.Origin()
 		if !importable(rec) {
+			if why := notHTTPResponse(rec); why != "" {
+				// A page's response that holds no response: its
+				// page would go missing without a word.
+				im.failures.add(number, badHTTP, fmt.Sprintf("%s (%s): %s", where, rec.ID(), why))
+				continue
+			}
 			im.skipped.add(skipKind(rec))
 			continue
 		}
-		// A record joined is named by its first segment.
-		number, where := joiner.Origin()
 		at, err := rec.Date()
 		if err != nil {
 			im.failures.add(number, badDate, fmt.Sprintf("%s (%s): %s", where, rec.ID(), &badRecord{badDate, err}))
@@ -314,6 +320,30 @@ func importType(rec *warc.Record) string {
 
 // httpMessage reports whether ct, a record's Content-Type, is
 // application/http, the type of a block that is an HTTP message.
+// notHTTPResponse says why rec, a record importable refuses, is a
+// response record of a page (an http or https target) whose block is no
+// HTTP response, as WARC has a page's response hold it: typed otherwise
+// than application/http, or untyped and not beginning as one; "" for any
+// other record.
+func notHTTPResponse(rec *warc.Record) string {
+	if rec.Type() != warc.TypeResponse {
+		return ""
+	}
+	target := strings.TrimSpace(rec.Header.Get(warc.FieldTargetURI))
+	scheme, _, _ := strings.Cut(strings.ToLower(strings.TrimPrefix(target, "<")), ":")
+	if scheme != "http" && scheme != "https" {
+		return ""
+	}
+	ct := strings.TrimSpace(rec.Header.Get(warc.FieldContentType))
+	switch {
+	case strings.Contains(ct, "http"), ct == "" && bytes.HasPrefix(rec.Block, []byte("HTTP/")):
+		return ""
+	case ct == "":
+		return "a response record whose block is not an HTTP response (no Content-Type)"
+	}
+	return fmt.Sprintf("a response record whose block is not an HTTP response (Content-Type %q)", ct)
+}
+
 func httpMessage(ct string) bool {
 	return vigil.MediaType(ct) == "application/http"
 }

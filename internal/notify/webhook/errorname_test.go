@@ -58,3 +58,27 @@ func TestNotifyErrorNamesTargetOnce(t *testing.T) {
 		})
 	}
 }
+
+// TestNotifyErrorNamesRedirectTarget: a delivery that a 307 or 308 led to
+// another URL, where it failed, names that URL (its password hidden) after
+// the target, so that the reader knows the failure is not the target's
+// own: net/http's text named it, and naming the target once dropped it.
+func TestNotifyErrorNamesRedirectTarget(t *testing.T) {
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closed.Close()
+	elsewhere := strings.Replace(closed.URL, "://", "://user:s3cret@", 1) + "/elsewhere"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, elsewhere, http.StatusTemporaryRedirect)
+	}))
+	defer srv.Close()
+	n := &Notifier{Secret: []byte("k"), Client: &http.Client{Timeout: time.Second}}
+	err := n.Notify(context.Background(), srv.URL+"/hook", &vigil.Message{SentinelName: "s", Subject: "s changed"})
+	if err == nil {
+		t.Fatal("delivered")
+	}
+	msg := err.Error()
+	want := "webhook " + srv.URL + "/hook: redirect to " + vigil.RedactURL(elsewhere) + ": "
+	if !strings.HasPrefix(msg, want) || !strings.Contains(msg, "connection refused") || strings.Contains(msg, "s3cret") {
+		t.Errorf("error %q; want it to begin %q, then the cause, no password", msg, want)
+	}
+}

@@ -159,6 +159,19 @@ func keepPost(client *http.Client) *http.Client {
 	return &c
 }
 
+// redirected reports whether failed, the URL a request to target failed
+// on (url.Error.URL, its password masked by net/http), is another than
+// target: a redirect led there.
+func redirected(target *url.URL, failed string) bool {
+	f, err := url.Parse(failed)
+	if err != nil {
+		return true
+	}
+	t := *target
+	t.User, f.User = nil, nil
+	return t.String() != f.String()
+}
+
 // Notify implements vigil.Notifier. Its errors name target once, with its
 // password hidden (vigil.RedactURL), then why the delivery failed.
 func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) error {
@@ -208,8 +221,13 @@ func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) 
 		if errors.As(err, &ue) {
 			// Its text names the target again, after the method
 			// (`Post "URL": dial tcp ...`): the cause alone, which
-			// still tells a timeout (net.Error).
-			err = ue.Err
+			// still tells a timeout (net.Error); or, where a 307 or a
+			// 308 led elsewhere, the URL it failed on, then the cause.
+			if redirected(u, ue.URL) {
+				err = fmt.Errorf("redirect to %s: %w", vigil.RedactURL(ue.URL), ue.Err)
+			} else {
+				err = ue.Err
+			}
 		}
 		return fmt.Errorf("webhook %s: %w", vigil.RedactURL(target), err)
 	}

@@ -51,3 +51,29 @@ func TestWARCImportSkippedKinds(t *testing.T) {
 		}
 	}
 }
+
+// TestSkipsStringBounded: the kinds of the records skipped, read from the
+// file (a WARC-Type, a scheme, a Content-Type), are named at most
+// maxSkipKinds, the rest counted as other kinds, each at most
+// maxSkipKind characters, a character that is not printable escaped: a
+// file of garbage records, each of another type, made a summary line as
+// long as the file, terminal escapes and all.
+func TestSkipsStringBounded(t *testing.T) {
+	var s skips
+	for i := range 1000 {
+		s.add(fmt.Sprintf("t%04d", i))
+	}
+	s.add("t0000")
+	got := s.String()
+	want := "2 t0000, 1 t0001, 1 t0002, 1 t0003, 1 t0004, 1 t0005, 994 records of 994 other kinds"
+	if got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+	var odd skips
+	odd.add("evil\x1b[2Jtype")
+	odd.add(strings.Repeat("x", 500))
+	got = odd.String()
+	if strings.ContainsRune(got, '\x1b') || len(got) > 200 || !strings.Contains(got, `"evil\x1b[2Jtype"`) {
+		t.Errorf("String() = %q: want the escape quoted, each kind cut short", got)
+	}
+}

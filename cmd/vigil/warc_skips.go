@@ -2,10 +2,12 @@ package main
 
 import (
 	"cmp"
+	"fmt"
 	"mime"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/vigil-web/vigil/internal/warc"
 )
@@ -41,18 +43,50 @@ func (s skips) total() int {
 
 // String returns the kinds and their counts, the most first, kinds of as
 // many in the order of their names: "10 request, 2 metadata"; "" for
-// none.
+// none. The kinds are read from the file (a WARC-Type, a scheme, a
+// Content-Type): at most maxSkipKinds are named, the rest counted ("12 records
+// of 9 other kinds"), each cut at maxSkipKind characters and quoted when
+// it holds one that is not printable, so that a file of garbage records
+// does not make the summary as long as itself, or write a terminal's
+// escapes.
 func (s skips) String() string {
 	kinds := make([]string, 0, len(s))
 	for k := range s {
 		kinds = append(kinds, k)
 	}
 	slices.SortFunc(kinds, func(a, b string) int { return cmp.Or(s[b]-s[a], strings.Compare(a, b)) })
-	parts := make([]string, len(kinds))
+	var parts []string
 	for i, k := range kinds {
-		parts[i] = strconv.Itoa(s[k]) + " " + k
+		if i == maxSkipKinds && len(kinds) > maxSkipKinds+1 {
+			rest := 0
+			for _, k := range kinds[i:] {
+				rest += s[k]
+			}
+			parts = append(parts, fmt.Sprintf("%s of %d other kinds", count(rest, "record"), len(kinds)-i))
+			break
+		}
+		parts = append(parts, strconv.Itoa(s[k])+" "+kindName(k))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// maxSkipKinds and maxSkipKind bound the kinds of skipped records the
+// summary names, and the characters of each (skips.String).
+const (
+	maxSkipKinds = 6
+	maxSkipKind  = 40
+)
+
+// kindName is kind as the summary writes it: cut at maxSkipKind
+// characters, quoted when it holds a character that is not printable.
+func kindName(kind string) string {
+	if r := []rune(kind); len(r) > maxSkipKind {
+		kind = string(r[:maxSkipKind]) + "…"
+	}
+	if strings.ContainsFunc(kind, func(r rune) bool { return !unicode.IsPrint(r) }) {
+		return strconv.Quote(kind)
+	}
+	return kind
 }
 
 // skipKind names the kind of rec, a record import warc does not import

@@ -186,14 +186,20 @@ func (s *Server) checkInput(ctx context.Context, u *vigil.User, in *sentinelInpu
 // source, in order, as vigil sentinel check finds those of a file: one
 // with syntax errors is checked as far as it parsed
 // (spec.Checker.CheckPartial) and told to c as failed, so that a later
-// one that uses it is told it has errors; one without is checked in full
-// (as an edit of the stored sentinel old, if not ""), and a valid one is
-// known to the later ones. The errors are sorted by position, each list
-// the checker cut ending with its "too many errors" (spec.MergeErrors
-// cuts them all).
+// one that uses it is told it has errors; one without is checked in full,
+// and a valid one is known to the later ones. The first is checked as an
+// edit of the stored sentinel old, if not ""; the others, in the source
+// by mistake, as new ones: set aside for each, the stored sentinels were
+// copied once a sentinel, as many times as the source holds (seconds of
+// the server's time for a paste of thousands). The errors are sorted by
+// position, each list the checker cut ending with its "too many errors"
+// (spec.MergeErrors cuts them all).
 func sourceErrors(c *spec.Checker, old string, sens []*spec.Sentinel) (spec.ErrorList, error) {
 	var errs spec.ErrorList
-	for _, sen := range sens {
+	for i, sen := range sens {
+		if i > 0 {
+			old = ""
+		}
 		if sen.HasSyntaxErrors() {
 			errs = append(errs, c.CheckPartial(old, sen)...)
 		} else {

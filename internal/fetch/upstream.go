@@ -207,6 +207,22 @@ func (p *upstream) tunnel(ctx context.Context, network, addr string) (net.Conn, 
 	} else {
 		conn.SetDeadline(time.Now().Add(time.Minute))
 	}
+	// A context canceled (a fetch stopped, the daemon shutting down)
+	// ends the exchange with the proxy at once, as net/http's own
+	// CONNECT does, not at the deadline.
+	raw := conn
+	stop := context.AfterFunc(ctx, func() { raw.SetDeadline(time.Unix(1, 0)) })
+	defer stop()
+	// fail closes the connection and returns err, the context's error
+	// with it when the context ended the exchange.
+	fail := func(format string, args ...any) (net.Conn, error) {
+		conn.Close()
+		err := fmt.Errorf(format, args...)
+		if ctx.Err() != nil {
+			err = fmt.Errorf("%w (%w)", err, ctx.Err())
+		}
+		return nil, err
+	}
 	if p.url.Scheme == "https" {
 		cfg := &tls.Config{}
 		if p.proxyTLS != nil {
@@ -215,8 +231,7 @@ func (p *upstream) tunnel(ctx context.Context, network, addr string) (net.Conn, 
 		cfg.ServerName = p.url.Hostname()
 		tc := tls.Client(conn, cfg)
 		if err := tc.HandshakeContext(ctx); err != nil {
-			conn.Close()
-			return nil, fmt.Errorf("proxy %s: %w", shown, err)
+			return fail("proxy %s: %w", shown, err)
 		}
 		conn = tc
 	}
@@ -226,18 +241,20 @@ func (p *upstream) tunnel(ctx context.Context, network, addr string) (net.Conn, 
 	}
 	br := bufio.NewReader(conn)
 	if err := req.Write(conn); err != nil {
-		conn.Close()
-		return nil, fmt.Errorf("proxy %s: CONNECT %s: %w", shown, addr, err)
+		return fail("proxy %s: CONNECT %s: %w", shown, addr, err)
 	}
 	resp, err := http.ReadResponse(br, req)
 	if err != nil {
-		conn.Close()
-		return nil, fmt.Errorf("proxy %s: CONNECT %s: %w", shown, addr, err)
+		return fail("proxy %s: CONNECT %s: %w", shown, addr, err)
 	}
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
+		return fail("proxy %s: CONNECT %s: %s", shown, addr, resp.Status)
+	}
+	if !stop() {
+		// Canceled as the proxy answered: the deadline is past.
 		conn.Close()
-		return nil, fmt.Errorf("proxy %s: CONNECT %s: %s", shown, addr, resp.Status)
+		return nil, fmt.Errorf("proxy %s: CONNECT %s: %w", shown, addr, ctx.Err())
 	}
 	conn.SetDeadline(time.Time{})
 	if br.Buffered() > 0 {

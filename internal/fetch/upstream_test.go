@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -370,5 +371,52 @@ func TestProxyRefusesNumericHost(t *testing.T) {
 	}
 	if got := p.Requests(); len(got) != 0 {
 		t.Errorf("the proxy was asked %v", got)
+	}
+}
+
+// TestProxyTunnelCanceled: a tunnel through the proxy ends when its
+// context is canceled, while the proxy keeps the CONNECT unanswered (a
+// fetch stopped, the daemon shutting down), as net/http's own CONNECT
+// did: it waited for the context's deadline, up to a whole fetch's time,
+// or a minute without one.
+func TestProxyTunnelCanceled(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var held []net.Conn // answered never, closed at the end
+	var mu sync.Mutex
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			held = append(held, conn)
+			mu.Unlock()
+		}
+	}()
+	defer func() {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range held {
+			c.Close()
+		}
+	}()
+	c := New(Options{Proxy: &url.URL{Scheme: "http", Host: ln.Addr().String()}, IgnoreRobots: true})
+	for _, deadline := range []bool{true, false} {
+		ctx, cancel := context.WithCancel(context.Background())
+		if deadline {
+			ctx, cancel = context.WithTimeout(context.Background(), 30*time.Second)
+		}
+		time.AfterFunc(100*time.Millisecond, cancel)
+		start := time.Now()
+		_, err := c.up.tunnel(ctx, "tcp", publicAddr+":443")
+		if took := time.Since(start); err == nil || took > 5*time.Second || !errors.Is(err, context.Canceled) {
+			t.Errorf("deadline %v: tunnel ended after %v with %v, want soon after the cancel, with context.Canceled", deadline, took, err)
+		}
+		cancel()
 	}
 }

@@ -70,11 +70,8 @@
 //     the target: the target is checked before the request is handed to
 //     the proxy, the first request's and each redirect's, by resolving its
 //     name and refusing it if any address is refused. A name that cannot
-//     be resolved here fails. A tunnel (CONNECT: an https request, the
-//     client's or the rendering browser's) is asked of the proxy for
-//     the address checked, not the name. The residual risk: a plain
-//     http request, the client's or the browser's, is sent to the proxy
-//     as its URL, whose name the proxy resolves again, and a name whose answers change between the two
+//     be resolved here fails. The residual risk: the proxy resolves the
+//     name again, and a name whose answers change between the two
 //     resolutions (DNS rebinding) can lead the proxy to a private
 //     address; only the proxy's own rules close that.
 package fetch
@@ -90,7 +87,6 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
-	"strings"
 	"sync"
 	"time"
 
@@ -157,10 +153,7 @@ type Options struct {
 	// Proxy-Authorization: pages, robots.txt, HTTPClient's and
 	// Transport's requests, and the rendering browser's (as tunnels). The
 	// environment's HTTP_PROXY is never used. Private targets are refused
-	// before the request is handed to the proxy (upstream.go), and a
-	// tunnel (an https request, the client's or the browser's) is asked
-	// for the address checked, not the name. An https proxy is verified with the system's
-	// roots, whatever TLS settings a clone of Transport is given.
+	// before the request is handed to the proxy (upstream.go).
 	Proxy *url.URL
 	// NoProxy are the hosts reached directly, not through Proxy: names
 	// (and their subdomains), addresses, prefixes (10.0.0.0/8), each but
@@ -169,10 +162,6 @@ type Options struct {
 	NoProxy []string
 
 	permit func(netip.Addr) bool // tests: private addresses let through
-	// resolve, when not nil, looks up a target's addresses in place of
-	// net.DefaultResolver, for the check of a target reached through
-	// Proxy (tests: a resolver whose answers change).
-	resolve func(ctx context.Context, host string) ([]netip.Addr, error)
 }
 
 func (o *Options) defaults() {
@@ -256,7 +245,7 @@ func New(opt Options) *Client {
 		c.up = &upstream{url: opt.Proxy, addr: proxyAddr(opt.Proxy), noProxy: noProxyRules(opt.NoProxy), guarded: guarded,
 			direct: (&net.Dialer{Timeout: opt.ConnectTimeout, KeepAlive: 30 * time.Second}).DialContext}
 		if !opt.AllowPrivateNetworks {
-			c.up.pin = c.pinHost
+			c.up.check = c.checkHost
 		}
 		tr.Proxy, tr.DialContext = c.up.proxy, c.up.dial
 	}
@@ -445,53 +434,22 @@ func (c *Client) CheckHost(ctx context.Context, host string) error {
 
 // checkHost resolves host and refuses it if any address is private.
 func (c *Client) checkHost(ctx context.Context, host string) error {
-	_, err := c.pinHost(ctx, host)
-	return err
-}
-
-// pinHost resolves host once, refuses it if any of its addresses is
-// private (or it is such an address, or a localhost name: refuseLiteral),
-// and returns the address to connect to, one of those checked (an IPv4
-// one if there is one): a target reached through the operator's proxy is
-// given to it by that address (upstream.tunnel), so that the proxy does
-// not resolve the name again, to an address a rebinding DNS answers the
-// second time.
-func (c *Client) pinHost(ctx context.Context, host string) (netip.Addr, error) {
 	if err := refuseLiteral(host, c.opt.permit); err != nil {
-		return netip.Addr{}, err
+		return err
 	}
-	if a, err := netip.ParseAddr(strings.Trim(host, "[]")); err == nil {
-		return a, nil
-	}
-	if a, numeric, err := numericIPv4(host); numeric {
-		return a, err
-	}
-	lookup := c.opt.resolve
-	if lookup == nil {
-		lookup = func(ctx context.Context, host string) ([]netip.Addr, error) {
-			return net.DefaultResolver.LookupNetIP(ctx, "ip", host)
-		}
-	}
-	addrs, err := lookup(ctx, host)
+	addrs, err := net.DefaultResolver.LookupNetIP(ctx, "ip", host)
 	if err != nil {
-		return netip.Addr{}, err
+		return err
 	}
-	if len(addrs) == 0 {
-		return netip.Addr{}, fmt.Errorf("lookup %s: no address", host)
-	}
-	pinned := addrs[0]
 	for _, a := range addrs {
-		if a.Unmap().Is4() && !pinned.Unmap().Is4() {
-			pinned = a
-		}
 		if c.opt.permit != nil && c.opt.permit(a.Unmap()) {
 			continue
 		}
 		if err := checkAddr(a); err != nil {
-			return netip.Addr{}, fmt.Errorf("%s: %w", host, err)
+			return fmt.Errorf("%s: %w", host, err)
 		}
 	}
-	return pinned.Unmap(), nil
+	return nil
 }
 
 // get requests u once, without following a redirect: an answer that

@@ -3,88 +3,18 @@ package fetch
 import (
 	"bufio"
 	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"encoding/base64"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"net/netip"
 	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/vigil-web/vigil/internal/fetch/proxytest"
 )
-
-// rebinding returns a resolver that answers publicAddr for host the first
-// time it is asked, and 127.0.0.1 every time after (DNS rebinding), and
-// nothing for other names; asked counts its answers.
-func rebinding(host string, asked *atomic.Int32) func(context.Context, string) ([]netip.Addr, error) {
-	return func(_ context.Context, name string) ([]netip.Addr, error) {
-		if name != host {
-			return nil, &net.DNSError{Err: "no such host", Name: name, IsNotFound: true}
-		}
-		if asked.Add(1) == 1 {
-			return []netip.Addr{netip.MustParseAddr(publicAddr)}, nil
-		}
-		return []netip.Addr{netip.MustParseAddr("127.0.0.1")}, nil
-	}
-}
-
-// TestProxyTunnelPinned: through the operator's proxy, an https request
-// (a webhook's, on the transport) and a tunnel of the rendering browser's
-// guard proxy (dialTarget) give the proxy the address checked here, not
-// the name, which the proxy would resolve again and could find rebound to
-// a private address.
-func TestProxyTunnelPinned(t *testing.T) {
-	site := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		fmt.Fprintf(w, "<p>tunnelled to %s</p>", r.Host)
-	}))
-	defer site.Close()
-	p := proxytest.Start(t, map[string]string{publicAddr + ":443": site.Listener.Addr().String()})
-	var asked atomic.Int32
-	c := New(Options{Proxy: p.URL("vigil", proxyPassword), IgnoreRobots: true, TotalTimeout: 5 * time.Second,
-		resolve: rebinding("rebind.example", &asked)})
-	tr := c.Transport().Clone()
-	pool := x509.NewCertPool()
-	pool.AddCert(site.Certificate())
-	tr.TLSClientConfig = &tls.Config{RootCAs: pool, ServerName: "example.com"}
-	resp, err := (&http.Client{Transport: tr}).Get("https://rebind.example/hook")
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if !strings.Contains(string(body), "tunnelled to rebind.example") {
-		t.Errorf("body %q", body)
-	}
-
-	asked.Store(0)
-	conn, err := c.dialTarget(context.Background(), "tcp", "rebind.example:443")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tc := tls.Client(conn, &tls.Config{RootCAs: pool, ServerName: "example.com"})
-	fmt.Fprintf(tc, "GET / HTTP/1.1\r\nHost: rebind.example\r\nConnection: close\r\n\r\n")
-	r, err := http.ReadResponse(bufio.NewReader(tc), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ = io.ReadAll(r.Body)
-	tc.Close()
-	if !strings.Contains(string(body), "tunnelled to rebind.example") {
-		t.Errorf("tunnel body %q", body)
-	}
-	want := proxytest.Ask{Method: "CONNECT", Target: publicAddr + ":443", Auth: basicAuth("vigil", proxyPassword)}
-	if got := p.Requests(); len(got) != 2 || got[0] != want || got[1] != want {
-		t.Errorf("the proxy was asked %v, want %v twice", got, want)
-	}
-}
 
 // TestGuardProxyDialsChecked: without an operator's proxy, the rendering
 // browser's guard proxy dials as the client does, the address checked

@@ -53,27 +53,16 @@ func ParseProxy(raw string) (*url.URL, error) {
 // and which is let through (it is usually private). The target is checked
 // before the request is handed to the proxy, for the first request and
 // each redirect: its name is resolved here and refused if any address is
-// one the guard refuses. A tunnel (CONNECT: an https request, the
-// client's or the rendering browser's) is then asked of the proxy for the
-// address checked, not the name, which the proxy would resolve again and
-// a name whose answers change (DNS rebinding) could lead to a private
-// address. A plain http request, the client's or the browser's, is sent
-// to the proxy as a URL, whose host, the name, the proxy resolves again:
-// there only the proxy's own policy closes that (a proxy must take the
-// host of such a URL for the Host header, RFC 9112 section 3.2.2, so an
-// address in its place would lose the site's name).
+// one the guard refuses. The proxy resolves the name again: a name whose
+// answers change between the two (DNS rebinding) can still lead the proxy
+// to a private address. Only the proxy's own policy closes that.
 type upstream struct {
 	url     *url.URL
 	addr    string // host:port net/http dials for the proxy
 	noProxy []noProxyRule
-	// pin resolves a target host and refuses it (Client.pinHost), or
-	// returns the address it is reached by; nil when private networks
-	// are allowed: tunnels then name the host as given.
-	pin func(ctx context.Context, host string) (netip.Addr, error)
-	// proxyTLS, when not nil, is the TLS configuration of an https
-	// proxy, its ServerName set to the proxy's (tests: their roots);
-	// else the system's roots verify it.
-	proxyTLS *tls.Config
+	// check refuses a target host (Client.checkHost); nil when private
+	// networks are allowed.
+	check func(ctx context.Context, host string) error
 	// direct dials the proxy: no address guard. guarded dials targets
 	// reached without the proxy (NoProxy).
 	direct, guarded func(ctx context.Context, network, addr string) (net.Conn, error)
@@ -117,25 +106,20 @@ func (p *upstream) bypass(host, port string) bool {
 
 // proxy is the transport's Proxy: the proxy's URL for a request it
 // carries, after the target's check, or none for a host of NoProxy, whose
-// connection the guard checks when dialled, and for an https request,
-// which dial tunnels through the proxy itself to the address checked
-// (tunnel), unless private networks are allowed.
+// connection the guard checks when dialled.
 func (p *upstream) proxy(req *http.Request) (*url.URL, error) {
 	host := req.URL.Hostname()
 	if p.bypass(host, portOf(req.URL)) {
-		if ascii, same := p.isProxy(req.URL); same && p.pin != nil {
+		if ascii, same := p.isProxy(req.URL); same && p.check != nil {
 			// Dialled directly, it would pass as the proxy does.
-			if _, err := p.pin(req.Context(), ascii); err != nil {
+			if err := p.check(req.Context(), ascii); err != nil {
 				return nil, err
 			}
 		}
 		return nil, nil
 	}
-	if p.pin != nil {
-		if _, same := p.isProxy(req.URL); req.URL.Scheme == "https" && !same {
-			return nil, nil // dial tunnels it
-		}
-		if _, err := p.pin(req.Context(), host); err != nil {
+	if p.check != nil {
+		if err := p.check(req.Context(), host); err != nil {
 			return nil, err
 		}
 	}
@@ -163,25 +147,19 @@ func (p *upstream) isProxy(u *url.URL) (string, bool) {
 	return a.Hostname(), strings.EqualFold(net.JoinHostPort(a.Hostname(), portOf(&a)), p.addr)
 }
 
-// dial is the transport's dialler: the proxy's address unguarded, a host
-// of NoProxy guarded, any other (an https request's target, which proxy
-// leaves to it) tunnelled through the proxy (tunnel).
+// dial is the transport's dialler: the proxy's address unguarded, any
+// other (a host of NoProxy) guarded.
 func (p *upstream) dial(ctx context.Context, network, addr string) (net.Conn, error) {
 	if addr == p.addr {
 		return p.direct(ctx, network, addr)
-	}
-	if host, port, err := net.SplitHostPort(addr); err == nil && p.pin != nil && !p.bypass(host, port) {
-		return p.tunnel(ctx, network, addr)
 	}
 	return p.guarded(ctx, network, addr)
 }
 
 // tunnel returns a connection to addr through the proxy (CONNECT), after
 // the target's check, or a guarded one of its own for a host of NoProxy.
-// The proxy is asked for the address checked (pin), not the name, which
-// it would resolve again. The rendering browser's guard proxy dials with
-// it: its requests, plain or TLS, go through the operator's proxy as
-// tunnels; so do the client's https requests (dial).
+// The rendering browser's guard proxy dials with it: its requests, plain
+// or TLS, go through the operator's proxy as tunnels.
 func (p *upstream) tunnel(ctx context.Context, network, addr string) (net.Conn, error) {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
@@ -190,12 +168,10 @@ func (p *upstream) tunnel(ctx context.Context, network, addr string) (net.Conn, 
 	if p.bypass(host, port) {
 		return p.guarded(ctx, network, addr)
 	}
-	if p.pin != nil {
-		a, err := p.pin(ctx, host)
-		if err != nil {
+	if p.check != nil {
+		if err := p.check(ctx, host); err != nil {
 			return nil, err
 		}
-		addr = net.JoinHostPort(a.String(), port)
 	}
 	shown := vigil.RedactURL(p.url.String())
 	conn, err := p.direct(ctx, "tcp", p.addr)
@@ -224,12 +200,7 @@ func (p *upstream) tunnel(ctx context.Context, network, addr string) (net.Conn, 
 		return nil, err
 	}
 	if p.url.Scheme == "https" {
-		cfg := &tls.Config{}
-		if p.proxyTLS != nil {
-			cfg = p.proxyTLS.Clone()
-		}
-		cfg.ServerName = p.url.Hostname()
-		tc := tls.Client(conn, cfg)
+		tc := tls.Client(conn, &tls.Config{ServerName: p.url.Hostname()})
 		if err := tc.HandshakeContext(ctx); err != nil {
 			return fail("proxy %s: %w", shown, err)
 		}

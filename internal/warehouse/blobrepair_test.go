@@ -3,10 +3,12 @@ package warehouse_test
 import (
 	"bytes"
 	"context"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/internal/sqlite"
 	"github.com/vigil-web/vigil/internal/warehouse"
 	"github.com/vigil-web/vigil/internal/zstd"
 )
@@ -66,6 +68,64 @@ func TestPutRepairsCorruptSharedBlob(t *testing.T) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// countingCodec is the zstd codec counting the blobs it decompresses.
+type countingCodec struct {
+	*zstd.Codec
+	decompressed atomic.Int64
+}
+
+func (c *countingCodec) Decompress(data []byte) ([]byte, error) {
+	c.decompressed.Add(1)
+	return c.Codec.Decompress(data)
+}
+
+// TestPutUnchangedDoesNotReadBlob holds that the repair of a corrupt blob
+// costs an unchanged fetch nothing once its blob is known good: the Puts
+// of a page that does not change read and decompress its stored blob once
+// at most, where every Put read it whole, decompressed and hashed it; and
+// that a blob found corrupt by a read after that is repaired all the same
+// by the next Put of its content.
+func TestPutUnchangedDoesNotReadBlob(t *testing.T) {
+	ctx := context.Background()
+	z, err := zstd.New(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	codec := &countingCodec{Codec: z}
+	db, err := sqlite.Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	w, err := warehouse.New(db, warehouse.Options{Codec: codec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := []byte("<p>a page that does not change</p>")
+	var vs []*vigil.Version
+	for i := range 10 {
+		vs = append(vs, put(t, w, "http://example.com/", i, body))
+	}
+	if n := codec.decompressed.Load(); n > 1 {
+		t.Errorf("10 Puts of unchanged content decompressed %d blobs, want 1 at most", n)
+	}
+	// Corrupt after it was found good: the read that fails tells the
+	// warehouse, and the next Put repairs it.
+	if err := db.ReplaceBody(ctx, &vigil.StoredBody{VersionID: vs[0].ID, Encoding: vigil.BodyFull},
+		&vigil.Blob{Hash: vs[0].ContentHash, Size: vs[0].Size, Data: []byte("x")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Body(ctx, vs[0].ID); err == nil {
+		t.Fatal("the corrupt blob reads")
+	}
+	v := put(t, w, "http://example.com/", 10, body)
+	for _, v := range append(vs, v) {
+		if got, err := w.Body(ctx, v.ID); err != nil || !bytes.Equal(got, body) {
+			t.Errorf("version %d reads %q, %v; want %q", v.ID, got, err, body)
 		}
 	}
 }

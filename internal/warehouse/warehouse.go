@@ -106,7 +106,16 @@ type Warehouse struct {
 	// parsedBytes counts the bytes Document, Diff and DocumentDiff
 	// parsed (ParsedBytes).
 	parsedBytes atomic.Int64
+
+	// goodBlobs holds the hashes of blobs found readable (blobCorrupt),
+	// which a Put of their content does not read again; a read that
+	// finds one corrupt (body) drops it.
+	goodMu    sync.Mutex
+	goodBlobs map[string]bool
 }
+
+// maxGoodBlobs bounds goodBlobs.
+const maxGoodBlobs = 1 << 14
 
 type cachedHead struct {
 	versionID int64
@@ -238,7 +247,8 @@ func StorableText(s string) string {
 // content (of an earlier version, of another page) that cannot be read
 // (it does not decompress, or not to its hash) is replaced by the body
 // fetched, in the append's transaction, so that the versions that share
-// it read again. A concurrent Put to the same
+// it read again; a blob found good is not read again by a Put, only once
+// a read of it fails. A concurrent Put to the same
 // resource makes the store refuse with ECONFLICT; Put then retries on the
 // new head, a few times.
 func (w *Warehouse) Put(ctx context.Context, f *Fetch) (*vigil.Version, error) {
@@ -367,6 +377,9 @@ func (w *Warehouse) PutStored(ctx context.Context, f *Fetch) (*vigil.Version, bo
 			return nil, false, err
 		}
 		existing = a.Existing
+		if repair && !existing {
+			w.blobRead(v.ContentHash, true) // the bytes of that hash, stored
+		}
 		break
 	}
 	w.cacheHead(r.ID, v.ID, bytes.Clone(f.Body))
@@ -378,8 +391,16 @@ func (w *Warehouse) PutStored(ctx context.Context, f *Fetch) (*vigil.Version, bo
 
 // blobCorrupt reports whether the store holds a blob of hash that cannot
 // be read: its data does not decompress, or not to bytes of that hash.
-// A blob not stored is not corrupt.
+// A blob not stored is not corrupt. A blob found readable is not read
+// again, until a read of it fails (blobRead): an unchanged fetch would
+// read, decompress and hash its page's body whole at every Put.
 func (w *Warehouse) blobCorrupt(ctx context.Context, hash string) (bool, error) {
+	w.goodMu.Lock()
+	good := w.goodBlobs[hash]
+	w.goodMu.Unlock()
+	if good {
+		return false, nil
+	}
 	blob, err := w.store.FindBlob(ctx, hash)
 	if vigil.ErrorCode(err) == vigil.ENOTFOUND {
 		return false, nil
@@ -394,7 +415,23 @@ func (w *Warehouse) blobCorrupt(ctx context.Context, hash string) (bool, error) 
 		w.log.Warn("a stored blob cannot be read: replaced by the body fetched again", "hash", hash, "err", err)
 		return true, nil
 	}
+	w.blobRead(hash, true)
 	return false, nil
+}
+
+// blobRead records whether the stored blob of hash was read whole (good)
+// or found corrupt, which the next Put of its content repairs.
+func (w *Warehouse) blobRead(hash string, good bool) {
+	w.goodMu.Lock()
+	defer w.goodMu.Unlock()
+	if !good {
+		delete(w.goodBlobs, hash)
+		return
+	}
+	if w.goodBlobs == nil || len(w.goodBlobs) >= maxGoodBlobs {
+		w.goodBlobs = map[string]bool{}
+	}
+	w.goodBlobs[hash] = true
 }
 
 // readFetch reads the body of a fetch whose version is v, as ParseBody
@@ -601,6 +638,7 @@ func (w *Warehouse) body(ctx context.Context, versionID int64, known *knownBody)
 			}
 			body, err := w.opt.Codec.Decompress(blob.Data)
 			if err != nil {
+				w.blobRead(v.ContentHash, false)
 				return nil, fmt.Errorf("version %d: %w", id, &unreadableError{err})
 			}
 			return w.applyChain(body, chain)

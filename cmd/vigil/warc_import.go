@@ -294,7 +294,7 @@ func importable(rec *warc.Record) bool {
 	// block stands for its original's header, whatever its type says (a
 	// revisit of a resource may give the resource's).
 	case typ == warc.TypeRevisit && len(bytes.TrimSpace(rec.Block)) == 0:
-	case strings.Contains(ct, "http"):
+	case strings.Contains(strings.ToLower(ct), "http"):
 	case ct != "":
 		return false
 	case bytes.HasPrefix(rec.Block, []byte("HTTP/")):
@@ -336,7 +336,7 @@ func notHTTPResponse(rec *warc.Record) string {
 	}
 	ct := strings.TrimSpace(rec.Header.Get(warc.FieldContentType))
 	switch {
-	case strings.Contains(ct, "http"), ct == "" && bytes.HasPrefix(rec.Block, []byte("HTTP/")):
+	case strings.Contains(strings.ToLower(ct), "http"), ct == "" && bytes.HasPrefix(rec.Block, []byte("HTTP/")):
 		return ""
 	case ct == "":
 		return "a response record whose block is not an HTTP response (no Content-Type)"

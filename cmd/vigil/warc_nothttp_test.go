@@ -40,3 +40,20 @@ func TestWARCImportNamesResponseNotHTTP(t *testing.T) {
 		t.Errorf("exit %d, want %d", code, exitError)
 	}
 }
+
+// TestWARCImportResponseTypedInCapitals: a response record typed
+// application/http in capitals (a media type is the same in any case) is
+// an HTTP response, imported, where it was named as a block that is not
+// one, exit 2.
+func TestWARCImportResponseTypedInCapitals(t *testing.T) {
+	page := "<html><body><p>fine</p></body></html>"
+	file := writeForeignWARC(t, false,
+		foreignRecord{typ: warc.TypeResponse, uri: "http://example.com/a", date: "2026-01-01T00:00:00Z",
+			extra: warc.Header{{Name: warc.FieldContentType, Value: "Application/HTTP; msgtype=response"}},
+			block: httpResponse("Content-Type: text/html\r\n", page)},
+	)
+	_, errOut, code := runCmd(t, nil, "import", "warc", "--data", t.TempDir(), file)
+	if code != exitOK || !strings.Contains(errOut, "imported 1 version") {
+		t.Errorf("exit %d, stderr:\n%s\nwant 0 and the version imported", code, errOut)
+	}
+}

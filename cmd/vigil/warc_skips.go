@@ -112,7 +112,7 @@ func skipKind(rec *warc.Record) string {
 			return "request"
 		}
 	case warc.TypeResponse, warc.TypeRevisit:
-		if mt, _, err := mime.ParseMediaType(ct); err == nil && !strings.Contains(ct, "http") {
+		if mt, _, err := mime.ParseMediaType(ct); err == nil && !strings.Contains(mt, "http") {
 			return typ + " (" + mt + ")"
 		}
 	}

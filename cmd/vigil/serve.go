@@ -25,6 +25,7 @@ import (
 	"github.com/vigil-web/vigil/internal/notify/feed"
 	"github.com/vigil-web/vigil/internal/notify/webhook"
 	"github.com/vigil-web/vigil/internal/schedule"
+	"github.com/vigil-web/vigil/internal/sqlite"
 	"github.com/vigil-web/vigil/internal/warehouse"
 	"github.com/vigil-web/vigil/internal/web"
 	"github.com/vigil-web/vigil/internal/zstd"
@@ -196,10 +197,18 @@ func runServe(ctx context.Context, env *environment, args []string) (code int, e
 		return exitError, err
 	}
 	// Held to the rule of every password Vigil sets, before anything is
-	// made; never quoted.
-	if pw := env.getenv("VIGIL_ADMIN_PASSWORD"); pw != "" {
-		if err := web.CheckNewPassword(pw); err != nil {
-			return exitError, fmt.Errorf("VIGIL_ADMIN_PASSWORD: %s", vigil.ErrorMessage(err))
+	// made; never quoted. Of a store already made, one that is the admin
+	// account's password already (set before the rule) is warned of once
+	// the store is open, not refused: the upgrade of a running
+	// deployment would not start.
+	adminPassword := env.getenv("VIGIL_ADMIN_PASSWORD")
+	var weakAdmin error
+	if adminPassword != "" {
+		if err := web.CheckNewPassword(adminPassword); err != nil {
+			weakAdmin = fmt.Errorf("VIGIL_ADMIN_PASSWORD: %s", vigil.ErrorMessage(err))
+			if _, serr := os.Stat(filepath.Join(*sf.data, sqlite.FileName)); *sf.postgres == "" && serr != nil {
+				return exitError, weakAdmin
+			}
 		}
 	}
 
@@ -279,6 +288,13 @@ func runServe(ctx context.Context, env *environment, args []string) (code int, e
 	// daemon does not start on it.
 	if ro, ok := st.(interface{ ReadOnly() bool }); ok && ro.ReadOnly() {
 		return exitError, fmt.Errorf("the store in %s is read-only: this user may not write its directory; start vigil serve as the store's owner", *sf.data)
+	}
+	if weakAdmin != nil {
+		if !isAdminPassword(ctx, st, env.getenv("VIGIL_ADMIN_EMAIL"), adminPassword) {
+			return exitError, weakAdmin
+		}
+		logger.Warn("VIGIL_ADMIN_PASSWORD is held to the rule of every password Vigil sets, which it fails; it sets no password on this store (the admin account has it, or is not made): set a longer one",
+			"reason", vigil.ErrorMessage(web.CheckNewPassword(adminPassword)))
 	}
 	logSchema(logger, st)
 	d, err := newDaemon(st, *sf.data, c, logger)
@@ -606,4 +622,27 @@ func kick(ch chan struct{}) {
 	case ch <- struct{}{}:
 	default:
 	}
+}
+
+// isAdminPassword reports whether vigil serve would keep the admin
+// account's password as it is (web.EnsureAdmin) given password: the
+// account of email (VIGIL_ADMIN_EMAIL; "" for the default) has it, or the
+// account is not made again, another administrator signing in.
+func isAdminPassword(ctx context.Context, st vigil.Store, email, password string) bool {
+	if email == "" {
+		email = defaultOwner
+	}
+	email = strings.ToLower(strings.TrimSpace(email))
+	users, err := st.FindUsers(ctx)
+	if err != nil {
+		return false
+	}
+	signsIn := false
+	for _, u := range users {
+		if u.Email == email {
+			return u.PasswordHash != "" && web.CheckPassword(u.PasswordHash, password)
+		}
+		signsIn = signsIn || u.Admin && u.PasswordHash != ""
+	}
+	return signsIn
 }

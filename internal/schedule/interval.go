@@ -133,7 +133,8 @@ func (p Policy) Next(now time.Time, plan Plan, h *History, o Outcome, jitter flo
 			d *= 2
 		}
 		d = min(d, max(p.MaxBackoff, base))
-		return now.Add(p.jitter(d, jitter))
+		// Nor after a failure: MaxBackoff may be shorter than MinInterval.
+		return now.Add(max(p.jitter(d, jitter), p.MinInterval))
 	}
 	h.Errors = 0
 	if plan.OnChange {

@@ -401,3 +401,17 @@ func TestNextNeverBelowMinInterval(t *testing.T) {
 		t.Errorf("Fetch 10 minutes, jitter -1: next in %v, want 9m", got)
 	}
 }
+
+// TestNextAfterFailureNeverBelowMinInterval: the back-off of a failed
+// check, capped at MaxBackoff, keeps to MinInterval too when that is the
+// longer (--min-interval 2 days): the jitter brought the check back
+// after 43.2 hours.
+func TestNextAfterFailureNeverBelowMinInterval(t *testing.T) {
+	p := Policy{MinInterval: 48 * time.Hour, MaxBackoff: 24 * time.Hour, Jitter: 0.1}
+	for errors := range 3 {
+		h := History{Errors: errors}
+		if got := p.Next(t0, Plan{Interval: time.Hour}, &h, Failed, -1).Sub(t0); got < p.MinInterval {
+			t.Errorf("failure %d, jitter -1: next in %v, want at least the %v minimum", errors+1, got, p.MinInterval)
+		}
+	}
+}

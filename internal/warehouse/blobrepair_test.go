@@ -3,6 +3,8 @@ package warehouse_test
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -126,6 +128,49 @@ func TestPutUnchangedDoesNotReadBlob(t *testing.T) {
 	for _, v := range append(vs, v) {
 		if got, err := w.Body(ctx, v.ID); err != nil || !bytes.Equal(got, body) {
 			t.Errorf("version %d reads %q, %v; want %q", v.ID, got, err, body)
+		}
+	}
+}
+
+// TestBodyOfBlobWithOtherContent holds that a full body whose blob
+// decompresses to bytes of another hash (another page's, a bit flipped in
+// a store that compresses nothing) is unreadable, not read as that other
+// page, and that the warehouse then forgets it found the blob good, so
+// that the next Put of the content repairs it.
+func TestBodyOfBlobWithOtherContent(t *testing.T) {
+	ctx := context.Background()
+	codec, err := zstd.New(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := codec.Compress([]byte("<p>x</p>")) // smaller: the store keeps it
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, db := newWarehouse(t, warehouse.Options{})
+	body := []byte("<p>a page</p>")
+	v1 := put(t, w, "http://example.com/", 0, body)
+	put(t, w, "http://example.com/", 1, body) // the blob found good once
+	if err := db.ReplaceBody(ctx, &vigil.StoredBody{VersionID: v1.ID, Encoding: vigil.BodyFull},
+		&vigil.Blob{Hash: v1.ContentHash, Size: v1.Size, Data: other}); err != nil {
+		t.Fatal(err)
+	}
+	// Read as a process that has no copy of the page's newest body.
+	w, err = warehouse.New(db, warehouse.Options{Codec: codec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := w.Body(ctx, v1.ID)
+	if err == nil {
+		t.Fatalf("Body read the blob of another content as version %d: %q", v1.ID, got)
+	}
+	if want := fmt.Sprintf("version %d:", v1.ID); !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "hash") {
+		t.Errorf("error %q: want it to name %q and the hash", err, want)
+	}
+	v3 := put(t, w, "http://other.example/", 2, body)
+	for _, v := range []*vigil.Version{v1, v3} {
+		if got, err := w.Body(ctx, v.ID); err != nil || !bytes.Equal(got, body) {
+			t.Errorf("after a Put of the content, version %d reads %q, %v; want %q", v.ID, got, err, body)
 		}
 	}
 }

@@ -637,6 +637,11 @@ func (w *Warehouse) body(ctx context.Context, versionID int64, known *knownBody)
 				return nil, fmt.Errorf("version %d: %w", id, err)
 			}
 			body, err := w.opt.Codec.Decompress(blob.Data)
+			if err == nil && Hash(body) != v.ContentHash {
+				// Bytes of another content (another page's blob, bits
+				// flipped): told, not read as this version's.
+				err = fmt.Errorf("its blob holds %d bytes of another hash, %s, not %s", len(body), Hash(body), v.ContentHash)
+			}
 			if err != nil {
 				w.blobRead(v.ContentHash, false)
 				return nil, fmt.Errorf("version %d: %w", id, &unreadableError{err})

@@ -1,7 +1,5 @@
 package treediff
 
-import "github.com/vigil-web/vigil/tree"
-
 // displaced marks the children of a matched pair that have an identical
 // child on the other side which alignment left unpaired: a child unique on
 // both sides but off the increasing run, or a repeated one left off the
@@ -94,24 +92,7 @@ func (d *displaced) swapped(i, j int32) bool {
 // records seldom has one): it costs a look-up a child left.
 func (m *matching) markLoose(paired [][2]int32, a, b []int32, la, ha, lb, hb int) {
 	my := &m.myers
-	size := 16
-	for size < 2*(ha-la+hb-lb-2*len(paired)) {
-		size <<= 1
-	}
-	if cap(my.bag) < size {
-		my.bag = make([]bagSlot, size)
-	} else {
-		my.bag = my.bag[:size]
-		clear(my.bag)
-	}
-	mask := uint64(size - 1)
-	slot := func(sig tree.Signature) *bagSlot {
-		for s := uint64(sig) * 0x9e3779b97f4a7c15 >> 7 & mask; ; s = (s + 1) & mask {
-			if c := &my.bag[s]; !c.used || c.key == sig {
-				return c
-			}
-		}
-	}
+	slot := my.emptyBag(ha - la + hb - lb - 2*len(paired))
 	// gaps calls f with the bounds of each gap between two pairs (and
 	// before the first, after the last).
 	gaps := func(f func(pa, ea, pb, eb int)) {

@@ -162,24 +162,7 @@ type bagSlot struct {
 // smaller count. No common run pairs more, so n + k - 2 * common edits at
 // least are left; it costs a look-up a child, against Myers' n + k a step.
 func (my *myers) common(m *matching, a, b []int32) int {
-	size := 16
-	for size < 2*len(a) {
-		size <<= 1
-	}
-	if cap(my.bag) < size {
-		my.bag = make([]bagSlot, size)
-	} else {
-		my.bag = my.bag[:size]
-		clear(my.bag)
-	}
-	mask := uint64(size - 1)
-	slot := func(sig tree.Signature) *bagSlot {
-		for s := uint64(sig) * 0x9e3779b97f4a7c15 >> 7 & mask; ; s = (s + 1) & mask {
-			if c := &my.bag[s]; !c.used || c.key == sig {
-				return c
-			}
-		}
-	}
+	slot := my.emptyBag(len(a))
 	for _, x := range a {
 		c := slot(m.old.Signature[x])
 		c.key, c.used = m.old.Signature[x], true
@@ -193,4 +176,27 @@ func (my *myers) common(m *matching, a, b []int32) int {
 		}
 	}
 	return n
+}
+
+// emptyBag clears the bag for up to n signatures and returns its look-up:
+// the slot of a signature, its own or the empty one it would take.
+func (my *myers) emptyBag(n int) func(tree.Signature) *bagSlot {
+	size := 16
+	for size < 2*n {
+		size <<= 1
+	}
+	if cap(my.bag) < size {
+		my.bag = make([]bagSlot, size)
+	} else {
+		my.bag = my.bag[:size]
+		clear(my.bag)
+	}
+	mask := uint64(size - 1)
+	return func(sig tree.Signature) *bagSlot {
+		for s := uint64(sig) * 0x9e3779b97f4a7c15 >> 7 & mask; ; s = (s + 1) & mask {
+			if c := &my.bag[s]; !c.used || c.key == sig {
+				return c
+			}
+		}
+	}
 }

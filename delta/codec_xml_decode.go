@@ -19,8 +19,13 @@ import (
 // (the outputs of several diffs put end to end), their deltas in order. It
 // checks each delta with Delta.Validate. Errors are *DecodeError with a
 // line and column, and the delta's number counted across the documents.
+// A byte-order mark may stand at the start of the input and before each
+// document.
 func DecodeXML(r io.Reader) ([]*Delta, error) {
 	cols := xmltext.NewColumnReader(r)
+	// A byte-order mark, as an editor may put at the start of a file, as
+	// DecodeJSON takes one.
+	cols.SkipByteOrderMark()
 	dec := &xmlDecoder{x: xml.NewDecoder(cols), cols: cols, arena: &tree.Document{}}
 	dec.x.Strict = true
 	dec.x.CharsetReader = func(label string, input io.Reader) (io.Reader, error) {

@@ -19,6 +19,24 @@ type ColumnReader struct {
 	tail  [8]byte // the last bytes read, tail[off%8] the oldest
 }
 
+// utf8BOM is U+FEFF, the byte-order mark, in UTF-8.
+const utf8BOM = "\xef\xbb\xbf"
+
+// SkipByteOrderMark takes off a byte-order mark at the start of the input,
+// which an editor does not show: the decoder reads the input after it, and
+// offsets, lines and columns are counted from there. It is called before
+// the first read; it reports whether there was one.
+func (c *ColumnReader) SkipByteOrderMark() bool {
+	if c.off != 0 {
+		return false
+	}
+	if b, err := c.r.Peek(len(utf8BOM)); err == nil && string(b) == utf8BOM {
+		c.r.Discard(len(utf8BOM))
+		return true
+	}
+	return false
+}
+
 // NewColumnReader returns a ColumnReader reading r.
 func NewColumnReader(r io.Reader) *ColumnReader {
 	return &ColumnReader{r: bufio.NewReader(r)}

@@ -30,3 +30,51 @@ func TestDecodeXMLLeadingByteOrderMark(t *testing.T) {
 		t.Errorf("two byte-order marks: %v", err)
 	}
 }
+
+// TestByteOrderMarkColumns: the byte-order marks the decoders skip, at the
+// start of the input and between deltas put end to end, are not counted in
+// the columns of errors, which are those of the input without them, as an
+// editor shows it. A mark between deltas made every column after it on its
+// line one too many ("line 2, column 49" for 48).
+func TestByteOrderMarkColumns(t *testing.T) {
+	const bad = `{"ops":[{"op":"d","par":1,"pos":1,"xm":"(3-2)"}]}`
+	const badXML = `<unit_delta><t><d par="1" pos="1" xm="(3-2)"><x/></d></t></unit_delta>`
+	const badSyntax = `{"ops":[{"op":"d","par":1,"pos":1,"xm":"(2)" "x"}]}`
+	const badXMLSyntax = `<unit_delta><t><d par="1" pos="1" xm="(2)"><x></d></t></unit_delta>`
+	const badField = `{"ops":[{"op":"d","par":1,"pos":0,"xm":"(2)"}]}`
+	for _, c := range []struct {
+		name, in string
+		xml      bool
+		want     string // the error's start, checked against the input without marks too
+	}{
+		{"json line 2", "{}\n\uFEFF" + bad, false, "line 2, column 35: "},
+		{"json same line", "{}\uFEFF" + bad, false, "line 1, column 37: "},
+		{"json leading", "\uFEFF" + bad, false, "line 1, column 35: "},
+		{"json leading, two", "\uFEFF{}\n\uFEFF" + bad, false, "line 2, column 35: "},
+		{"json syntax", "{}\n\uFEFF" + badSyntax, false, "line 2, column "},
+		{"json field", "{}\n\uFEFF" + badField, false, "line 2, column "},
+		{"xml line 2", "<unit_delta/>\n\uFEFF" + badXML, true, "line 2, column "},
+		{"xml same line", "<unit_delta/>\uFEFF" + badXML, true, "line 1, column "},
+		{"xml leading", "\uFEFF" + badXML, true, "line 1, column "},
+		{"xml syntax", "<unit_delta/>\n\uFEFF" + badXMLSyntax, true, "line 2, column "},
+		{"xml leading syntax", "\uFEFF" + badXMLSyntax, true, "line 1, column "},
+	} {
+		decode := func(s string) error {
+			if c.xml {
+				_, err := DecodeXML(strings.NewReader(s))
+				return err
+			}
+			_, err := DecodeJSONAll(strings.NewReader(s))
+			return err
+		}
+		err := decode(c.in)
+		want := decode(strings.ReplaceAll(c.in, "\uFEFF", ""))
+		if err == nil || want == nil {
+			t.Errorf("%s: err = %v, without the marks %v", c.name, err, want)
+			continue
+		}
+		if err.Error() != want.Error() || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%s:\n got %v\nwant %v (starting %q)", c.name, err, want, c.want)
+		}
+	}
+}

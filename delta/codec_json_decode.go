@@ -66,7 +66,7 @@ func decodeJSON(r io.Reader, many bool) ([]*Delta, error) {
 		}
 		if d.Outside != nil {
 			if err := d.Outside.validate(); err != nil {
-				line, col := lineCol(data, j.outsideAt)
+				line, col := lineCol(data, j.lex.marks, j.outsideAt)
 				return nil, &DecodeError{Path: "outside", Line: line, Column: col, Msg: err.Error(), Err: ErrMalformed}
 			}
 		}
@@ -89,7 +89,7 @@ func decodeJSON(r io.Reader, many bool) ([]*Delta, error) {
 			if err != nil {
 				at = err.(*syntaxError).at
 			}
-			line, col := lineCol(j.lex.data, at)
+			line, col := lineCol(j.lex.data, j.lex.marks, at)
 			return nil, &DecodeError{Line: line, Column: col, Msg: "unexpected data after the JSON value", Err: ErrMalformed}
 		}
 		if t.kind == tokenEnd {
@@ -170,7 +170,7 @@ func (j *jsonDecoder) delta() (*Delta, error) {
 			return j.namespaces(path, &d.Namespaces)
 		case "outside":
 			j.outsideAt = j.keyAt
-			at := j.lines.place(j.lex.data, j.keyAt)
+			at := j.lines.place(j.lex.data, j.lex.marks, j.keyAt)
 			var err error
 			d.Outside, err = j.outside(path)
 			if d.Outside != nil {
@@ -185,7 +185,7 @@ func (j *jsonDecoder) delta() (*Delta, error) {
 				}
 				// Where the operation's object starts, for the errors of
 				// Validate and Apply.
-				d.places = append(d.places, j.lines.place(j.lex.data, t.at))
+				d.places = append(d.places, j.lines.place(j.lex.data, j.lex.marks, t.at))
 				d.Ops = append(d.Ops, Op{at: uint32(i + 1)})
 				return j.op(path, t, &d.Ops[i])
 			})
@@ -321,7 +321,7 @@ func (j *jsonDecoder) op(opPath string, first jsonToken, op *Op) error {
 	}
 	if field, err := jo.fill(op, opPath); err != nil {
 		// Said where the field is, or the operation when it is absent.
-		line, col := lineCol(j.lex.data, offsetOf(j.fieldAt, field, first.at))
+		line, col := lineCol(j.lex.data, j.lex.marks, offsetOf(j.fieldAt, field, first.at))
 		err.Line, err.Column = line, col
 		return err
 	}

@@ -215,7 +215,7 @@ func (j *jsonDecoder) value() (jsonToken, error) {
 // syntax turns the lexer's error into a *DecodeError.
 func (j *jsonDecoder) syntax(err error) error {
 	se := err.(*syntaxError)
-	line, col := lineCol(j.lex.data, se.at)
+	line, col := lineCol(j.lex.data, j.lex.marks, se.at)
 	return &DecodeError{Line: line, Column: col, Msg: se.msg, Err: ErrMalformed}
 }
 
@@ -229,7 +229,7 @@ func (j *jsonDecoder) unexpected(t jsonToken, want string) error {
 
 // errorAt returns an error at path, placed at byte offset at.
 func (j *jsonDecoder) errorAt(at int, path, format string, args ...any) error {
-	line, col := lineCol(j.lex.data, at)
+	line, col := lineCol(j.lex.data, j.lex.marks, at)
 	return &DecodeError{Line: line, Column: col, Path: path, Msg: fmt.Sprintf(format, args...), Err: ErrMalformed}
 }
 
@@ -269,12 +269,23 @@ func fieldPath(path, key string) string {
 }
 
 // lineCol returns the 1-based line and column of byte off of data; the
-// column counts characters (runes), as an editor shows them.
-func lineCol(data []byte, off int) (int, int) {
+// column counts characters (runes), as an editor shows them, but for the
+// byte-order marks at the offsets marks (ascending) that the lexer skipped
+// at the start of the input and between deltas: an editor does not show
+// the mark at the start of each file put end to end.
+func lineCol(data []byte, marks []int, off int) (int, int) {
 	off = min(max(off, 0), len(data))
 	line := 1 + bytes.Count(data[:off], []byte{'\n'})
-	col := 1 + utf8.RuneCount(data[bytes.LastIndexByte(data[:off], '\n')+1:off])
+	bol := bytes.LastIndexByte(data[:off], '\n') + 1
+	col := 1 + utf8.RuneCount(data[bol:off]) - marksIn(marks, bol, off)
 	return line, col
+}
+
+// marksIn counts the offsets of marks (ascending) in [from, to).
+func marksIn(marks []int, from, to int) int {
+	i, _ := slices.BinarySearch(marks, from)
+	j, _ := slices.BinarySearch(marks, to)
+	return max(j-i, 0)
 }
 
 // lineCounter gives the places of ascending offsets of one input in one
@@ -285,21 +296,21 @@ type lineCounter struct {
 }
 
 // place returns the place of byte off of data, off not before the last
-// one placed.
-func (c *lineCounter) place(data []byte, off int) place {
+// one placed, its column counted as lineCol counts it.
+func (c *lineCounter) place(data []byte, marks []int, off int) place {
 	if c.line == 0 {
 		c.line, c.col = 1, 1
 	}
 	off = min(max(off, 0), len(data))
 	if off < c.off {
-		return newPlace(lineCol(data, off))
+		return newPlace(lineCol(data, marks, off))
 	}
 	seg := data[c.off:off]
 	if k := bytes.LastIndexByte(seg, '\n'); k >= 0 {
 		c.line += 1 + bytes.Count(seg[:k], []byte{'\n'})
-		c.col = 1 + utf8.RuneCount(seg[k+1:])
+		c.col = 1 + utf8.RuneCount(seg[k+1:]) - marksIn(marks, c.off+k+1, off)
 	} else {
-		c.col += utf8.RuneCount(seg)
+		c.col += utf8.RuneCount(seg) - marksIn(marks, c.off, off)
 	}
 	c.off = off
 	return newPlace(c.line, c.col)

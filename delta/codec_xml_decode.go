@@ -20,7 +20,7 @@ import (
 // checks each delta with Delta.Validate. Errors are *DecodeError with a
 // line and column, and the delta's number counted across the documents.
 // A byte-order mark may stand at the start of the input and before each
-// document.
+// document; columns do not count it, as an editor does not show it.
 func DecodeXML(r io.Reader) ([]*Delta, error) {
 	cols := xmltext.NewColumnReader(r)
 	// A byte-order mark, as an editor may put at the start of a file, as
@@ -232,6 +232,10 @@ func (dec *xmlDecoder) unitDelta() ([]*Delta, error) {
 // the end, or another <unit_delta> (the outputs of several diffs put end
 // to end), whose start it reports.
 func (dec *xmlDecoder) epilog() (more bool, err error) {
+	// The byte-order marks of the files put end to end are not counted
+	// in the columns of what follows them on their line.
+	dec.cols.HideByteOrderMarks(true)
+	defer dec.cols.HideByteOrderMarks(false)
 	for {
 		t, err := dec.x.RawToken()
 		if err == io.EOF {

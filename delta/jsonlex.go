@@ -22,6 +22,9 @@ import (
 type jsonLexer struct {
 	data []byte
 	off  int // the next byte to read
+	// marks holds the offsets of the byte-order marks skipped, which the
+	// columns of errors do not count (see lineCol).
+	marks []int
 }
 
 // tokenKind is the kind of a JSON token.
@@ -84,6 +87,9 @@ func (l *jsonLexer) skipByteOrderMarks() {
 		case l.data[l.off] == ' ' || l.data[l.off] == '\t' || l.data[l.off] == '\n' || l.data[l.off] == '\r':
 			l.off++
 		case bytes.HasPrefix(l.data[l.off:], []byte("\uFEFF")):
+			if len(l.marks) == 0 || l.marks[len(l.marks)-1] < l.off {
+				l.marks = append(l.marks, l.off)
+			}
 			l.off += len("\uFEFF")
 		default:
 			return

@@ -193,8 +193,8 @@ func TestLineCounter(t *testing.T) {
 			if off < len(data) && !utf8.RuneStart(data[off]) {
 				continue // operations start at a { or a <
 			}
-			line, col := lineCol(data, off)
-			if got := c.place(data, off); got != newPlace(line, col) {
+			line, col := lineCol(data, nil, off)
+			if got := c.place(data, nil, off); got != newPlace(line, col) {
 				t.Fatalf("step %d: place(%d) = %v, want %d:%d", step, off, got, line, col)
 			}
 		}

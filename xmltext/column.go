@@ -15,8 +15,12 @@ type ColumnReader struct {
 	r     *bufio.Reader
 	off   int64   // bytes read
 	bol   int64   // offset of the start of the line being read
-	runes int     // characters begun in [bol, off)
+	runes int     // characters counted in [bol, off)
 	tail  [8]byte // the last bytes read, tail[off%8] the oldest
+	// hidden[o%8] is set when the byte at offset o in tail begins a
+	// byte-order mark not counted (see HideByteOrderMarks).
+	hidden [8]bool
+	hide   bool
 }
 
 // utf8BOM is U+FEFF, the byte-order mark, in UTF-8.
@@ -36,6 +40,12 @@ func (c *ColumnReader) SkipByteOrderMark() bool {
 	}
 	return false
 }
+
+// HideByteOrderMarks sets whether the byte-order marks read from now on are
+// left out of the columns: those a decoder skips between documents put end
+// to end, each file's own, which an editor showing one of the files does
+// not show.
+func (c *ColumnReader) HideByteOrderMarks(on bool) { c.hide = on }
 
 // NewColumnReader returns a ColumnReader reading r.
 func NewColumnReader(r io.Reader) *ColumnReader {
@@ -66,13 +76,18 @@ func (c *ColumnReader) ReadByte() (byte, error) {
 	if err != nil {
 		return b, err
 	}
-	c.tail[c.off%int64(len(c.tail))] = b
+	n := int64(len(c.tail))
+	c.tail[c.off%n] = b
+	c.hidden[c.off%n] = false
 	c.off++
 	switch {
 	case b == '\n':
 		c.bol, c.runes = c.off, 0
 	case b&0xC0 != 0x80: // not a continuation byte: a character begins
 		c.runes++
+	case c.hide && b == utf8BOM[2] && c.off-c.bol >= 3 && c.tail[(c.off-2)%n] == utf8BOM[1] && c.tail[(c.off-3)%n] == utf8BOM[0]:
+		c.runes--
+		c.hidden[(c.off-3)%n] = true
 	}
 	return b, nil
 }
@@ -88,7 +103,7 @@ func (c *ColumnReader) Pos(line, col int, offset int64) (int, int) {
 	}
 	n := c.runes
 	for o := offset; o < c.off; o++ {
-		if c.tail[o%int64(len(c.tail))]&0xC0 != 0x80 {
+		if k := o % int64(len(c.tail)); c.tail[k]&0xC0 != 0x80 && !c.hidden[k] {
 			n--
 		}
 	}

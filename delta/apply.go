@@ -2,6 +2,7 @@ package delta
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -519,6 +520,10 @@ func (a *applier) finish() error {
 	if check && (differs || reached != len(want)) {
 		err := compareMap(a.doc.XIDMap(), a.d.ToXIDMap, "the result's XID-map", "the delta's target XID-map")
 		return fmt.Errorf("%w: %v", ErrConflict, err)
+	}
+	if max == math.MaxUint64 {
+		// Validate refuses an insert of it: the source held it.
+		return fmt.Errorf("%w: the result holds XID %d, the largest, which leaves none to allocate next", ErrConflict, max)
 	}
 	next := maxXID(a.d.ToXIDMap.Next, a.doc.NextXID)
 	a.doc.NextXID = maxXID(next, max+1)

@@ -2,6 +2,7 @@ package delta
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/vigil-web/vigil/tree"
@@ -30,9 +31,10 @@ const (
 //   - the halves of moves and updates are paired: one d and one i with the
 //     same root XID for a move; for an update, under the same parent, with
 //     the same XID or (as the XyDiff tool writes them) each with its own;
-//   - no XID is deleted twice or inserted twice, no subtree is inserted
-//     under itself, and an element has at most one rename and one
-//     operation per attribute;
+//   - no XID is deleted twice or inserted twice, none inserted is the
+//     largest (math.MaxUint64: no XID would be left to allocate next), no
+//     subtree is inserted under itself, and an element has at most one
+//     rename and one operation per attribute;
 //   - namespace bindings (Delta.Namespaces, Op.Namespaces) can be written
 //     as declarations, the default namespace only on a d or i whose
 //     content is an element without an xmlns attribute of its own, and an
@@ -227,6 +229,11 @@ func checkTreeOp(i int, op *Op) error {
 		}
 		if x == op.Parent {
 			return malformed(i, op, "the subtree contains its own parent %d", x)
+		}
+		if x == math.MaxUint64 && op.Kind == Insert && !op.Move {
+			// The result's NextXID, one more than its largest XID,
+			// would wrap to 0.
+			return malformed(i, op, "XID %d is the largest XID, which leaves none to allocate next", x)
 		}
 	}
 	if op.Move {

@@ -1,6 +1,8 @@
 package tree
 
 import (
+	"fmt"
+	"math"
 	"strings"
 	"unsafe"
 )
@@ -75,15 +77,18 @@ func (d *Document) XIDMap() XIDMap {
 }
 
 // SetXIDMap gives the tree the XIDs of m, in post-order, and sets NextXID.
-// It fails if m does not have exactly one XID per node or repeats an XID.
+// It fails, leaving the tree as it was, if m does not have exactly one XID
+// per node, repeats an XID, or holds the largest XID, which would leave
+// none to allocate next.
 func (d *Document) SetXIDMap(m XIDMap) error {
+	top := m.Max()
+	if top == math.MaxUint64 {
+		return fmt.Errorf("XID-map holds XID %d, the largest, which leaves none to allocate next", top)
+	}
 	if err := SetSubtreeXIDs(d.Root, m.XIDs); err != nil {
 		return err
 	}
-	d.NextXID = m.Next
-	if max := m.Max(); d.NextXID <= max {
-		d.NextXID = max + 1
-	}
+	d.NextXID = max(m.Next, top+1)
 	return nil
 }
 

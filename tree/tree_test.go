@@ -175,7 +175,11 @@ func TestSetXIDMap(t *testing.T) {
 	if err := d.SetXIDMap(dup); err == nil || !strings.Contains(err.Error(), "repeats XID 3") {
 		t.Errorf("duplicate map: err = %v", err)
 	}
-	if d.Root.Children[1].Children[0].XID != 13 {
+	largest, _ := tree.ParseXIDMap("(1-14;18446744073709551615)")
+	if err := d.SetXIDMap(largest); err == nil || !strings.Contains(err.Error(), "18446744073709551615") {
+		t.Errorf("map holding the largest XID: err = %v, NextXID %d", err, d.NextXID)
+	}
+	if d.Root.Children[1].Children[0].XID != 13 || d.NextXID != 21 {
 		t.Errorf("a failed SetXIDMap changed the tree")
 	}
 }

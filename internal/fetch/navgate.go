@@ -3,6 +3,7 @@ package fetch
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -20,6 +21,8 @@ import (
 // the DevTools protocol's Fetch domain at the request stage: a document
 // allowed is continued, one refused is failed (BlockedByClient: the
 // browser never sends it) and the refusal kept for Render, which fails.
+// The documents let through are kept for Render to ask the guard proxy
+// whether it refused them.
 //
 // Frames' documents and subresources (scripts, styles, images, a script's
 // requests) are not held to robots.txt: a browser's page load is one fetch
@@ -50,6 +53,15 @@ type navigationGate struct {
 	refusal  error                    // the first document refused
 	answered map[fetch.RequestID]bool // requests given the proxy's credentials
 	deciding sync.WaitGroup
+	// sent are the main frame's documents let through, in order
+	// (Render asks the guard proxy whether it refused them).
+	sent []sentDocument
+}
+
+// sentDocument is a document of the main frame the gate let through:
+// what it was ("navigation to", "redirect to") and its URL.
+type sentDocument struct {
+	what, url string
 }
 
 // proxyLogin is the guard proxy's origin and credentials, which the tab
@@ -166,17 +178,20 @@ func (g *navigationGate) decide(e *fetch.EventRequestPaused) {
 		g.resume(e.RequestID)
 		return
 	}
+	what := "navigation to"
+	if e.RedirectedRequestID != "" {
+		what = "redirect to"
+	}
 	err := g.allow(g.ctx, e.Request.URL)
 	if err == nil {
+		g.mu.Lock()
+		g.sent = append(g.sent, sentDocument{what: what, url: e.Request.URL})
+		g.mu.Unlock()
 		g.resume(e.RequestID)
 		return
 	}
 	if g.ctx.Err() != nil {
 		return // the tab is closing (the caller gave up): no verdict
-	}
-	what := "navigation to"
-	if e.RedirectedRequestID != "" {
-		what = "redirect to"
 	}
 	g.mu.Lock()
 	if g.refusal == nil {
@@ -184,6 +199,21 @@ func (g *navigationGate) decide(e *fetch.EventRequestPaused) {
 	}
 	g.mu.Unlock()
 	g.fail(e.RequestID)
+}
+
+// refusedByGuard returns the guard proxy's refusal of a main-frame
+// document the gate let through, if refused(url) gives one, naming it
+// ("redirect to URL: dial tcp: address refused: ...").
+func (g *navigationGate) refusedByGuard(refused func(url string) error) error {
+	g.mu.Lock()
+	sent := slices.Clone(g.sent)
+	g.mu.Unlock()
+	for _, d := range sent {
+		if err := refused(d.url); err != nil {
+			return fmt.Errorf("%s %s: %w", d.what, stripCredentials(d.url), err)
+		}
+	}
+	return nil
 }
 
 // fail fails a paused request unsent (BlockedByClient). An error here

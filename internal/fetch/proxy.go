@@ -61,6 +61,8 @@ type guardProxy struct {
 	lastPanic error
 	// dead is set when the server's loop ended on a panic (serve).
 	dead atomic.Bool
+	// refused records the hosts the address guard refused (refuse).
+	refused refusals
 }
 
 // startGuardProxy starts a proxy dialling with dial. With up (the
@@ -263,7 +265,7 @@ func (p *guardProxy) handle(w http.ResponseWriter, r *http.Request) {
 	dropHopHeaders(out.Header)
 	resp, err := p.tr.RoundTrip(out)
 	if err != nil {
-		refuse(w, err)
+		p.refuse(w, r, err)
 		return
 	}
 	defer resp.Body.Close()
@@ -288,7 +290,7 @@ func (p *guardProxy) handle(w http.ResponseWriter, r *http.Request) {
 func (p *guardProxy) tunnel(w http.ResponseWriter, r *http.Request) {
 	upstream, err := p.dial(r.Context(), "tcp", r.Host)
 	if err != nil {
-		refuse(w, err)
+		p.refuse(w, r, err)
 		return
 	}
 	var client net.Conn // the browser's, once hijacked
@@ -389,14 +391,16 @@ func (p *guardProxy) panicSince(mark uint64) error {
 	return p.lastPanic
 }
 
-// refuse answers a failed dial or request: 403 for an address the guard
-// refused, 504 for one that ran out of time, 502 otherwise.
-func refuse(w http.ResponseWriter, err error) {
+// refuse answers a failed dial or request r: 403 for an address the guard
+// refused, which is recorded for the render whose document it was
+// (refusals), 504 for one that ran out of time, 502 otherwise.
+func (p *guardProxy) refuse(w http.ResponseWriter, r *http.Request, err error) {
 	status := http.StatusBadGateway
 	var ne net.Error
 	switch {
 	case errors.Is(err, ErrRefused):
 		status = http.StatusForbidden
+		p.refused.keep(r, err)
 	case errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout():
 		status = http.StatusGatewayTimeout
 	}

@@ -185,6 +185,15 @@ type browserSession struct {
 	// request that panics while the render runs fails it (panicked).
 	tunnels *guardProxy
 	mark    uint64
+	// refusedMark is the count of the guard proxy's refusals when the
+	// render started (refusals.mark).
+	refusedMark uint64
+}
+
+// refused returns the guard proxy's refusal of url's host since the
+// render started, if any (refusals.since).
+func (b *browserSession) refused(url string) error {
+	return b.tunnels.refused.since(b.refusedMark, url)
 }
 
 // panicked returns a panic of the guard proxy since the render started,
@@ -210,7 +219,8 @@ func browserLogf(logger *slog.Logger) func(string, ...any) {
 func (c *Chromium) session() *browserSession {
 	user, password := c.proxy.credentials()
 	return &browserSession{ctx: c.browser, allow: c.Allow, max: c.MaxSize, tunnels: c.proxy, mark: c.proxy.panicMark(),
-		proxy: proxyLogin{origin: c.proxy.URL(), user: user, password: password}}
+		refusedMark: c.proxy.refused.mark(),
+		proxy:       proxyLogin{origin: c.proxy.URL(), user: user, password: password}}
 }
 
 // newTab opens a tab for one render in a browser context of its own,
@@ -258,7 +268,11 @@ const proxyBypassList = "<-loopback>"
 // Render implements Renderer. A document of the tab's main frame that
 // Allow refuses (the page, a redirect, a page a script sends the tab to)
 // is not requested, and fails the render with Allow's error, naming it
-// ("redirect to URL: disallowed by robots.txt").
+// ("redirect to URL: disallowed by robots.txt"). One whose address the
+// guard proxy refused fails it with the guard's error (ErrRefused),
+// naming it ("navigation to URL: dial tcp: address refused: ::1 is a
+// loopback address ..."), where the proxy's 403, which the browser shows
+// as the page, was returned as the page.
 func (c *Chromium) Render(ctx context.Context, url string) (string, error) {
 	b, err := c.start()
 	if err != nil {
@@ -291,6 +305,12 @@ func (c *Chromium) Render(ctx context.Context, url string) (string, error) {
 	// flight then fails, the one it served among them, and none started
 	// after it.
 	if err := b.panicked(); err != nil {
+		return "", err
+	}
+	// A document of the main frame whose address the guard refused: the
+	// browser shows the proxy's 403 as the page (or fails its tunnel),
+	// which is no page of the site.
+	if err := gate.refusedByGuard(b.refused); err != nil {
 		return "", err
 	}
 	if loadErr != nil {

@@ -22,7 +22,9 @@ import (
 // allowed is continued, one refused is failed (BlockedByClient: the
 // browser never sends it) and the refusal kept for Render, which fails.
 // The documents let through are kept for Render to ask the guard proxy
-// whether it refused them.
+// whether it refused them, and the first redirect back to a document its
+// navigation asked already (a loop), for Render to name when the browser
+// gives up on the redirects.
 //
 // Frames' documents and subresources (scripts, styles, images, a script's
 // requests) are not held to robots.txt: a browser's page load is one fetch
@@ -53,6 +55,11 @@ type navigationGate struct {
 	refusal  error                    // the first document refused
 	answered map[fetch.RequestID]bool // requests given the proxy's credentials
 	deciding sync.WaitGroup
+	// chains are the documents each main-frame request asked, by the
+	// request's ID, from the first to the latest redirect; loop is the
+	// first redirect to one of them (a redirectLoopError), if any.
+	chains map[fetch.RequestID][]string
+	loop   error
 	// sent are the main frame's documents let through, in order
 	// (Render asks the guard proxy whether it refused them).
 	sent []sentDocument
@@ -182,6 +189,7 @@ func (g *navigationGate) decide(e *fetch.EventRequestPaused) {
 	if e.RedirectedRequestID != "" {
 		what = "redirect to"
 	}
+	g.redirected(e)
 	err := g.allow(g.ctx, e.Request.URL)
 	if err == nil {
 		g.mu.Lock()
@@ -199,6 +207,39 @@ func (g *navigationGate) decide(e *fetch.EventRequestPaused) {
 	}
 	g.mu.Unlock()
 	g.fail(e.RequestID)
+}
+
+// redirected records the document of e, a main-frame request, in the
+// chain of its navigation (a new one unless e is a redirect), and keeps
+// the first redirect back to a document a chain asked already as the
+// gate's loop. It is let through: a browser may be sent back to a page
+// with a cookie that changes its answer, which the plain fetch, without
+// cookies, never would; one that is not follows the loop to its own cap,
+// and Render names the loop (redirectLoop), where the browser says only
+// net::ERR_TOO_MANY_REDIRECTS.
+func (g *navigationGate) redirected(e *fetch.EventRequestPaused) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var chain []string
+	if e.RedirectedRequestID != "" {
+		chain = g.chains[e.RedirectedRequestID]
+		delete(g.chains, e.RedirectedRequestID)
+	}
+	if g.loop == nil && slices.Contains(chain, e.Request.URL) {
+		g.loop = &redirectLoopError{chain: append(slices.Clip(chain), e.Request.URL)}
+	}
+	if g.chains == nil {
+		g.chains = map[fetch.RequestID][]string{}
+	}
+	g.chains[e.RequestID] = append(slices.Clip(chain), e.Request.URL)
+}
+
+// redirectLoop returns the first redirect loop of the main frame's
+// documents (a redirectLoopError), if any.
+func (g *navigationGate) redirectLoop() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.loop
 }
 
 // refusedByGuard returns the guard proxy's refusal of a main-frame

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -272,7 +273,10 @@ const proxyBypassList = "<-loopback>"
 // guard proxy refused fails it with the guard's error (ErrRefused),
 // naming it ("navigation to URL: dial tcp: address refused: ::1 is a
 // loopback address ..."), where the proxy's 403, which the browser shows
-// as the page, was returned as the page.
+// as the page, was returned as the page. A page whose redirects the
+// browser gave up on (net::ERR_TOO_MANY_REDIRECTS) after one led back to
+// a document its navigation asked already fails naming the loop as the
+// plain fetch does ("redirect loop: A → B → A", ErrRedirects).
 func (c *Chromium) Render(ctx context.Context, url string) (string, error) {
 	b, err := c.start()
 	if err != nil {
@@ -314,6 +318,9 @@ func (c *Chromium) Render(ctx context.Context, url string) (string, error) {
 		return "", err
 	}
 	if loadErr != nil {
+		if loop := gate.redirectLoop(); loop != nil && strings.Contains(loadErr.Error(), "ERR_TOO_MANY_REDIRECTS") {
+			return "", loop
+		}
 		return "", ended(ctx, loadErr)
 	}
 	max := b.max

@@ -455,9 +455,14 @@ type OutboxStore interface {
 	// without Offset and Limit.
 	FindNotifications(ctx context.Context, f NotificationFilter) ([]*Notification, int, error)
 	// ClaimNotifications returns up to limit pending or failed entries due at
-	// or before now, oldest due first, and leases them: NextAttempt moves to
-	// now+lease and Attempts grows by one, so that no other worker claims
-	// them before the lease ends.
+	// or before now, in the order they were queued (ID), and leases them:
+	// NextAttempt moves to now+lease and Attempts grows by one, so that no
+	// other worker claims them before the lease ends. It returns no entry
+	// while an earlier pending or failed one to the same address (Channel
+	// and Target) is not due (waiting for its retry, or claimed by another
+	// worker), so that the entries to an address are delivered in the order
+	// they were queued, across claims and workers; a dead or sent entry
+	// holds nothing back.
 	ClaimNotifications(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]*Notification, error)
 	// ReleaseNotification gives back the claim of entry id that a worker
 	// which stops did not see through: the entry is due at now, the

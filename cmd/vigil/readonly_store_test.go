@@ -23,7 +23,8 @@ var lastMigrationUndo = map[string]string{
 	"0116_time_zones.sql": "ALTER TABLE users DROP COLUMN time_zone; ALTER TABLE sentinels DROP COLUMN time_zone",
 	// Its times truncated to the microsecond stay so: applied again, it
 	// finds none to change.
-	"0117_time_microseconds.sql": "SELECT 1",
+	"0117_time_microseconds.sql":    "SELECT 1",
+	"0118_outbox_address_order.sql": "DROP INDEX notifications_queued; DROP INDEX notifications_address",
 }
 
 // TestReadOnlyStoreReads: the commands that only read the store read one

@@ -116,9 +116,10 @@ func (d *Deliverer) Run(ctx context.Context, poll time.Duration, kick <-chan str
 // RunOnce claims one batch and delivers it; it returns how many entries it
 // handled. The entries to one address (a channel's target) are delivered
 // one after the other, in the order they were claimed, which is the order
-// they were queued (ORDER BY next_attempt, id): the notices of one check
-// arrive in the order the check found their changes, as a reader of them
-// expects. Up to Workers addresses are delivered to at once. When an
+// they were queued (vigil.OutboxStore.ClaimNotifications, which also
+// holds back, across claims and daemons, those after one not delivered
+// yet): the notices of one check arrive in the order the check found
+// their changes, as a reader of them expects. Up to Workers addresses are delivered to at once. When an
 // entry is not delivered (it failed, to be retried after its back-off;
 // the stop came), those after it to the same address are given back due
 // when it is, after it in the claim order, rather than delivered before

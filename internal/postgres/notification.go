@@ -97,6 +97,34 @@ func (db *DB) FindNotifications(ctx context.Context, f vigil.NotificationFilter)
 	return out, total, err
 }
 
+// outboxClaimQuery selects the entries a claim takes at $1 ($2 the same), at
+// most $3 of them: the due undelivered ones in the order they were queued
+// (id), but none while an earlier undelivered one to its address (channel
+// and target) is not due, waiting for its retry or claimed by another
+// worker (under its lease), so that the entries to an address are
+// delivered in the order they were queued, across claims and daemons as
+// within one claim; a dead or sent entry holds nothing back. An earlier
+// one that is due is claimed by the same claim, before it (the claim
+// takes the first in queue order). notifications_queued gives the
+// undelivered entries in queue order, notifications_address those of one
+// address, keyed on the hash of its target (0114).
+const outboxClaimQuery = "SELECT " + notificationColumns + ` FROM notifications n
+	WHERE state IN ('pending', 'failed') AND next_attempt <= ? AND NOT EXISTS (
+		SELECT 1 FROM notifications o
+		WHERE o.channel = n.channel AND hashtextextended(o.target, 0) = hashtextextended(n.target, 0)
+			AND o.target = n.target AND o.id < n.id AND o.state IN ('pending', 'failed') AND o.next_attempt > ?)
+	ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED`
+
+// outboxClaimLock is the key of the transaction-level advisory lock that a claim
+// holds from its look for the entries it takes to its commit: of two
+// claims at once (two daemons sharing the database), the second looks
+// once the first has committed, and sees the entries the first leased as
+// not due, holding back those after them to their addresses. Without it,
+// the second, reading the table as it was before the first committed,
+// skipped the entries the first had locked and took the next ones to
+// their addresses, delivered at once by the other daemon.
+const outboxClaimLock = 7423193
+
 // ClaimNotifications implements vigil.OutboxStore.
 func (db *DB) ClaimNotifications(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]*vigil.Notification, error) {
 	if limit <= 0 {
@@ -107,8 +135,10 @@ func (db *DB) ClaimNotifications(ctx context.Context, now time.Time, lease time.
 	}
 	var out []*vigil.Notification
 	err := db.update(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, q("SELECT "+notificationColumns+` FROM notifications
-			WHERE state IN ('pending', 'failed') AND next_attempt <= ? ORDER BY next_attempt, id LIMIT ? FOR UPDATE SKIP LOCKED`), tv(now), limit)
+		if _, err := tx.ExecContext(ctx, q("SELECT pg_advisory_xact_lock(?)"), outboxClaimLock); err != nil {
+			return fmt.Errorf("claim notifications: %w", err)
+		}
+		rows, err := tx.QueryContext(ctx, q(outboxClaimQuery), tv(now), tv(now), limit)
 		if err != nil {
 			return err
 		}

@@ -27,7 +27,7 @@ func TestOpenCurrent(t *testing.T) {
 	}
 
 	old, _ := newSchema(t)
-	const last = "0113_time_zones.sql"
+	const last = "0114_outbox_address_order.sql"
 	c := olderSchema(t, old, last)
 	db, err := postgres.OpenCurrent(ctx, old)
 	if err == nil {
@@ -67,13 +67,13 @@ func TestOpenCurrent(t *testing.T) {
 func TestOpenCurrentSeveralMissing(t *testing.T) {
 	ctx := context.Background()
 	old, _ := newSchema(t)
-	olderSchema(t, old, "0112_change_reading.sql")
+	olderSchema(t, old, "0113_time_zones.sql")
 	db, err := postgres.OpenCurrent(ctx, old)
 	if err == nil {
 		db.Close()
 		t.Fatal("OpenCurrent opened a store an older vigil left")
 	}
-	want := vigil.ErrorMessage(vigil.NotMigrated([]string{"0112_change_reading.sql", "0113_time_zones.sql"}))
+	want := vigil.ErrorMessage(vigil.NotMigrated([]string{"0113_time_zones.sql", "0114_outbox_address_order.sql"}))
 	if vigil.ErrorCode(err) != vigil.ECONFLICT || vigil.ErrorMessage(err) != want {
 		t.Errorf("OpenCurrent of a store two migrations behind: %v; want ECONFLICT %q", err, want)
 	}

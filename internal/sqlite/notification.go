@@ -97,7 +97,26 @@ func (db *DB) FindNotifications(ctx context.Context, f vigil.NotificationFilter)
 	return out, total, err
 }
 
-// ClaimNotifications implements vigil.OutboxStore.
+// outboxClaimQuery selects the entries a claim takes at $1 ($2 the same), at
+// most $3 of them: the due undelivered ones in the order they were queued
+// (id), but none while an earlier undelivered one to its address (channel
+// and target) is not due, waiting for its retry or claimed by another
+// worker (under its lease), so that the entries to an address are
+// delivered in the order they were queued, across claims as within one; a
+// dead or sent entry holds nothing back. An earlier one that is due is
+// claimed by the same claim, before it (the claim takes the first in
+// queue order). notifications_queued gives the undelivered entries in
+// queue order, notifications_address those of one address (0118).
+const outboxClaimQuery = "SELECT " + notificationColumns + ` FROM notifications n INDEXED BY notifications_queued
+	WHERE state IN ('pending', 'failed') AND next_attempt <= ? AND NOT EXISTS (
+		SELECT 1 FROM notifications o INDEXED BY notifications_address
+		WHERE o.channel = n.channel AND o.target = n.target AND o.id < n.id
+			AND o.state IN ('pending', 'failed') AND o.next_attempt > ?)
+	ORDER BY id LIMIT ?`
+
+// ClaimNotifications implements vigil.OutboxStore. The writes of a store
+// are one at a time: no other claim takes an entry between this one's
+// look and its lease.
 func (db *DB) ClaimNotifications(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]*vigil.Notification, error) {
 	if limit <= 0 {
 		return nil, vigil.Errorf(vigil.EINVALID, "claim limit must be positive")
@@ -107,8 +126,7 @@ func (db *DB) ClaimNotifications(ctx context.Context, now time.Time, lease time.
 	}
 	var out []*vigil.Notification
 	err := db.update(ctx, func(tx execer) error {
-		rows, err := tx.QueryContext(ctx, q("SELECT "+notificationColumns+` FROM notifications
-			WHERE state IN ('pending', 'failed') AND next_attempt <= ? ORDER BY next_attempt, id LIMIT ?`), tv(now), limit)
+		rows, err := tx.QueryContext(ctx, q(outboxClaimQuery), tv(now), tv(now), limit)
 		if err != nil {
 			return err
 		}

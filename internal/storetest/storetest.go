@@ -89,6 +89,7 @@ func Run(t *testing.T, open Opener) {
 		"OutboxRemovedDigests":        testSentinelRemovalGivesUpItsDigests,
 		"OutboxStaleMarks":            testOutboxStaleMarks,
 		"OutboxRelease":               testOutboxRelease,
+		"OutboxAddressOrder":          testOutboxAddressOrder,
 		"ConcurrentReadersWrite":      testConcurrent,
 		"Secrets":                     testSecrets,
 		"SecretsConcurrent":           testSecretsConcurrent,

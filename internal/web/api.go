@@ -92,20 +92,26 @@ func idParam(name, s string) (int64, error) {
 	return id, nil
 }
 
-// timeParam reads an optional RFC 3339 query value.
-func timeParam(r *http.Request, name string) (time.Time, error) {
+// timeParam reads an optional query value that is an RFC 3339 time or a
+// date alone (2026-12-02, as vigil export warc --since takes it): the
+// start of that day in loc, the zone the user's dates are read in
+// (userLocation). Anything else is EINVALID, naming the parameter.
+func timeParam(r *http.Request, name string, loc *time.Location) (time.Time, error) {
 	s := r.URL.Query().Get(name)
 	if s == "" {
 		return time.Time{}, nil
 	}
 	t, err := time.Parse(time.RFC3339, s)
 	if err != nil {
+		if d, err := time.ParseInLocation(time.DateOnly, s, loc); err == nil {
+			return d, nil
+		}
 		if i := strings.LastIndexByte(s, ' '); i >= 0 {
 			if _, err := time.Parse(time.RFC3339, s[:i]+"+"+s[i+1:]); err == nil {
 				return t, vigil.Errorf(vigil.EINVALID, "%s must be an RFC 3339 time: write the offset's + as %%2B in a URL, where a + is a space", name)
 			}
 		}
-		return t, vigil.Errorf(vigil.EINVALID, "%s must be an RFC 3339 time (2026-01-02T15:04:05Z)", name)
+		return t, vigil.Errorf(vigil.EINVALID, "%s must be an RFC 3339 time (2026-01-02T15:04:05Z) or a date (2026-01-02)", name)
 	}
 	return t, nil
 }
@@ -221,10 +227,11 @@ func (s *Server) handleVersionList(w http.ResponseWriter, r *http.Request, u *vi
 		return err
 	}
 	f := vigil.VersionFilter{ResourceID: res.ID, Offset: p.Offset, Limit: p.Limit, Descending: desc}
-	if f.Since, err = timeParam(r, "since"); err != nil {
+	loc, _ := s.userLocation(u)
+	if f.Since, err = timeParam(r, "since", loc); err != nil {
 		return err
 	}
-	if f.Until, err = timeParam(r, "until"); err != nil {
+	if f.Until, err = timeParam(r, "until", loc); err != nil {
 		return err
 	}
 	list, total, err := s.Store.FindVersions(r.Context(), f)
@@ -324,6 +331,7 @@ func (s *Server) handleChangeList(w http.ResponseWriter, r *http.Request, u *vig
 		return err
 	}
 	f := vigil.ChangeFilter{Offset: p.Offset, Limit: p.Limit}
+	loc, _ := s.userLocation(u)
 	q := r.URL.Query()
 	if v := q.Get("sentinel"); v != "" {
 		if f.SentinelID, err = idParam("sentinel", v); err != nil {
@@ -335,10 +343,10 @@ func (s *Server) handleChangeList(w http.ResponseWriter, r *http.Request, u *vig
 			return err
 		}
 	}
-	if f.Since, err = timeParam(r, "since"); err != nil {
+	if f.Since, err = timeParam(r, "since", loc); err != nil {
 		return err
 	}
-	if f.Until, err = timeParam(r, "until"); err != nil {
+	if f.Until, err = timeParam(r, "until", loc); err != nil {
 		return err
 	}
 	if f.SentinelID != 0 {

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -10,6 +11,8 @@ import (
 	"time"
 
 	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/internal/warehouse"
+	"github.com/vigil-web/vigil/internal/zstd"
 )
 
 // TestReadJSONTypeErrors: a body of the wrong JSON type is refused in the
@@ -94,13 +97,13 @@ func TestReadJSONUnknownField(t *testing.T) {
 // no RFC 3339 time (and not what was sent: see TestErrorsDoNotRepeatInput).
 func TestTimeParamPlus(t *testing.T) {
 	r := httptest.NewRequest("GET", "/api/v1/changes?since=2026-11-29T10:25:00+02:00", nil)
-	_, err := timeParam(r, "since")
+	_, err := timeParam(r, "since", time.UTC)
 	want := `since must be an RFC 3339 time: write the offset's + as %2B in a URL, where a + is a space`
 	if vigil.ErrorCode(err) != vigil.EINVALID || vigil.ErrorMessage(err) != want {
 		t.Errorf("%v, want %q", err, want)
 	}
 	r = httptest.NewRequest("GET", "/api/v1/changes?since=2026-11-29T10:25:00%2B02:00", nil)
-	if got, err := timeParam(r, "since"); err != nil || !got.Equal(time.Date(2026, 11, 29, 8, 25, 0, 0, time.UTC)) {
+	if got, err := timeParam(r, "since", time.UTC); err != nil || !got.Equal(time.Date(2026, 11, 29, 8, 25, 0, 0, time.UTC)) {
 		t.Errorf("%%2B: %v, %v", got, err)
 	}
 }
@@ -181,4 +184,70 @@ func FuzzReadJSON(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestTimeParamDate: since and until take a date alone (2026-12-02), as
+// vigil export warc --since does, for the start of that day in the zone
+// the user's dates are read in (userLocation); GET
+// /api/v1/changes?since=2026-12-02 was a 400. Nonsense is still refused,
+// naming the parameter.
+func TestTimeParamDate(t *testing.T) {
+	paris, err := time.LoadLocation("Europe/Paris")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		query string
+		loc   *time.Location
+		want  time.Time
+		err   string
+	}{
+		{"since=2026-12-02", time.UTC, time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC), ""},
+		{"since=2026-12-02", paris, time.Date(2026, 12, 1, 23, 0, 0, 0, time.UTC), ""},
+		{"since=2026-07-02", paris, time.Date(2026, 7, 1, 22, 0, 0, 0, time.UTC), ""},
+		{"since=2026-12-02T10:00:00Z", paris, time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC), ""},
+		{"since=2026-13-02", time.UTC, time.Time{}, "since must be an RFC 3339 time (2026-01-02T15:04:05Z) or a date (2026-01-02)"},
+		{"since=yesterday", time.UTC, time.Time{}, "since must be an RFC 3339 time (2026-01-02T15:04:05Z) or a date (2026-01-02)"},
+		{"until=2026-12", time.UTC, time.Time{}, "until must be an RFC 3339 time (2026-01-02T15:04:05Z) or a date (2026-01-02)"},
+	} {
+		name, _, _ := strings.Cut(tc.query, "=")
+		r := httptest.NewRequest("GET", "/api/v1/changes?"+tc.query, nil)
+		got, err := timeParam(r, name, tc.loc)
+		if tc.err != "" {
+			if vigil.ErrorCode(err) != vigil.EINVALID || vigil.ErrorMessage(err) != tc.err {
+				t.Errorf("%s: %v, want %q", tc.query, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || !got.Equal(tc.want) {
+			t.Errorf("%s in %s: %v, %v, want %v", tc.query, tc.loc, got, err, tc.want)
+		}
+	}
+}
+
+// TestAPIChangesSinceDate: GET /api/v1/changes and the versions of a
+// resource take since and until as a date alone (200), where they were
+// a 400.
+func TestAPIChangesSinceDate(t *testing.T) {
+	s, u := newTestServer(t)
+	codec, err := zstd.New(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Warehouse, err = warehouse.New(s.Store, warehouse.Options{Codec: codec}); err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	s.Register(mux)
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	auth := bearer(t, s.Store, u, "vgl_since_date")
+	for _, path := range []string{"/api/v1/changes?since=2026-12-02", "/api/v1/changes?since=2026-12-01&until=2026-12-02"} {
+		if status, body := apiCall(t, srv.URL, auth, "GET", path, ""); status != 200 {
+			t.Errorf("GET %s: %d %v", path, status, body)
+		}
+	}
+	if status, body := apiCall(t, srv.URL, auth, "GET", "/api/v1/changes?since=tomorrow", ""); status != 400 || !strings.Contains(fmt.Sprint(body), "since must be") {
+		t.Errorf("since=tomorrow: %d %v", status, body)
+	}
 }

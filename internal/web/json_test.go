@@ -92,6 +92,51 @@ func TestReadJSONUnknownField(t *testing.T) {
 	}
 }
 
+// TestReadJSONFieldNamesExact: a member is a field only when spelt as the
+// field is: PATCH /api/v1/me took {"timezone": "UTC"} for timeZone (as
+// encoding/json matches names in any case) while it refused other
+// misspellings; it is refused, naming it, and the user's zone is unchanged.
+func TestReadJSONFieldNamesExact(t *testing.T) {
+	s, u := newTestServer(t)
+	for _, tc := range []struct {
+		method, path, body string
+		handle             apiFunc
+		want               string
+	}{
+		{"PATCH", "/api/v1/me", `{"timezone":"UTC"}`, s.handleMeUpdate,
+			`invalid JSON body: unknown field "timezone": its fields are timeZone`},
+		{"PATCH", "/api/v1/me", `{"TimeZone":"UTC"}`, s.handleMeUpdate,
+			`invalid JSON body: unknown field "TimeZone": its fields are timeZone`},
+		{"POST", "/api/v1/tokens", `{"NAME":"a"}`, s.handleTokenCreate,
+			`invalid JSON body: unknown field "NAME": its fields are name, expiresIn`},
+		{"POST", "/api/v1/tokens", `{"name":"a","expiresin":"1h"}`, s.handleTokenCreate,
+			`invalid JSON body: unknown field "expiresin": its fields are name, expiresIn`},
+		{"POST", "/api/v1/sentinels/check", `{"Source":"x"}`, s.handleSentinelCheck,
+			`invalid JSON body: unknown field "Source": its fields are source, sentinel, replacing`},
+		{"POST", "/api/v1/tokens", `{"name":"a","Expires In":1}`, s.handleTokenCreate,
+			"invalid JSON body: a field this endpoint does not take: its fields are name, expiresIn"},
+		// Syntax errors are still said first.
+		{"POST", "/api/v1/tokens", `{"NAME":"a",}`, s.handleTokenCreate,
+			"invalid JSON body: "},
+	} {
+		req := httptest.NewRequest(tc.method, tc.path, strings.NewReader(tc.body))
+		req.Header.Set("Content-Type", "application/json")
+		err := tc.handle(httptest.NewRecorder(), req, u)
+		if vigil.ErrorCode(err) != vigil.EINVALID || !strings.HasPrefix(vigil.ErrorMessage(err), tc.want) ||
+			(strings.HasSuffix(tc.body, ",}") && strings.Contains(vigil.ErrorMessage(err), "field")) {
+			t.Errorf("%s %s %s: %v (%s), want %q", tc.method, tc.path, tc.body, err, vigil.ErrorCode(err), tc.want)
+		}
+	}
+	if u.TimeZone != "" {
+		t.Errorf("time zone set to %q", u.TimeZone)
+	}
+	// The field spelt as it is still sets it.
+	req := httptest.NewRequest("PATCH", "/api/v1/me", strings.NewReader(`{"timeZone":"Asia/Tokyo"}`))
+	if err := s.handleMeUpdate(httptest.NewRecorder(), req, u); err != nil || u.TimeZone != "Asia/Tokyo" {
+		t.Errorf("timeZone: %v, %q", err, u.TimeZone)
+	}
+}
+
 // TestTimeParamPlus: a time whose offset's "+" was sent unescaped reads
 // "10:25:00 02:00"; the error says how to write it, not only that it is
 // no RFC 3339 time (and not what was sent: see TestErrorsDoNotRepeatInput).

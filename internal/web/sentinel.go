@@ -527,6 +527,12 @@ func readJSON(r *http.Request, v any) error {
 		}
 		return vigil.Errorf(vigil.EINVALID, "invalid JSON body: %v", err)
 	}
+	// encoding/json takes a member for a field whose name differs only in
+	// case ("timezone" for timeZone): a member is a field only when spelt
+	// as it is, as any other name is refused.
+	if name, ok := inexactMember(body, jsonFields(reflect.TypeOf(v))); ok {
+		return unknownField(name, v)
+	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
@@ -548,11 +554,11 @@ func readJSON(r *http.Request, v any) error {
 			// The answer names the endpoint's own fields, and the member
 			// refused when it reads as a field name ("sourc"): anything
 			// else the request sent is not repeated.
-			fields := strings.Join(jsonFields(reflect.TypeOf(v)), ", ")
-			if name, err := strconv.Unquote(quoted); err == nil && fieldName.MatchString(name) {
-				return vigil.Errorf(vigil.EINVALID, "invalid JSON body: unknown field %q: its fields are %s", name, fields)
+			name, err := strconv.Unquote(quoted)
+			if err != nil {
+				name = ""
 			}
-			return vigil.Errorf(vigil.EINVALID, "invalid JSON body: a field this endpoint does not take: its fields are %s", fields)
+			return unknownField(name, v)
 		}
 		if msg, ok := syntaxMessage(body, err); ok {
 			return vigil.Errorf(vigil.EINVALID, "invalid JSON body: %s", msg)
@@ -564,6 +570,54 @@ func readJSON(r *http.Request, v any) error {
 		return vigil.Errorf(vigil.EINVALID, "invalid JSON body: %s: more after the object", jsonPosition(body, more))
 	}
 	return nil
+}
+
+// unknownField is readJSON's error for a member named name that v, the
+// endpoint's struct, does not take: it names the endpoint's own fields,
+// and name when it reads as a field name ("sourc"); anything else the
+// request sent is not repeated.
+func unknownField(name string, v any) error {
+	fields := strings.Join(jsonFields(reflect.TypeOf(v)), ", ")
+	if fieldName.MatchString(name) {
+		return vigil.Errorf(vigil.EINVALID, "invalid JSON body: unknown field %q: its fields are %s", name, fields)
+	}
+	return vigil.Errorf(vigil.EINVALID, "invalid JSON body: a field this endpoint does not take: its fields are %s", fields)
+}
+
+// inexactMember returns the first member of body, a JSON object, whose
+// name is none of fields as spelt but one of them in another case, which
+// encoding/json would take for it. A body that is no object, or not
+// JSON, has none: the decoder says what is wrong with it.
+func inexactMember(body []byte, fields []string) (string, bool) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return "", false
+	}
+	found, bad := "", false
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", false
+		}
+		name, _ := tok.(string)
+		var value json.RawMessage
+		if err := dec.Decode(&value); err != nil {
+			return "", false
+		}
+		if bad || slices.Contains(fields, name) {
+			continue
+		}
+		for _, f := range fields {
+			if strings.EqualFold(f, name) {
+				found, bad = name, true
+				break
+			}
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return "", false
+	}
+	return found, bad
 }
 
 // fieldName is what a misspelt field's name looks like: a letter, then

@@ -50,6 +50,11 @@ func errorStatus(code string) int {
 // the source's length) or the path of the field of the JSON form. A name
 // another of the owner's sentinels has (nameHeld, nameTaken) has both:
 // its place in the source, and the field name.
+//
+// A diagnostic has a place in the source when Line is set (from 1): its
+// JSON form then carries offset and end (offset 0 at the source's start),
+// and omits them otherwise, where the field name or the message alone
+// says where.
 type Diagnostic struct {
 	Line    int    `json:"line,omitempty"`
 	Column  int    `json:"column,omitempty"`
@@ -57,6 +62,20 @@ type Diagnostic struct {
 	End     int    `json:"end"`
 	Field   string `json:"field,omitempty"`
 	Message string `json:"message"`
+}
+
+// MarshalJSON encodes d, with offset and end only when d has a place in
+// the source (Line set).
+func (d Diagnostic) MarshalJSON() ([]byte, error) {
+	type plain Diagnostic
+	if d.Line > 0 {
+		return json.Marshal(plain(d))
+	}
+	return json.Marshal(struct {
+		plain
+		Offset int `json:"offset,omitzero"`
+		End    int `json:"end,omitzero"`
+	}{plain: plain(d)})
 }
 
 // diagnosticsError is an error that carries diagnostics: EINVALID for

@@ -244,16 +244,9 @@ func runServe(ctx context.Context, env *environment, args []string) (code int, e
 	if err != nil {
 		return exitError, err
 	}
-	// Answer at once, before the store is opened: a migration of a large
-	// store may take minutes, and connections meanwhile get 503 and
-	// Retry-After (readiness), not a wait. Every answer carries the
-	// security headers, the mux's own 404 and 405 too.
-	gate := &readiness{}
-	srv := newHTTPServer(web.Secure(hosts.Check(gate)), logger)
-	serveErr := make(chan error, 1)
-	go serveHTTP(srv, ln, logger, serveErr)
-	defer srv.Close() // a start that fails; a running daemon shuts it down below
-	logger.Info("vigil serve listening: opening the store", "addr", ln.Addr().String())
+	// The data directory is taken before the daemon answers and says it
+	// listens: one that another daemon holds, or an import, is refused
+	// without a word of listening.
 	if !c.sharedStore {
 		// One daemon a SQLite store; several may share a PostgreSQL one.
 		if err := makeDataDir(*sf.data); err != nil {
@@ -269,6 +262,16 @@ func runServe(ctx context.Context, env *environment, args []string) (code int, e
 			return exitError, err
 		}
 	}
+	// Answer at once, before the store is opened: a migration of a large
+	// store may take minutes, and connections meanwhile get 503 and
+	// Retry-After (readiness), not a wait. Every answer carries the
+	// security headers, the mux's own 404 and 405 too.
+	gate := &readiness{}
+	srv := newHTTPServer(web.Secure(hosts.Check(gate)), logger)
+	serveErr := make(chan error, 1)
+	go serveHTTP(srv, ln, logger, serveErr)
+	defer srv.Close() // a start that fails; a running daemon shuts it down below
+	logger.Info("vigil serve listening: opening the store", "addr", ln.Addr().String())
 	st, err := openStore(ctx, *sf.data, *sf.postgres)
 	if err != nil {
 		if ctx.Err() != nil {

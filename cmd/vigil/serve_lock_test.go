@@ -13,7 +13,8 @@ import (
 
 // TestServeLock: a second vigil serve on the SQLite data directory of a
 // running one refuses to start, naming the directory and the first one's
-// pid; the two both claimed the store's work. The short commands still
+// pid (and says nothing of listening, as it does not start); the two
+// both claimed the store's work. The short commands still
 // run beside the daemon, and once it stops, a new one starts.
 func TestServeLock(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "data")
@@ -28,6 +29,11 @@ func TestServeLock(t *testing.T) {
 	want := fmt.Sprintf("another vigil serve (pid %d) is running on the data directory %s", first.cmd.Process.Pid, data)
 	if second.ProcessState == nil || second.ProcessState.ExitCode() != exitError || !strings.Contains(string(out), want) {
 		t.Errorf("second vigil serve: %v, %s; want exit %d and %q", err, out, exitError, want)
+	}
+	// It never listened for the daemon it is not: its log said "vigil
+	// serve listening: opening the store" before it refused.
+	if strings.Contains(string(out), "listening") {
+		t.Errorf("second vigil serve says it listens before refusing to start: %s", out)
 	}
 	if !first.alive() {
 		t.Fatalf("the first vigil serve ended: %s", first.stderr.String())

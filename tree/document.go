@@ -79,11 +79,15 @@ func (d *Document) XIDMap() XIDMap {
 // SetXIDMap gives the tree the XIDs of m, in post-order, and sets NextXID.
 // It fails, leaving the tree as it was, if m does not have exactly one XID
 // per node, repeats an XID, or holds the largest XID, which would leave
-// none to allocate next.
+// none to allocate next, or gives it as the next XID (Next), which would
+// be allocated, and the one after it wrap to 0.
 func (d *Document) SetXIDMap(m XIDMap) error {
 	top := m.Max()
 	if top == math.MaxUint64 {
 		return fmt.Errorf("XID-map holds XID %d, the largest, which leaves none to allocate next", top)
+	}
+	if m.Next == math.MaxUint64 {
+		return fmt.Errorf("XID-map gives XID %d, the largest, as the next to allocate, which leaves none to allocate after it", m.Next)
 	}
 	if err := SetSubtreeXIDs(d.Root, m.XIDs); err != nil {
 		return err

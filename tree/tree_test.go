@@ -179,6 +179,11 @@ func TestSetXIDMap(t *testing.T) {
 	if err := d.SetXIDMap(largest); err == nil || !strings.Contains(err.Error(), "18446744073709551615") {
 		t.Errorf("map holding the largest XID: err = %v, NextXID %d", err, d.NextXID)
 	}
+	// The next XID to allocate the largest: the one after it wraps to 0.
+	lastNext, _ := tree.ParseXIDMap("(1-14;16|18446744073709551615)")
+	if err := d.SetXIDMap(lastNext); err == nil || !strings.Contains(err.Error(), "18446744073709551615") {
+		t.Errorf("map whose next XID is the largest: err = %v, NextXID %d", err, d.NextXID)
+	}
 	if d.Root.Children[1].Children[0].XID != 13 || d.NextXID != 21 {
 		t.Errorf("a failed SetXIDMap changed the tree")
 	}

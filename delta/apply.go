@@ -28,7 +28,8 @@ import (
 // root (a move into its own subtree is refused). When d carries XID-maps,
 // the source's must equal d.FromXIDMap and the result's d.ToXIDMap. The
 // result's NextXID is the largest of d.ToXIDMap.Next, doc.NextXID and the
-// largest XID plus one.
+// largest XID plus one; one that would be math.MaxUint64, leaving no XID to
+// allocate after it, is refused.
 //
 // Errors name the operation, 1-based in d's order, after its place in the
 // file d was decoded from (an *OpError), and wrap ErrConflict or
@@ -526,6 +527,11 @@ func (a *applier) finish() error {
 		return fmt.Errorf("%w: the result holds XID %d, the largest, which leaves none to allocate next", ErrConflict, max)
 	}
 	next := maxXID(a.d.ToXIDMap.Next, a.doc.NextXID)
+	if next == math.MaxUint64 {
+		// The next XID allocated would be the largest, and the one
+		// after it 0.
+		return fmt.Errorf("%w: the result's next XID %d, the largest, leaves none to allocate after it", ErrConflict, next)
+	}
 	a.doc.NextXID = maxXID(next, max+1)
 	return nil
 }

@@ -48,3 +48,19 @@ func TestInsertLargestXIDRefused(t *testing.T) {
 		t.Errorf("Apply to a document holding the largest XID: err = %v", err)
 	}
 }
+
+// TestApplyLargestNextXIDRefused: a delta whose target XID-map gives the
+// largest XID as the next to allocate is refused by Apply, where the
+// result's NextXID was the largest XID: the diff of the next version gave
+// a new node that XID and the ones after it 0 and the tree's own XIDs.
+func TestApplyLargestNextXIDRefused(t *testing.T) {
+	d := &Delta{Ops: []Op{{Kind: Rename, Node: 1, OldValue: "r", NewValue: "s"}},
+		ToXIDMap: tree.XIDMap{XIDs: []tree.XID{1}, Next: math.MaxUint64}}
+	res, err := Apply(doc(el("r", 1), 2), d)
+	if err == nil || !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "next XID 18446744073709551615, the largest") {
+		t.Errorf("Apply: err = %v", err)
+	}
+	if res != nil {
+		t.Errorf("Apply: a result with NextXID %d", res.NextXID)
+	}
+}

@@ -2,6 +2,7 @@ package treediff
 
 import (
 	"fmt"
+	"math"
 	"unsafe"
 
 	"github.com/vigil-web/vigil/delta"
@@ -88,7 +89,11 @@ func DiffFlat(old, new *tree.Flat, opt *Options) (*delta.Delta, error) {
 	oldSigs, newSigs := m.old.Signature, m.new.Signature
 	m.old.Signature, m.new.Signature = nil, nil
 	m.oldName, m.newName, m.oldKey, m.newKey = classes{}, classes{}, nil, nil
-	m.assignXIDsIn(first, oldSigs, newSigs)
+	newXID, newNext := new.XID, new.NextXID
+	if err := m.assignXIDsIn(first, oldSigs, newSigs); err != nil {
+		new.XID, new.NextXID = newXID, newNext
+		return nil, err
+	}
 	d, err := delta.BuildMatched(&delta.Matching{
 		Old: m.old, New: m.new, NewToOld: m.newMatch, OldToNew: m.oldMatch, Same: same,
 		Consistent: true, // every phase pairs nodes of one kind, and assignXIDs gave the XIDs
@@ -155,12 +160,15 @@ func (m *matching) sameSubtrees() []bool {
 
 // assignXIDs gives every new node the XID of its match, or a fresh one.
 // When first is set, old is a first version and gets XIDs too: its
-// post-order ranks from 1.
-func (m *matching) assignXIDs(first bool) { m.assignXIDsIn(first, nil, nil) }
+// post-order ranks from 1. It fails when the fresh XIDs would run past
+// the largest XID, math.MaxUint64, kept unallocated so that NextXID stays
+// above every XID: an old version that holds it, or whose NextXID leaves
+// too few below it for the new nodes.
+func (m *matching) assignXIDs(first bool) error { return m.assignXIDsIn(first, nil, nil) }
 
 // assignXIDsIn is assignXIDs, given arrays no longer used (the signatures
 // of old and new, or nil) that the XIDs may take over (see xidRoom).
-func (m *matching) assignXIDsIn(first bool, oldRoom, newRoom []tree.Signature) {
+func (m *matching) assignXIDsIn(first bool, oldRoom, newRoom []tree.Signature) error {
 	old, new := m.old.Flat, m.new.Flat
 	// Always a new array: an earlier delta's XID-map may be new's former
 	// XIDs (see DiffFlat).
@@ -184,7 +192,7 @@ func (m *matching) assignXIDsIn(first bool, oldRoom, newRoom []tree.Signature) {
 			}
 		}
 		new.NextXID = next
-		return
+		return nil
 	}
 	next := old.NextXID
 	for _, x := range old.XID {
@@ -192,6 +200,7 @@ func (m *matching) assignXIDsIn(first bool, oldRoom, newRoom []tree.Signature) {
 			next = x + 1
 		}
 	}
+	start := next
 	for j, i := range m.newMatch {
 		if i >= 0 {
 			new.XID[j] = old.XID[i]
@@ -201,6 +210,13 @@ func (m *matching) assignXIDsIn(first bool, oldRoom, newRoom []tree.Signature) {
 		}
 	}
 	new.NextXID = next
+	switch {
+	case start == 0: // the largest plus one
+		return fmt.Errorf("treediff: the old version holds XID %d, the largest, which leaves none to allocate next", uint64(math.MaxUint64))
+	case next < start || next == math.MaxUint64:
+		return fmt.Errorf("treediff: the old version's next XID %d leaves too few below %d, the largest, for the %d nodes the new version adds", start, uint64(math.MaxUint64), next-start)
+	}
+	return nil
 }
 
 // xidRoom returns an array for n XIDs, every one of which the caller

@@ -41,8 +41,10 @@
 //     before the browser requests them (navgate.go): one disallowed, or whose
 //     URL carries credentials (which the browser would send when asked to
 //     authenticate), fails the render, naming it, and so does one whose
-//     address the guard proxy refused (the proxy's 403 is no page), and a
-//     redirect loop the browser gives up on (named as the plain fetch
+//     address the guard proxy refused (the proxy's 403 is no page), one
+//     whose server the proxy could not reach or which did not answer in
+//     time (its 502 or 504 is none either: the proxy's error, as the plain
+//     fetch gives it), and a redirect loop the browser gives up on (named as the plain fetch
 //     names it). Frames' documents and
 //     subresources (scripts, images, a script's requests) are not: a
 //     browser's page load is one fetch of the page, as the plain path's is,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -63,6 +64,19 @@ type navigationGate struct {
 	// sent are the main frame's documents let through, in order
 	// (Render asks the guard proxy whether it refused them).
 	sent []sentDocument
+	// doc is the latest answer to a main-frame document the browser
+	// received (network.EventResponseReceived): the page's, after its
+	// redirects, once it is loaded.
+	doc *documentAnswer
+}
+
+// documentAnswer is the answer to a document of the main frame: its URL,
+// HTTP status, and the value of its guardFailureHeader, if any (the guard
+// proxy's own answer: the server could not be reached).
+type documentAnswer struct {
+	url     string
+	status  int
+	failure string
 }
 
 // sentDocument is a document of the main frame the gate let through:
@@ -118,6 +132,9 @@ func (g *navigationGate) paused(ev any) {
 	case *fetch.EventAuthRequired:
 		decide = func() { g.answer(e) }
 		abort = func() { g.cancelAuth(e.RequestID) }
+	case *network.EventResponseReceived:
+		g.received(e)
+		return
 	default:
 		return
 	}
@@ -232,6 +249,49 @@ func (g *navigationGate) redirected(e *fetch.EventRequestPaused) {
 		g.chains = map[fetch.RequestID][]string{}
 	}
 	g.chains[e.RequestID] = append(slices.Clip(chain), e.Request.URL)
+}
+
+// received records the answer of e if it is to a document of the main
+// frame.
+func (g *navigationGate) received(e *network.EventResponseReceived) {
+	if e.Type != network.ResourceTypeDocument || e.FrameID != g.frame || e.Response == nil {
+		return
+	}
+	a := &documentAnswer{url: e.Response.URL, status: int(e.Response.Status)}
+	for k, v := range e.Response.Headers {
+		if s, ok := v.(string); ok && strings.EqualFold(k, guardFailureHeader) {
+			a.failure = s
+		}
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.doc = a
+}
+
+// failedAtGuard returns the error of the guard proxy's own answer to the
+// main frame's latest document (failure(value) gives it: the server could
+// not be reached, or did not answer in time), naming it ("navigation to
+// URL: dial tcp ...: connection refused"), where the browser shows the
+// proxy's 502 or 504 as the page; nil if that document is a server's.
+func (g *navigationGate) failedAtGuard(failure func(value string) error) error {
+	g.mu.Lock()
+	a := g.doc
+	sent := slices.Clone(g.sent)
+	g.mu.Unlock()
+	if a == nil || a.failure == "" {
+		return nil
+	}
+	err := failure(a.failure)
+	if err == nil {
+		return nil
+	}
+	what := "navigation to"
+	for _, d := range sent {
+		if d.url == a.url {
+			what = d.what
+		}
+	}
+	return fmt.Errorf("%s %s: %w", what, stripCredentials(a.url), err)
 }
 
 // redirectLoop returns the first redirect loop of the main frame's

@@ -63,6 +63,10 @@ type guardProxy struct {
 	dead atomic.Bool
 	// refused records the hosts the address guard refused (refuse).
 	refused refusals
+	// token marks the proxy's own answers to the plain requests it could
+	// not forward, and failed keeps their errors (guardFailureHeader).
+	token  string
+	failed failures
 }
 
 // startGuardProxy starts a proxy dialling with dial. With up (the
@@ -86,7 +90,10 @@ func startGuardProxy(dial func(ctx context.Context, network, addr string) (net.C
 	if total <= 0 {
 		total = time.Minute
 	}
-	p := &guardProxy{ln: ln, dial: dial, conns: map[net.Conn]struct{}{}, password: hex.EncodeToString(key), total: total}
+	token := make([]byte, 16)
+	rand.Read(token)
+	p := &guardProxy{ln: ln, dial: dial, conns: map[net.Conn]struct{}{}, password: hex.EncodeToString(key), total: total,
+		token: hex.EncodeToString(token)}
 	p.tr = &http.Transport{
 		Proxy:                 nil,
 		DialContext:           dial,
@@ -270,6 +277,7 @@ func (p *guardProxy) handle(w http.ResponseWriter, r *http.Request) {
 	}
 	defer resp.Body.Close()
 	dropHopHeaders(resp.Header)
+	resp.Header.Del(guardFailureHeader) // the proxy's own mark, which no server gives
 	for k, vs := range resp.Header {
 		w.Header()[k] = vs
 	}
@@ -393,7 +401,9 @@ func (p *guardProxy) panicSince(mark uint64) error {
 
 // refuse answers a failed dial or request r: 403 for an address the guard
 // refused, which is recorded for the render whose document it was
-// (refusals), 504 for one that ran out of time, 502 otherwise.
+// (refusals), 504 for one that ran out of time, 502 otherwise. The answer
+// to a plain request is marked as the proxy's, and its error kept
+// (markFailure), for the render whose document it was to fail with it.
 func (p *guardProxy) refuse(w http.ResponseWriter, r *http.Request, err error) {
 	status := http.StatusBadGateway
 	var ne net.Error
@@ -403,6 +413,9 @@ func (p *guardProxy) refuse(w http.ResponseWriter, r *http.Request, err error) {
 		p.refused.keep(r, err)
 	case errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout():
 		status = http.StatusGatewayTimeout
+	}
+	if r.Method != http.MethodConnect {
+		p.markFailure(w.Header(), err)
 	}
 	http.Error(w, "vigil: "+err.Error(), status)
 }

@@ -273,7 +273,11 @@ const proxyBypassList = "<-loopback>"
 // guard proxy refused fails it with the guard's error (ErrRefused),
 // naming it ("navigation to URL: dial tcp: address refused: ::1 is a
 // loopback address ..."), where the proxy's 403, which the browser shows
-// as the page, was returned as the page. A page whose redirects the
+// as the page, was returned as the page. One whose server the guard proxy
+// could not reach, or which did not answer in time, fails with the
+// proxy's error, naming it, as the plain fetch fails ("navigation to URL:
+// dial tcp ...: connection refused"), where the proxy's 502 or 504 was
+// returned as the page. A page whose redirects the
 // browser gave up on (net::ERR_TOO_MANY_REDIRECTS) after one led back to
 // a document its navigation asked already fails naming the loop as the
 // plain fetch does ("redirect loop: A → B → A", ErrRedirects).
@@ -315,6 +319,12 @@ func (c *Chromium) Render(ctx context.Context, url string) (string, error) {
 	// browser shows the proxy's 403 as the page (or fails its tunnel),
 	// which is no page of the site.
 	if err := gate.refusedByGuard(b.refused); err != nil {
+		return "", err
+	}
+	// The proxy's 502 or 504 for a document of the main frame whose
+	// server it could not reach, which the browser shows as the page:
+	// the render fails with the proxy's error, as the plain fetch does.
+	if err := gate.failedAtGuard(b.tunnels.failure); err != nil {
 		return "", err
 	}
 	if loadErr != nil {

@@ -45,7 +45,9 @@
 //     whose server the proxy could not reach or which did not answer in
 //     time (its 502 or 504 is none either: the proxy's error, as the plain
 //     fetch gives it), and a redirect loop the browser gives up on (named as the plain fetch
-//     names it). Frames' documents and
+//     names it). A rendered page's status is its main document's (after
+//     its redirects), and one not 2xx fails as a plain answer of that
+//     status does (ErrStatus). Frames' documents and
 //     subresources (scripts, images, a script's requests) are not: a
 //     browser's page load is one fetch of the page, as the plain path's is,
 //     which fetches none of them. A page's script opens no window (the
@@ -396,7 +398,11 @@ func (c *Client) turn(ctx context.Context, u *url.URL) (func(), error) {
 	return release, nil
 }
 
-// render fetches a page through the Renderer, in the turn of its host.
+// render fetches a page through the Renderer, in the turn of its host. A
+// page whose main document answered a status that is not 2xx (a
+// PageRenderer's RenderedPage.Status) fails as the plain fetch's answer
+// does: a result with the status and no body, and an error wrapping
+// ErrStatus.
 func (c *Client) render(ctx context.Context, req *vigil.FetchRequest, u *url.URL) (*vigil.FetchResult, error) {
 	release, err := c.turn(ctx, u)
 	if err != nil {
@@ -414,15 +420,35 @@ func (c *Client) render(ctx context.Context, req *vigil.FetchRequest, u *url.URL
 			return nil, fmt.Errorf("fetch %s: %w", vigil.RedactURL(req.URL), err)
 		}
 	}
-	html, err := c.opt.Renderer.Render(ctx, req.URL)
-	if err != nil {
-		return nil, fmt.Errorf("fetch %s: render: %w", vigil.RedactURL(req.URL), c.hintTooLarge(err))
+	var html string
+	status := http.StatusOK
+	if pr, ok := c.opt.Renderer.(PageRenderer); ok {
+		p, err := pr.RenderPage(ctx, req.URL)
+		if err != nil {
+			return nil, fmt.Errorf("fetch %s: render: %w", vigil.RedactURL(req.URL), c.hintTooLarge(err))
+		}
+		html = p.HTML
+		if p.Status != 0 {
+			status = p.Status
+		}
+	} else {
+		html, err = c.opt.Renderer.Render(ctx, req.URL)
+		if err != nil {
+			return nil, fmt.Errorf("fetch %s: render: %w", vigil.RedactURL(req.URL), c.hintTooLarge(err))
+		}
+	}
+	if status < 200 || status > 299 {
+		// As the plain fetch's answer of that status: the status goes
+		// with the error (the history records it, a crawl tells a
+		// failure of the moment by it), and the page shown is none.
+		return &vigil.FetchResult{URL: req.URL, Status: status, FetchedAt: start, Duration: time.Since(start)},
+			fmt.Errorf("fetch %s: %w", vigil.RedactURL(req.URL), &statusError{status: status})
 	}
 	if int64(len(html)) > c.opt.MaxDecodedSize {
 		// A Renderer other than Chromium, which refuses it itself.
 		return nil, fmt.Errorf("fetch %s: render: %w", vigil.RedactURL(req.URL), c.hintTooLarge(tooLargeRendered(c.opt.MaxDecodedSize)))
 	}
-	return &vigil.FetchResult{URL: req.URL, Status: 200, ContentType: "text/html", Charset: "utf-8",
+	return &vigil.FetchResult{URL: req.URL, Status: status, ContentType: "text/html", Charset: "utf-8",
 		Body: []byte(html), FetchedAt: start, Duration: time.Since(start)}, nil
 }
 

@@ -294,6 +294,17 @@ func (g *navigationGate) failedAtGuard(failure func(value string) error) error {
 	return fmt.Errorf("%s %s: %w", what, stripCredentials(a.url), err)
 }
 
+// status returns the HTTP status of the answer to the main frame's latest
+// document, 0 if none was received.
+func (g *navigationGate) status() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.doc == nil {
+		return 0
+	}
+	return g.doc.status
+}
+
 // redirectLoop returns the first redirect loop of the main frame's
 // documents (a redirectLoopError), if any.
 func (g *navigationGate) redirectLoop() error {

@@ -25,6 +25,24 @@ type Renderer interface {
 	Render(ctx context.Context, url string) (string, error)
 }
 
+// RenderedPage is a page a PageRenderer rendered.
+type RenderedPage struct {
+	// HTML is the page's document once its scripts ran.
+	HTML string
+	// Status is the HTTP status of the answer to the page's main
+	// document, the last of its redirects; 0 if unknown.
+	Status int
+}
+
+// PageRenderer is a Renderer that tells the HTTP status of the page it
+// rendered too: the client fails a page whose status is not 2xx as its
+// plain fetch does (ErrStatus), where a Renderer's page is taken for a
+// 200.
+type PageRenderer interface {
+	Renderer
+	RenderPage(ctx context.Context, url string) (*RenderedPage, error)
+}
+
 // ChromiumPath is where Debian's chromium package installs the browser.
 const ChromiumPath = "/usr/bin/chromium"
 
@@ -90,7 +108,7 @@ type Chromium struct {
 	total, headerTimeout time.Duration
 }
 
-var _ Renderer = (*Chromium)(nil)
+var _ PageRenderer = (*Chromium)(nil)
 
 // startProxy starts the guard proxy of the browser's requests, which
 // dials with Dial (through up, the client's proxy) and waits for an
@@ -282,18 +300,40 @@ const proxyBypassList = "<-loopback>"
 // a document its navigation asked already fails naming the loop as the
 // plain fetch does ("redirect loop: A → B → A", ErrRedirects).
 func (c *Chromium) Render(ctx context.Context, url string) (string, error) {
-	b, err := c.start()
+	p, err := c.RenderPage(ctx, url)
 	if err != nil {
 		return "", err
 	}
+	return p.HTML, nil
+}
+
+// RenderPage implements PageRenderer: it renders as Render does, and
+// tells the HTTP status of the answer to the main frame's latest document
+// (the page's, after its redirects, or the page a script sent the tab to),
+// as the browser received it.
+func (c *Chromium) RenderPage(ctx context.Context, url string) (*RenderedPage, error) {
+	html, status, err := c.render(ctx, url)
+	if err != nil {
+		return nil, err
+	}
+	return &RenderedPage{HTML: html, Status: status}, nil
+}
+
+// render renders url, returning its HTML and the status of its main
+// document (0 if unknown).
+func (c *Chromium) render(ctx context.Context, url string) (string, int, error) {
+	b, err := c.start()
+	if err != nil {
+		return "", 0, err
+	}
 	tab, cancel, err := b.newTab(ctx)
 	if err != nil {
-		return "", ended(ctx, err)
+		return "", 0, ended(ctx, err)
 	}
 	defer cancel()
 	gate, err := openNavigationGate(tab, b.allow, b.proxy)
 	if err != nil {
-		return "", ended(ctx, err)
+		return "", 0, ended(ctx, err)
 	}
 	defer gate.close()
 	settle := c.Settle
@@ -305,7 +345,7 @@ func (c *Chromium) Render(ctx context.Context, url string) (string, error) {
 	// net::ERR_BLOCKED_BY_CLIENT); a document still being decided is
 	// waited for, so that the page read is not one on its way out.
 	if err := gate.settled(tab); err != nil {
-		return "", err
+		return "", 0, err
 	}
 	// A tunnel of the guard proxy that panicked while the render ran (its
 	// goroutine's bug, recovered there) fails it: the proxy serves the
@@ -313,25 +353,25 @@ func (c *Chromium) Render(ctx context.Context, url string) (string, error) {
 	// flight then fails, the one it served among them, and none started
 	// after it.
 	if err := b.panicked(); err != nil {
-		return "", err
+		return "", 0, err
 	}
 	// A document of the main frame whose address the guard refused: the
 	// browser shows the proxy's 403 as the page (or fails its tunnel),
 	// which is no page of the site.
 	if err := gate.refusedByGuard(b.refused); err != nil {
-		return "", err
+		return "", 0, err
 	}
 	// The proxy's 502 or 504 for a document of the main frame whose
 	// server it could not reach, which the browser shows as the page:
 	// the render fails with the proxy's error, as the plain fetch does.
 	if err := gate.failedAtGuard(b.tunnels.failure); err != nil {
-		return "", err
+		return "", 0, err
 	}
 	if loadErr != nil {
 		if loop := gate.redirectLoop(); loop != nil && strings.Contains(loadErr.Error(), "ERR_TOO_MANY_REDIRECTS") {
-			return "", loop
+			return "", 0, loop
 		}
-		return "", ended(ctx, loadErr)
+		return "", 0, ended(ctx, loadErr)
 	}
 	max := b.max
 	if max > 0 {
@@ -340,23 +380,23 @@ func (c *Chromium) Render(ctx context.Context, url string) (string, error) {
 		// longer in bytes, and is refused without being copied here.
 		units, err := documentUnits(tab)
 		if err != nil {
-			return "", ended(ctx, err)
+			return "", 0, ended(ctx, err)
 		}
 		if units > max {
-			return "", tooLargeRendered(max)
+			return "", 0, tooLargeRendered(max)
 		}
 	}
 	html, err := chromedp.Run(tab, chromedp.OuterHTML(chromedp.CSS("html")))
 	if err := gate.refused(); err != nil {
-		return "", err
+		return "", 0, err
 	}
 	if err != nil {
-		return "", ended(ctx, err)
+		return "", 0, ended(ctx, err)
 	}
 	if max > 0 && int64(len(html)) > max {
-		return "", tooLargeRendered(max)
+		return "", 0, tooLargeRendered(max)
 	}
-	return "<!DOCTYPE html>\n" + html, nil
+	return "<!DOCTYPE html>\n" + html, gate.status(), nil
 }
 
 // documentUnits returns the length of tab's document in UTF-16 code units,

@@ -67,6 +67,10 @@ type guardProxy struct {
 	// not forward, and failed keeps their errors (guardFailureHeader).
 	token  string
 	failed failures
+	// tunnelFailed records the hosts whose tunnels could not be opened
+	// for another reason than the guard's (refuse): the browser says
+	// only net::ERR_TUNNEL_CONNECTION_FAILED.
+	tunnelFailed refusals
 }
 
 // startGuardProxy starts a proxy dialling with dial. With up (the
@@ -403,7 +407,9 @@ func (p *guardProxy) panicSince(mark uint64) error {
 // refused, which is recorded for the render whose document it was
 // (refusals), 504 for one that ran out of time, 502 otherwise. The answer
 // to a plain request is marked as the proxy's, and its error kept
-// (markFailure), for the render whose document it was to fail with it.
+// (markFailure), for the render whose document it was to fail with it;
+// the host of a tunnel that could not be opened is recorded with its
+// error (tunnelFailed), as a refused one is.
 func (p *guardProxy) refuse(w http.ResponseWriter, r *http.Request, err error) {
 	status := http.StatusBadGateway
 	var ne net.Error
@@ -414,8 +420,11 @@ func (p *guardProxy) refuse(w http.ResponseWriter, r *http.Request, err error) {
 	case errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout():
 		status = http.StatusGatewayTimeout
 	}
-	if r.Method != http.MethodConnect {
+	switch {
+	case r.Method != http.MethodConnect:
 		p.markFailure(w.Header(), err)
+	case status != http.StatusForbidden:
+		p.tunnelFailed.keep(r, err)
 	}
 	http.Error(w, "vigil: "+err.Error(), status)
 }

@@ -205,8 +205,15 @@ type browserSession struct {
 	tunnels *guardProxy
 	mark    uint64
 	// refusedMark is the count of the guard proxy's refusals when the
-	// render started (refusals.mark).
-	refusedMark uint64
+	// render started (refusals.mark), and tunnelMark of the tunnels it
+	// could not open.
+	refusedMark, tunnelMark uint64
+}
+
+// tunnelFailed returns the guard proxy's error for a tunnel to url's host
+// it could not open since the render started, if any.
+func (b *browserSession) tunnelFailed(url string) error {
+	return b.tunnels.tunnelFailed.since(b.tunnelMark, url)
 }
 
 // refused returns the guard proxy's refusal of url's host since the
@@ -238,8 +245,8 @@ func browserLogf(logger *slog.Logger) func(string, ...any) {
 func (c *Chromium) session() *browserSession {
 	user, password := c.proxy.credentials()
 	return &browserSession{ctx: c.browser, allow: c.Allow, max: c.MaxSize, tunnels: c.proxy, mark: c.proxy.panicMark(),
-		refusedMark: c.proxy.refused.mark(),
-		proxy:       proxyLogin{origin: c.proxy.URL(), user: user, password: password}}
+		refusedMark: c.proxy.refused.mark(), tunnelMark: c.proxy.tunnelFailed.mark(),
+		proxy: proxyLogin{origin: c.proxy.URL(), user: user, password: password}}
 }
 
 // newTab opens a tab for one render in a browser context of its own,
@@ -295,7 +302,8 @@ const proxyBypassList = "<-loopback>"
 // could not reach, or which did not answer in time, fails with the
 // proxy's error, naming it, as the plain fetch fails ("navigation to URL:
 // dial tcp ...: connection refused"), where the proxy's 502 or 504 was
-// returned as the page. A page whose redirects the
+// returned as the page (and, for an https page whose tunnel it could not
+// open, the browser's net::ERR_TUNNEL_CONNECTION_FAILED was all it said). A page whose redirects the
 // browser gave up on (net::ERR_TOO_MANY_REDIRECTS) after one led back to
 // a document its navigation asked already fails naming the loop as the
 // plain fetch does ("redirect loop: A → B → A", ErrRedirects).
@@ -370,6 +378,13 @@ func (c *Chromium) render(ctx context.Context, url string) (string, int, error) 
 	if loadErr != nil {
 		if loop := gate.redirectLoop(); loop != nil && strings.Contains(loadErr.Error(), "ERR_TOO_MANY_REDIRECTS") {
 			return "", 0, loop
+		}
+		// An https document whose tunnel the proxy could not open: the
+		// browser says only net::ERR_TUNNEL_CONNECTION_FAILED.
+		if strings.Contains(loadErr.Error(), "ERR_TUNNEL_CONNECTION_FAILED") {
+			if err := gate.refusedByGuard(b.tunnelFailed); err != nil {
+				return "", 0, err
+			}
 		}
 		return "", 0, ended(ctx, loadErr)
 	}

@@ -16,7 +16,8 @@ import (
 // as the plain fetch does, naming the URL and the cause (a refused
 // connection, which it wraps), where the browser showed the guard proxy's
 // 502 or 504 as the page and the render returned it, status 200, with a
-// nil error.
+// nil error, and the failed tunnel of an https page as the browser's
+// net::ERR_TUNNEL_CONNECTION_FAILED alone.
 func TestRenderChromiumUnreachable(t *testing.T) {
 	needChromium(t)
 	silent, _ := silentHost(t)
@@ -28,6 +29,7 @@ func TestRenderChromiumUnreachable(t *testing.T) {
 		is         error
 	}{
 		{"http://" + closedPort(t) + "/", "connection refused", syscall.ECONNREFUSED},
+		{"https://" + closedPort(t) + "/", "connection refused", syscall.ECONNREFUSED},
 		{"http://" + silent + "/page", "timeout awaiting response headers", nil},
 	} {
 		for _, render := range []bool{false, true} {

@@ -92,6 +92,20 @@ func idParam(name, s string) (int64, error) {
 	return id, nil
 }
 
+// startOfDay returns the first instant of day (2006-01-02) given d, its
+// midnight as time.ParseInLocation read it: in a zone that skips that
+// midnight (its clock moved from 00:00 to 01:00, as Chile's and Cuba's
+// are) d is an hour of the day before, and the day starts at the end of
+// d's zone period, the transition.
+func startOfDay(d time.Time, day string) time.Time {
+	if d.Format(time.DateOnly) != day {
+		if _, end := d.ZoneBounds(); !end.IsZero() {
+			return end
+		}
+	}
+	return d
+}
+
 // timeParam reads an optional query value that is an RFC 3339 time or a
 // date alone (2026-12-02, as vigil export warc --since takes it): the
 // start of that day in loc, the zone the user's dates are read in
@@ -104,7 +118,7 @@ func timeParam(r *http.Request, name string, loc *time.Location) (time.Time, err
 	t, err := time.Parse(time.RFC3339, s)
 	if err != nil {
 		if d, err := time.ParseInLocation(time.DateOnly, s, loc); err == nil {
-			return d, nil
+			return startOfDay(d, s), nil
 		}
 		if i := strings.LastIndexByte(s, ' '); i >= 0 {
 			if _, err := time.Parse(time.RFC3339, s[:i]+"+"+s[i+1:]); err == nil {

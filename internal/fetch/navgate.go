@@ -273,7 +273,7 @@ func (g *navigationGate) received(e *network.EventResponseReceived) {
 // not be reached, or did not answer in time), naming it ("navigation to
 // URL: dial tcp ...: connection refused"), where the browser shows the
 // proxy's 502 or 504 as the page; nil if that document is a server's.
-func (g *navigationGate) failedAtGuard(failure func(value string) error) error {
+func (g *navigationGate) failedAtGuard(failure func(value, url string) error) error {
 	g.mu.Lock()
 	a := g.doc
 	sent := slices.Clone(g.sent)
@@ -281,7 +281,7 @@ func (g *navigationGate) failedAtGuard(failure func(value string) error) error {
 	if a == nil || a.failure == "" {
 		return nil
 	}
-	err := failure(a.failure)
+	err := failure(a.failure, a.url)
 	if err == nil {
 		return nil
 	}

@@ -422,7 +422,7 @@ func (p *guardProxy) refuse(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	switch {
 	case r.Method != http.MethodConnect:
-		p.markFailure(w.Header(), err)
+		p.markFailure(w.Header(), r, err)
 	case status != http.StatusForbidden:
 		p.tunnelFailed.keep(r, err)
 	}

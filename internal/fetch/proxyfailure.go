@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,47 +19,88 @@ import (
 const guardFailureHeader = "Vigil-Guard-Failure"
 
 // failures are the errors of the plain requests the guard proxy could not
-// forward, numbered, the latest maxFailures kept.
+// forward, numbered, the latest maxFailures kept, each with the origin of
+// its request: a page's script may read the header of the proxy's answer
+// to a request of its own origin (one its server left unanswered), and
+// its server then send it, through a tunnel, on an answer of its own; it
+// names no failure but of the origin of that answer, an http one, never
+// an https one's (another render's error, another user's host, is not
+// told to the page's render).
 type failures struct {
 	mu    sync.Mutex
 	count uint64
-	errs  map[uint64]error
+	errs  map[uint64]failure
+}
+
+// failure is an error the guard proxy kept, and the origin
+// (failureOrigin) of the request that failed with it.
+type failure struct {
+	err    error
+	origin string
+}
+
+// failureOrigin returns u's scheme, host and port (the scheme's default
+// if none), "" if u is nil.
+func failureOrigin(u *url.URL) string {
+	if u == nil {
+		return ""
+	}
+	port := u.Port()
+	if port == "" {
+		switch strings.ToLower(u.Scheme) {
+		case "http":
+			port = "80"
+		case "https":
+			port = "443"
+		}
+	}
+	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Hostname()) + ":" + port
 }
 
 // maxFailures is how many failures the guard proxy keeps: many more than
 // a render's documents fail while it runs.
 const maxFailures = 1024
 
-// keep records err and returns its number.
-func (fs *failures) keep(err error) uint64 {
+// keep records err, of a request to origin, and returns its number.
+func (fs *failures) keep(err error, origin string) uint64 {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	if fs.errs == nil {
-		fs.errs = map[uint64]error{}
+		fs.errs = map[uint64]failure{}
 	}
 	fs.count++
-	fs.errs[fs.count] = err
+	fs.errs[fs.count] = failure{err: err, origin: origin}
 	delete(fs.errs, fs.count-maxFailures)
 	return fs.count
 }
 
-// get returns failure n, nil if it is not kept.
-func (fs *failures) get(n uint64) error {
+// get returns the error of failure n if it is kept and of a request to
+// origin, nil otherwise.
+func (fs *failures) get(n uint64, origin string) error {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
-	return fs.errs[n]
+	f, ok := fs.errs[n]
+	if !ok || origin == "" || f.origin != origin {
+		return nil
+	}
+	return f.err
 }
 
-// markFailure sets the guardFailureHeader of the proxy's answer to a
-// request that failed with err, kept.
-func (p *guardProxy) markFailure(h http.Header, err error) {
-	h.Set(guardFailureHeader, p.token+"-"+strconv.FormatUint(p.failed.keep(err), 10))
+// markFailure sets the guardFailureHeader of the proxy's answer to
+// request r, which failed with err, kept.
+func (p *guardProxy) markFailure(h http.Header, r *http.Request, err error) {
+	h.Set(guardFailureHeader, p.token+"-"+strconv.FormatUint(p.failed.keep(err, failureOrigin(r.URL)), 10))
 }
 
 // failure returns the error of the failure a guardFailureHeader's value
-// names, nil if it names none of this proxy's (a server's header, through
-// a tunnel, or one forgotten).
-func (p *guardProxy) failure(value string) error {
+// names, on the answer to a document at docURL, nil if it names none of
+// this proxy's (a server's header, through a tunnel, or one forgotten) or
+// one of a request to another origin.
+func (p *guardProxy) failure(value, docURL string) error {
+	u, err := url.Parse(docURL)
+	if err != nil {
+		return nil
+	}
 	token, n, ok := strings.Cut(strings.TrimSpace(value), "-")
 	if !ok || token != p.token {
 		return nil
@@ -67,5 +109,5 @@ func (p *guardProxy) failure(value string) error {
 	if err != nil {
 		return nil
 	}
-	return p.failed.get(num)
+	return p.failed.get(num, failureOrigin(u))
 }

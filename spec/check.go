@@ -276,8 +276,8 @@ func (c *Checker) CheckReplace(old string, s *Sentinel) (*Checked, error) {
 // inherited nor defaulted (a misspelt word between the clauses may be
 // any clause it does not state). Of a clause (or a header) that did not
 // parse, the pieces read cleanly before its syntax error are checked
-// alone: the change types, contacts, intervals, events and the pages
-// and sentinels of the target it holds there ("Notify By email nope,
+// alone: the change types, contacts, intervals, events and the pages,
+// sites and sentinels of the target it holds there ("Notify By email nope,
 // ???" is told that nope is no address). old, if not "", is the name of the
 // stored sentinel s is an edit of, as for CheckReplace. A sentinel
 // without syntax errors is checked as Check does. The list is sorted
@@ -848,10 +848,12 @@ func (k *checking) headless() ErrorList {
 // parts checks the pieces of the clauses (and header) that did not
 // parse which read cleanly before the syntax error (see part), each
 // alone: a change type, the contacts read (one with another, which
-// were both written), an interval as its clause takes it, and the
-// sentinel an event or the target names, which must be known. No rule
-// that needs the rest of the clause applies: a NOT, an AND or OR of
-// change types, the time an event or a date and its offsets make.
+// were both written), an interval as its clause takes it, a page of the
+// target, a site of the target as far as it was read (its URL, bounds,
+// scopes and match), and the sentinel an event or the target names,
+// which must be known. No rule that needs the rest of the clause
+// applies: a NOT, an AND or OR of change types or targets (a site as an
+// operand), the time an event or a date and its offsets make.
 func (k *checking) parts(v *validator) {
 	notify := &NotifyClause{}
 	for _, pt := range k.s.parts {
@@ -875,8 +877,8 @@ func (k *checking) parts(v *validator) {
 			if n.Name != nil && IsValidName(n.Name.Name) {
 				k.ref(n.Name, n.Kind.String()+"(...)")
 			}
-		case *URLTarget:
-			v.target(n)
+		case *URLTarget, *SiteTarget:
+			v.target(n.(Target))
 		case *SentinelTarget:
 			v.target(n)
 			if n.Name != nil && IsValidName(n.Name.Name) {

@@ -80,6 +80,9 @@ func (p *parser) parseTargetTerm() Target {
 func (p *parser) parseSite(pos Pos) *SiteTarget {
 	t := &SiteTarget{Site: pos, URLPos: p.pos, URL: p.litValue()}
 	p.next()
+	// A piece of the target from its URL on: what of it was read
+	// before a syntax error is checked (see siteReadBefore).
+	p.part(t)
 	for p.isWord("depth", "pages", "scope", "match") {
 		word, at := strings.ToLower(p.lit), p.pos
 		p.next()
@@ -105,7 +108,6 @@ func (p *parser) parseSite(pos Pos) *SiteTarget {
 		if *bound != nil {
 			p.fail(at, word, "", "duplicate "+word+" in site target")
 		}
-		*bound = b
 		if p.tok == COMMA {
 			// Nothing in a site target takes a comma: pages 1,000.
 			msg := fmt.Sprintf("write the %s without grouping: %d,... is read as %d then a comma", map[string]string{"depth": "depth", "pages": "number of pages"}[word], b.N, b.N)
@@ -114,8 +116,35 @@ func (p *parser) parseSite(pos Pos) *SiteTarget {
 			}
 			p.fail(p.pos, ",", "", msg)
 		}
+		*bound = b // not before its comma: 200,000 is no depth 200
 	}
 	return t
+}
+
+// siteReadBefore returns the site target t as far as it was read before
+// the syntax error at offset off, a piece of its header (see part): t
+// itself when all of it was, else a copy without the bounds, scopes and
+// match written at or after off (a match whose string holds the error,
+// a bad escape, is not read).
+func siteReadBefore(t *SiteTarget, off int) *SiteTarget {
+	before := func(pos Pos, text string) bool { return pos.Offset+len(text) <= off }
+	c := *t
+	if c.Depth != nil && !before(c.Depth.ValuePos, "") {
+		c.Depth = nil
+	}
+	if c.Pages != nil && !before(c.Pages.ValuePos, "") {
+		c.Pages = nil
+	}
+	c.Scope = nil
+	for _, s := range t.Scope {
+		if s != nil && before(s.ValuePos, s.src) {
+			c.Scope = append(c.Scope, s)
+		}
+	}
+	if c.Match != nil && !before(c.Match.ValuePos, c.Match.src) {
+		c.Match = nil
+	}
+	return &c
 }
 
 // unquotedMatch reports a regular expression written without quotes after

@@ -179,6 +179,9 @@ func (p *parser) endParts(clause Token) []part {
 	var out []part
 	for _, n := range p.parts {
 		if first < 0 || posOf(n).Offset < first {
+			if t, ok := n.(*SiteTarget); ok && first >= 0 {
+				n = siteReadBefore(t, first)
+			}
 			out = append(out, part{clause: clause, n: n})
 		}
 	}

@@ -69,6 +69,11 @@ func (p *parser) parseTargetTerm() Target {
 		p.next()
 		p.part(t)
 		return t
+	case USING:
+		// The target is read after a Using: this one is a second
+		// ("Using a OR Using b"), not a page to watch, and what
+		// follows it no target (see parseSentinel).
+		p.failHere(p.lit, "URL or sentinel name", "duplicate Using: a sentinel has one Using; join the pages and sentinels of its target with OR or AND")
 	}
 	p.failExpected("URL or sentinel name")
 	return nil

@@ -426,7 +426,13 @@ func (p *parser) parseSentinel(s *Sentinel) (next *Sentinel) {
 	parts := p.endParts(USING)
 	switch {
 	case !ok:
-		parts = append(parts, p.targetAfterError()...)
+		if p.targetFrom < 0 {
+			// Broken before its target: a Using further on the
+			// line is its first. One after an error in the target
+			// is a second, or text after the mistake: what follows
+			// it is not read as the target.
+			parts = append(parts, p.targetAfterError()...)
+		}
 		p.skipTo(Token.clauseStart)
 		s.broken |= brokenHeader
 	case p.erredSince(n) && p.targetFrom >= 0 && !p.erredSince(p.targetFrom):

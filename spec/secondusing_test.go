@@ -1,0 +1,75 @@
+package spec
+
+import "testing"
+
+// TestSecondUsing: a second Using in a header whose target it breaks is
+// read as the keyword it is, a duplicate ("duplicate Using"), and the
+// text after it is no target of the sentinel: its pages and sentinels are
+// not checked as pieces ("unknown sentinel nowhere"). The parser reported
+// "expected URL or sentinel name, found "Using"" and then read what
+// followed the second Using as the sentinel's target, as it does after a
+// header broken before its target, where a Using is the first (and the
+// target after it is read: see targetAfterError).
+func TestSecondUsing(t *testing.T) {
+	tests := []struct {
+		name, src, want string
+	}{{
+		name: "after OR",
+		src:  "Create Sentinel a Using https://x.example/ OR Using nowhere\nFetch 0 hours\n",
+		want: `f:1:47: duplicate Using: a sentinel has one Using; join the pages and sentinels of its target with OR or AND
+f:2:7: Fetch 0 hours: interval must be greater than 0
+`,
+	}, {
+		name: "the target before it checked",
+		src:  "Create Sentinel a Using \"http://x .example/\" OR Using nowhere\n",
+		want: `f:1:25: invalid URL "http://x .example/": invalid character " " in host name
+f:1:49: duplicate Using: a sentinel has one Using; join the pages and sentinels of its target with OR or AND
+`,
+	}, {
+		name: "Using twice",
+		src:  "Create Sentinel a Using Using https://y.example/\n",
+		want: `f:1:25: duplicate Using: a sentinel has one Using; join the pages and sentinels of its target with OR or AND
+`,
+	}, {
+		name: "in parentheses",
+		src:  "Create Sentinel a Using (nowhere OR Using elsewhere)\n",
+		want: `f:1:26: unknown sentinel nowhere
+f:1:37: duplicate Using: a sentinel has one Using; join the pages and sentinels of its target with OR or AND
+`,
+	}, {
+		name: "on the next line",
+		src:  "Create Sentinel a Using https://x.example/ OR\nUsing nowhere\n",
+		want: `f:2:1: duplicate Using: a sentinel has one Using; join the pages and sentinels of its target with OR or AND
+`,
+	}, {
+		name: "after another mistake in the target",
+		src:  "Create Sentinel a Using https://x.example/ OR OR Using nowhere\n",
+		want: `f:1:47: expected URL or sentinel name, found "OR"
+`,
+	}, {
+		name: "the first after a header broken before its target: read",
+		src:  "Create Sentinel a https://x.example/ Using nowhere\n",
+		want: `f:1:19: expected Using, found "https://x.example/"
+f:1:44: unknown sentinel nowhere
+`,
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := Parse("f", []byte(tc.src))
+			if err == nil {
+				t.Fatal("Parse: no syntax error")
+			}
+			if !f.Sentinels[0].HasSyntaxErrors() {
+				t.Error("HasSyntaxErrors false")
+			}
+			_, semantic := NewChecker(date(2003, 6, 1, 12, 0)).CheckFile(f)
+			var list ErrorList
+			if semantic != nil {
+				list = semantic.(ErrorList)
+			}
+			if got := MergeErrors(err, list).String(); got != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+		})
+	}
+}

@@ -395,8 +395,15 @@
 //     "Our new shop opens soon", is the phrase "great shop" removed, where
 //     the seed's f alone, half its words, would report "great shop. ->
 //     shop." as the phrase changed). A phrase of two words is therefore
-//     updated only by words put between its own ("great little shop"),
-//     and f below 2/n for a phrase of n words acts as 2/n. The share f
+//     updated by words put between its own ("great little shop"), or by
+//     one of its words swapped for one other word in its place, within a
+//     block of text that keeps at least two of its other words around it
+//     in both versions ("Free shipping on orders over $50" -> "Fast
+//     shipping on orders over $50" is the phrase changed: the sentence
+//     is the same, edited; "Reviews: great shop." -> "Reviews: closed
+//     shop.", whose block keeps one word, is the phrase removed, as is
+//     a word taken out or replaced by several: see wordSwapped), and f
+//     below 2/n for a phrase of n words acts as 2/n. The share f
 //     is asked of the text the phrase became too, from its first word
 //     kept to its last: "Big sale today" whose words are scattered in
 //     "Big news: our garage sale starts today" (3 of 7) is removed; and

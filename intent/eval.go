@@ -16,7 +16,8 @@ import (
 // DefaultPhraseThreshold is the seed's f (§4.6.5) when Options leave it
 // zero: a phrase that is gone is reported as updated when at least this
 // share of its words survive, in order, where it stood, and at least two
-// of them (minPhraseKept).
+// of them (minPhraseKept), or one, the other swapped in place in a
+// sentence otherwise kept (wordSwapped).
 const DefaultPhraseThreshold = 0.5
 
 // Options tune the detection. The zero value gives Vigil's defaults.
@@ -576,19 +577,21 @@ func (p *Pair) phrases(cp *contentPair, args []string) []Change {
 		if f <= 1 && cp.old.root == cp.new.root && (r.op == Delete || r.op == Insert) {
 			var pat []string
 			var window []word
+			// The phrase's side, and the other.
+			sw := swapSides{this: cp.old, other: cp.new, align: cp.align, alignOther: cp.alignNew}
 			if r.op == Delete {
 				pat = keys[phraseIndex(args, r.old.display())]
-				lo, hi := phraseWindow(cp.align, len(cp.new.words), r.old.phrase.wlo, r.old.phrase.whi)
-				if lo <= hi {
-					window = cp.new.words[lo : hi+1]
-				}
+				sw.lo, sw.hi = r.old.phrase.wlo, r.old.phrase.whi
 			} else {
 				pat = keys[phraseIndex(args, r.new.display())]
-				lo, hi := phraseWindow(cp.alignNew, len(cp.old.words), r.new.phrase.wlo, r.new.phrase.whi)
-				if lo <= hi {
-					window = cp.old.words[lo : hi+1]
-				}
+				sw = swapSides{this: cp.new, other: cp.old, align: cp.alignNew, alignOther: cp.align,
+					lo: r.new.phrase.wlo, hi: r.new.phrase.whi}
 			}
+			lo, hi := phraseWindow(sw.align, len(sw.other.words), sw.lo, sw.hi)
+			if lo <= hi {
+				window = sw.other.words[lo : hi+1]
+			}
+			sw.window = len(window)
 			sim, kept, became := phraseSimilarity(p.tab, pat, window)
 			// One word left of the phrase is what any text standing there
 			// may share with it ("great shop." -> "shop."): the phrase is
@@ -598,7 +601,10 @@ func (p *Pair) phrases(cp *contentPair, args []string) []Change {
 			// today"); all its words with others put between them are an
 			// update (Big sale starts today), but not the phrase itself
 			// standing there.
-			if sim >= f && kept >= minPhraseKept && float64(kept) >= f*float64(len(became)) && (sim < 1 || len(became) > kept) {
+			// Fewer words than minPhraseKept left (one of a phrase of
+			// two) are an update only as a word swapped in a sentence
+			// otherwise kept (see wordSwapped).
+			if sim >= f && (kept >= minPhraseKept || p.wordSwapped(sw, pat, became)) && float64(kept) >= f*float64(len(became)) && (sim < 1 || len(became) > kept) {
 				c.Op, c.Similarity = Update, sim
 				c.Fields = []string{"text"}
 				// Both sides as the pages write them: the phrase's own
@@ -623,7 +629,8 @@ func (p *Pair) phrases(cp *contentPair, args []string) []Change {
 // left where it stood for it to be updated rather than deleted, beside
 // the seed's share f of its words (Options.PhraseThreshold): a phrase is
 // several words together, and one word left of it ("shop" of "great
-// shop") is no evidence of an edit, as any text may hold it.
+// shop") is no evidence of an edit, as any text may hold it, unless the
+// other was swapped in place in a sentence otherwise kept (wordSwapped).
 const minPhraseKept = 2
 
 // wordsText returns the words as the page writes them, joined by spaces.

@@ -244,3 +244,82 @@ func phraseSimilarity(tab *symtab, pat []string, window []word) (sim float64, ke
 	hi = min(len(bestBlock)-1, hi+(len(pat)-1-best[len(best)-1].a))
 	return float64(len(best)) / float64(len(pat)), len(best), bestBlock[lo : hi+1]
 }
+
+// swapSides is what wordSwapped reads of a phrase gone from one version:
+// the content of that version (this) and of the other, the word
+// alignments of each with the other (align maps a word of this to its
+// partner in other, alignOther the reverse; -1 for none), the phrase's
+// words in this, lo to hi, and the number of words of other that stand
+// where it stood (phraseWindow).
+type swapSides struct {
+	this, other       *content
+	align, alignOther []int
+	lo, hi            int
+	window            int
+}
+
+// minSwapContext is the fewest words, beside a phrase of which one word
+// was swapped, that its block of text must keep, in both versions, for
+// the swap to be an edit of the phrase (wordSwapped).
+const minSwapContext = 2
+
+// wordSwapped reports whether the phrase pat, gone from sw.this, became
+// became in the other version by one of its words replaced with one
+// other word, in place, the others kept (its two words being "free
+// shipping", "fast shipping"), within a block of text that keeps at
+// least minSwapContext of its other words, aligned in both versions
+// ("Free shipping on orders over $50" -> "Fast shipping on orders over
+// $50"): the same sentence edited, which a user reads as the phrase
+// changed. One word left of a phrase is otherwise no evidence of an edit
+// (minPhraseKept): a block that keeps fewer words around it ("Reviews:
+// great shop." -> "Reviews: closed shop.") may be other text standing
+// there, and so is a phrase one of whose words was taken out, or
+// replaced by several.
+func (p *Pair) wordSwapped(sw swapSides, pat []string, became []word) bool {
+	// One word for one: the words standing where the phrase stood are
+	// as many as its own.
+	if len(became) != len(pat) || sw.window != len(pat) {
+		return false
+	}
+	swapped := 0
+	for i, w := range became {
+		if w.id != p.tab.id(pat[i]) {
+			swapped++
+		}
+	}
+	if swapped != 1 {
+		return false
+	}
+	at := wordIndex(sw.other, became[0].leaf+1, int(became[0].idx))
+	if at < 0 {
+		return false
+	}
+	blo, bhi := blockOf(sw.this.words, sw.lo)
+	olo, ohi := blockOf(sw.other.words, at)
+	if sw.hi > bhi || at+len(became)-1 > ohi {
+		return false
+	}
+	context := 0
+	for j := olo; j <= ohi; j++ {
+		if j >= at && j < at+len(became) {
+			continue
+		}
+		if k := sw.alignOther[j]; k >= blo && k <= bhi && (k < sw.lo || k > sw.hi) {
+			context++
+		}
+	}
+	return context >= minSwapContext
+}
+
+// blockOf returns the first and last words of the block of text (see
+// word.brk) that holds words[i].
+func blockOf(words []word, i int) (lo, hi int) {
+	lo, hi = i, i
+	for lo > 0 && !words[lo].brk {
+		lo--
+	}
+	for hi+1 < len(words) && !words[hi+1].brk {
+		hi++
+	}
+	return lo, hi
+}

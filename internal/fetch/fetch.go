@@ -45,8 +45,8 @@
 //     whose server the proxy could not reach or which did not answer in
 //     time (its 502 or 504 is none either: the proxy's error, as the plain
 //     fetch gives it), and a redirect loop the browser gives up on (named as the plain fetch
-//     names it). A rendered page's status is its main document's (after
-//     its redirects), and one not 2xx fails as a plain answer of that
+//     names it). A rendered page's status and URL are its main document's
+//     (after its redirects), and one not 2xx fails as a plain answer of that
 //     status does (ErrStatus). Frames' documents and
 //     subresources (scripts, images, a script's requests) are not: a
 //     browser's page load is one fetch of the page, as the plain path's is,
@@ -399,10 +399,12 @@ func (c *Client) turn(ctx context.Context, u *url.URL) (func(), error) {
 }
 
 // render fetches a page through the Renderer, in the turn of its host. A
-// page whose main document answered a status that is not 2xx (a
-// PageRenderer's RenderedPage.Status) fails as the plain fetch's answer
-// does: a result with the status and no body, and an error wrapping
-// ErrStatus.
+// PageRenderer's result names the page's main document's final URL (after
+// its redirects: RenderedPage.URL), as the plain fetch's does. A page
+// whose main document answered a status that is not 2xx (its
+// RenderedPage.Status) fails as the plain fetch's answer does: a result
+// with the status and no body, and an error wrapping ErrStatus, naming
+// the redirect that led to it if any.
 func (c *Client) render(ctx context.Context, req *vigil.FetchRequest, u *url.URL) (*vigil.FetchResult, error) {
 	release, err := c.turn(ctx, u)
 	if err != nil {
@@ -421,7 +423,7 @@ func (c *Client) render(ctx context.Context, req *vigil.FetchRequest, u *url.URL
 		}
 	}
 	var html string
-	status := http.StatusOK
+	status, final := http.StatusOK, req.URL
 	if pr, ok := c.opt.Renderer.(PageRenderer); ok {
 		p, err := pr.RenderPage(ctx, req.URL)
 		if err != nil {
@@ -430,6 +432,9 @@ func (c *Client) render(ctx context.Context, req *vigil.FetchRequest, u *url.URL
 		html = p.HTML
 		if p.Status != 0 {
 			status = p.Status
+		}
+		if p.URL != "" {
+			final = p.URL
 		}
 	} else {
 		html, err = c.opt.Renderer.Render(ctx, req.URL)
@@ -441,14 +446,17 @@ func (c *Client) render(ctx context.Context, req *vigil.FetchRequest, u *url.URL
 		// As the plain fetch's answer of that status: the status goes
 		// with the error (the history records it, a crawl tells a
 		// failure of the moment by it), and the page shown is none.
-		return &vigil.FetchResult{URL: req.URL, Status: status, FetchedAt: start, Duration: time.Since(start)},
-			fmt.Errorf("fetch %s: %w", vigil.RedactURL(req.URL), &statusError{status: status})
+		res := &vigil.FetchResult{URL: final, Status: status, FetchedAt: start, Duration: time.Since(start)}
+		if final != req.URL {
+			return res, fmt.Errorf("fetch %s: redirect to %s: %w", vigil.RedactURL(req.URL), vigil.RedactURL(final), &statusError{status: status})
+		}
+		return res, fmt.Errorf("fetch %s: %w", vigil.RedactURL(req.URL), &statusError{status: status})
 	}
 	if int64(len(html)) > c.opt.MaxDecodedSize {
 		// A Renderer other than Chromium, which refuses it itself.
 		return nil, fmt.Errorf("fetch %s: render: %w", vigil.RedactURL(req.URL), c.hintTooLarge(tooLargeRendered(c.opt.MaxDecodedSize)))
 	}
-	return &vigil.FetchResult{URL: req.URL, Status: status, ContentType: "text/html", Charset: "utf-8",
+	return &vigil.FetchResult{URL: final, Status: status, ContentType: "text/html", Charset: "utf-8",
 		Body: []byte(html), FetchedAt: start, Duration: time.Since(start)}, nil
 }
 

@@ -294,15 +294,22 @@ func (g *navigationGate) failedAtGuard(failure func(value, url string) error) er
 	return fmt.Errorf("%s %s: %w", what, stripCredentials(a.url), err)
 }
 
-// status returns the HTTP status of the answer to the main frame's latest
-// document, 0 if none was received.
-func (g *navigationGate) status() int {
+// document returns the answer to the main frame's latest document, its
+// status 0 and URL empty if none was received. Its URL is asked, the URL
+// the render was asked for, when it is the first document the gate let
+// through (the page asked for, as the browser spells it: its host in
+// lower case, its path "/" if empty, without its fragment).
+func (g *navigationGate) document(asked string) documentAnswer {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.doc == nil {
-		return 0
+		return documentAnswer{}
 	}
-	return g.doc.status
+	a := *g.doc
+	if len(g.sent) > 0 && a.url == g.sent[0].url {
+		a.url = asked
+	}
+	return a
 }
 
 // redirectLoop returns the first redirect loop of the main frame's

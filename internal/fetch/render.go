@@ -32,6 +32,11 @@ type RenderedPage struct {
 	// Status is the HTTP status of the answer to the page's main
 	// document, the last of its redirects; 0 if unknown.
 	Status int
+	// URL is the main document's final URL, after its redirects (or the
+	// page a script sent the tab to), which the page's links resolve
+	// against; the URL asked for when it is that document's, however the
+	// browser spells it; empty if unknown (the URL asked for).
+	URL string
 }
 
 // PageRenderer is a Renderer that tells the HTTP status of the page it
@@ -316,32 +321,33 @@ func (c *Chromium) Render(ctx context.Context, url string) (string, error) {
 }
 
 // RenderPage implements PageRenderer: it renders as Render does, and
-// tells the HTTP status of the answer to the main frame's latest document
-// (the page's, after its redirects, or the page a script sent the tab to),
-// as the browser received it.
+// tells the HTTP status and URL of the answer to the main frame's latest
+// document (the page's, after its redirects, or the page a script sent the
+// tab to), as the browser received it.
 func (c *Chromium) RenderPage(ctx context.Context, url string) (*RenderedPage, error) {
-	html, status, err := c.render(ctx, url)
+	html, doc, err := c.render(ctx, url)
 	if err != nil {
 		return nil, err
 	}
-	return &RenderedPage{HTML: html, Status: status}, nil
+	return &RenderedPage{HTML: html, Status: doc.status, URL: doc.url}, nil
 }
 
-// render renders url, returning its HTML and the status of its main
-// document (0 if unknown).
-func (c *Chromium) render(ctx context.Context, url string) (string, int, error) {
+// render renders url, returning its HTML and the answer to its main
+// document (its status 0 and URL empty if unknown; its URL url if it is
+// the document asked for).
+func (c *Chromium) render(ctx context.Context, url string) (string, documentAnswer, error) {
 	b, err := c.start()
 	if err != nil {
-		return "", 0, err
+		return "", documentAnswer{}, err
 	}
 	tab, cancel, err := b.newTab(ctx)
 	if err != nil {
-		return "", 0, ended(ctx, err)
+		return "", documentAnswer{}, ended(ctx, err)
 	}
 	defer cancel()
 	gate, err := openNavigationGate(tab, b.allow, b.proxy)
 	if err != nil {
-		return "", 0, ended(ctx, err)
+		return "", documentAnswer{}, ended(ctx, err)
 	}
 	defer gate.close()
 	settle := c.Settle
@@ -353,7 +359,7 @@ func (c *Chromium) render(ctx context.Context, url string) (string, int, error) 
 	// net::ERR_BLOCKED_BY_CLIENT); a document still being decided is
 	// waited for, so that the page read is not one on its way out.
 	if err := gate.settled(tab); err != nil {
-		return "", 0, err
+		return "", documentAnswer{}, err
 	}
 	// A tunnel of the guard proxy that panicked while the render ran (its
 	// goroutine's bug, recovered there) fails it: the proxy serves the
@@ -361,32 +367,32 @@ func (c *Chromium) render(ctx context.Context, url string) (string, int, error) 
 	// flight then fails, the one it served among them, and none started
 	// after it.
 	if err := b.panicked(); err != nil {
-		return "", 0, err
+		return "", documentAnswer{}, err
 	}
 	// A document of the main frame whose address the guard refused: the
 	// browser shows the proxy's 403 as the page (or fails its tunnel),
 	// which is no page of the site.
 	if err := gate.refusedByGuard(b.refused); err != nil {
-		return "", 0, err
+		return "", documentAnswer{}, err
 	}
 	// The proxy's 502 or 504 for a document of the main frame whose
 	// server it could not reach, which the browser shows as the page:
 	// the render fails with the proxy's error, as the plain fetch does.
 	if err := gate.failedAtGuard(b.tunnels.failure); err != nil {
-		return "", 0, err
+		return "", documentAnswer{}, err
 	}
 	if loadErr != nil {
 		if loop := gate.redirectLoop(); loop != nil && strings.Contains(loadErr.Error(), "ERR_TOO_MANY_REDIRECTS") {
-			return "", 0, loop
+			return "", documentAnswer{}, loop
 		}
 		// An https document whose tunnel the proxy could not open: the
 		// browser says only net::ERR_TUNNEL_CONNECTION_FAILED.
 		if strings.Contains(loadErr.Error(), "ERR_TUNNEL_CONNECTION_FAILED") {
 			if err := gate.refusedByGuard(b.tunnelFailed); err != nil {
-				return "", 0, err
+				return "", documentAnswer{}, err
 			}
 		}
-		return "", 0, ended(ctx, loadErr)
+		return "", documentAnswer{}, ended(ctx, loadErr)
 	}
 	max := b.max
 	if max > 0 {
@@ -395,23 +401,23 @@ func (c *Chromium) render(ctx context.Context, url string) (string, int, error) 
 		// longer in bytes, and is refused without being copied here.
 		units, err := documentUnits(tab)
 		if err != nil {
-			return "", 0, ended(ctx, err)
+			return "", documentAnswer{}, ended(ctx, err)
 		}
 		if units > max {
-			return "", 0, tooLargeRendered(max)
+			return "", documentAnswer{}, tooLargeRendered(max)
 		}
 	}
 	html, err := chromedp.Run(tab, chromedp.OuterHTML(chromedp.CSS("html")))
 	if err := gate.refused(); err != nil {
-		return "", 0, err
+		return "", documentAnswer{}, err
 	}
 	if err != nil {
-		return "", 0, ended(ctx, err)
+		return "", documentAnswer{}, ended(ctx, err)
 	}
 	if max > 0 && int64(len(html)) > max {
-		return "", 0, tooLargeRendered(max)
+		return "", documentAnswer{}, tooLargeRendered(max)
 	}
-	return "<!DOCTYPE html>\n" + html, gate.status(), nil
+	return "<!DOCTYPE html>\n" + html, gate.document(url), nil
 }
 
 // documentUnits returns the length of tab's document in UTF-16 code units,

@@ -47,7 +47,9 @@
 //     fetch gives it), and a redirect loop the browser gives up on (named as the plain fetch
 //     names it). A rendered page's status and URL are its main document's
 //     (after its redirects), and one not 2xx fails as a plain answer of that
-//     status does (ErrStatus). Frames' documents and
+//     status does (ErrStatus), a 429's or 503's Retry-After held to as
+//     the plain fetch holds to it (the host left alone, the page asked
+//     again once if the fetch's time allows). Frames' documents and
 //     subresources (scripts, images, a script's requests) are not: a
 //     browser's page load is one fetch of the page, as the plain path's is,
 //     which fetches none of them. A page's script opens no window (the
@@ -396,68 +398,6 @@ func (c *Client) turn(ctx context.Context, u *url.URL) (func(), error) {
 		return nil, fmt.Errorf("%w: waiting for host %s: %w", vigil.ErrHostBusy, host, err)
 	}
 	return release, nil
-}
-
-// render fetches a page through the Renderer, in the turn of its host. A
-// PageRenderer's result names the page's main document's final URL (after
-// its redirects: RenderedPage.URL), as the plain fetch's does. A page
-// whose main document answered a status that is not 2xx (its
-// RenderedPage.Status) fails as the plain fetch's answer does: a result
-// with the status and no body, and an error wrapping ErrStatus, naming
-// the redirect that led to it if any.
-func (c *Client) render(ctx context.Context, req *vigil.FetchRequest, u *url.URL) (*vigil.FetchResult, error) {
-	release, err := c.turn(ctx, u)
-	if err != nil {
-		return nil, fmt.Errorf("fetch %s: %w", vigil.RedactURL(req.URL), err)
-	}
-	defer release()
-	ctx, cancel := context.WithTimeout(ctx, c.opt.TotalTimeout)
-	defer cancel()
-	start := time.Now()
-	if c.opt.Renderer == nil {
-		return nil, fmt.Errorf("fetch %s: %w: rendering is not configured", vigil.RedactURL(req.URL), ErrUnsupported)
-	}
-	if !c.opt.AllowPrivateNetworks {
-		if err := c.checkHost(ctx, u.Hostname()); err != nil {
-			return nil, fmt.Errorf("fetch %s: %w", vigil.RedactURL(req.URL), err)
-		}
-	}
-	var html string
-	status, final := http.StatusOK, req.URL
-	if pr, ok := c.opt.Renderer.(PageRenderer); ok {
-		p, err := pr.RenderPage(ctx, req.URL)
-		if err != nil {
-			return nil, fmt.Errorf("fetch %s: render: %w", vigil.RedactURL(req.URL), c.hintTooLarge(err))
-		}
-		html = p.HTML
-		if p.Status != 0 {
-			status = p.Status
-		}
-		if p.URL != "" {
-			final = p.URL
-		}
-	} else {
-		html, err = c.opt.Renderer.Render(ctx, req.URL)
-		if err != nil {
-			return nil, fmt.Errorf("fetch %s: render: %w", vigil.RedactURL(req.URL), c.hintTooLarge(err))
-		}
-	}
-	if status < 200 || status > 299 {
-		// As the plain fetch's answer of that status: the status goes
-		// with the error (the history records it, a crawl tells a
-		// failure of the moment by it), and the page shown is none.
-		res := &vigil.FetchResult{URL: final, Status: status, FetchedAt: start, Duration: time.Since(start)}
-		if final != req.URL {
-			return res, fmt.Errorf("fetch %s: redirect to %s: %w", vigil.RedactURL(req.URL), vigil.RedactURL(final), &statusError{status: status})
-		}
-		return res, fmt.Errorf("fetch %s: %w", vigil.RedactURL(req.URL), &statusError{status: status})
-	}
-	if int64(len(html)) > c.opt.MaxDecodedSize {
-		// A Renderer other than Chromium, which refuses it itself.
-		return nil, fmt.Errorf("fetch %s: render: %w", vigil.RedactURL(req.URL), c.hintTooLarge(tooLargeRendered(c.opt.MaxDecodedSize)))
-	}
-	return &vigil.FetchResult{URL: final, Status: status, ContentType: "text/html", Charset: "utf-8",
-		Body: []byte(html), FetchedAt: start, Duration: time.Since(start)}, nil
 }
 
 // CheckHost resolves host and returns an error wrapping ErrRefused if any

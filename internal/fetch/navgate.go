@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/fetch"
@@ -71,12 +72,15 @@ type navigationGate struct {
 }
 
 // documentAnswer is the answer to a document of the main frame: its URL,
-// HTTP status, and the value of its guardFailureHeader, if any (the guard
-// proxy's own answer: the server could not be reached).
+// HTTP status, how long it asked its host to be left alone (a 429's or
+// 503's Retry-After, read as the plain fetch reads it: retryAfterValue),
+// and the value of its guardFailureHeader, if any (the guard proxy's own
+// answer: the server could not be reached).
 type documentAnswer struct {
-	url     string
-	status  int
-	failure string
+	url        string
+	status     int
+	retryAfter time.Duration
+	failure    string
 }
 
 // sentDocument is a document of the main frame the gate let through:
@@ -259,8 +263,13 @@ func (g *navigationGate) received(e *network.EventResponseReceived) {
 	}
 	a := &documentAnswer{url: e.Response.URL, status: int(e.Response.Status)}
 	for k, v := range e.Response.Headers {
-		if s, ok := v.(string); ok && strings.EqualFold(k, guardFailureHeader) {
+		s, ok := v.(string)
+		switch {
+		case !ok:
+		case strings.EqualFold(k, guardFailureHeader):
 			a.failure = s
+		case strings.EqualFold(k, "Retry-After"):
+			a.retryAfter = retryAfterValue(a.status, s)
 		}
 	}
 	g.mu.Lock()

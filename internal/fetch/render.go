@@ -32,6 +32,9 @@ type RenderedPage struct {
 	// Status is the HTTP status of the answer to the page's main
 	// document, the last of its redirects; 0 if unknown.
 	Status int
+	// RetryAfter is how long that answer, a 429 or 503, asked its host
+	// to be left alone (its Retry-After, at most a day); 0 if it did not.
+	RetryAfter time.Duration
 	// URL is the main document's final URL, after its redirects (or the
 	// page a script sent the tab to), which the page's links resolve
 	// against; the URL asked for when it is that document's, however the
@@ -329,7 +332,7 @@ func (c *Chromium) RenderPage(ctx context.Context, url string) (*RenderedPage, e
 	if err != nil {
 		return nil, err
 	}
-	return &RenderedPage{HTML: html, Status: doc.status, URL: doc.url}, nil
+	return &RenderedPage{HTML: html, Status: doc.status, URL: doc.url, RetryAfter: doc.retryAfter}, nil
 }
 
 // render renders url, returning its HTML and the answer to its main
@@ -384,6 +387,14 @@ func (c *Chromium) render(ctx context.Context, url string) (string, documentAnsw
 	if loadErr != nil {
 		if loop := gate.redirectLoop(); loop != nil && strings.Contains(loadErr.Error(), "ERR_TOO_MANY_REDIRECTS") {
 			return "", documentAnswer{}, loop
+		}
+		// An answer not 2xx without a body (a 429 or 503 asking to be
+		// left alone, a bare 404): the browser says only
+		// net::ERR_HTTP_RESPONSE_CODE_FAILURE, and shows no page. Its
+		// status is the render's, as with a body: the client fails it
+		// (ErrStatus), and holds its host off as Retry-After says.
+		if doc := gate.document(url); strings.Contains(loadErr.Error(), "ERR_HTTP_RESPONSE_CODE_FAILURE") && doc.status != 0 && doc.status/100 != 2 {
+			return "", doc, nil
 		}
 		// An https document whose tunnel the proxy could not open: the
 		// browser says only net::ERR_TUNNEL_CONNECTION_FAILED.

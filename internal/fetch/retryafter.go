@@ -29,10 +29,17 @@ func (e *statusError) Unwrap() error { return ErrStatus }
 // maxRetryAfter, and 0 for another answer, or one without it or with a
 // value that does not parse or asks for no wait (a date past).
 func retryAfter(resp *http.Response) time.Duration {
-	if resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode != http.StatusServiceUnavailable {
+	return retryAfterValue(resp.StatusCode, resp.Header.Get("Retry-After"))
+}
+
+// retryAfterValue is retryAfter of an answer of status whose Retry-After
+// header is v ("" if none): a rendered page's main document's, as the
+// browser received it, is read as a plain fetch's answer is.
+func retryAfterValue(status int, v string) time.Duration {
+	if status != http.StatusTooManyRequests && status != http.StatusServiceUnavailable {
 		return 0
 	}
-	v := strings.TrimSpace(resp.Header.Get("Retry-After"))
+	v = strings.TrimSpace(v)
 	if v == "" {
 		return 0
 	}

@@ -1,0 +1,88 @@
+package fetch
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/vigil-web/vigil"
+)
+
+// TestRenderChromiumRetryAfter: a rendered page whose main document
+// answers 429 or 503 with Retry-After is rendered as the plain fetch
+// fetches it: its host is left alone for that long, by the page's render
+// and every other fetch of the host, and the page asked again once then,
+// within the fetch's time; an answer that asks for longer than the fetch
+// has fails with its status (ErrStatus), with or without a body. The
+// render took the limited answer for the page, or failed with the
+// browser's net::ERR_HTTP_RESPONSE_CODE_FAILURE when it had no body.
+func TestRenderChromiumRetryAfter(t *testing.T) {
+	needChromium(t)
+	chrome := &Chromium{}
+	defer chrome.Close()
+	for _, tc := range []struct {
+		name   string
+		status int
+		body   string
+	}{
+		{"429 without a body", http.StatusTooManyRequests, ""},
+		{"503 with a page", http.StatusServiceUnavailable, "<!DOCTYPE html><html><body>down for a while</body></html>"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var mu sync.Mutex
+			var until time.Time // no request before it
+			early, limited := 0, false
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				defer mu.Unlock()
+				if r.URL.Path == "/favicon.ico" {
+					// The browser's own, for the page it shows (the
+					// 503's too), as it asks for its images: no
+					// fetch of the page.
+					http.NotFound(w, r)
+					return
+				}
+				if time.Now().Before(until) {
+					early++
+				}
+				w.Header().Set("Content-Type", "text/html")
+				switch {
+				case r.URL.Path == "/a" && !limited, r.URL.Path == "/always":
+					limited = true
+					wait := "1"
+					if r.URL.Path == "/always" {
+						wait = "30"
+					}
+					until = time.Now().Add(time.Second)
+					w.Header().Set("Retry-After", wait)
+					w.WriteHeader(tc.status)
+					w.Write([]byte(tc.body))
+					return
+				}
+				w.Write([]byte("<!DOCTYPE html><html><body><p>" + r.URL.Path + "</p></body></html>"))
+			}))
+			defer srv.Close()
+			c := testClient(Options{IgnoreRobots: true, Renderer: chrome, TotalTimeout: 10 * time.Second})
+			res, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: srv.URL + "/a", Render: true})
+			if err != nil || res.Status != http.StatusOK {
+				t.Fatalf("render of a page limited for a second: %+v, %v; want it read when asked again", res, err)
+			}
+			if _, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: srv.URL + "/b", Render: true}); err != nil {
+				t.Fatal(err)
+			}
+			mu.Lock()
+			if early != 0 {
+				t.Errorf("%d requests before the time Retry-After gave", early)
+			}
+			mu.Unlock()
+			res, err = c.Fetch(context.Background(), &vigil.FetchRequest{URL: srv.URL + "/always", Render: true})
+			if res == nil || res.Status != tc.status || !errors.Is(err, ErrStatus) || len(res.Body) != 0 {
+				t.Errorf("render of a page limited for longer than the fetch's time: %+v, %v; want status %d, ErrStatus", res, err, tc.status)
+			}
+		})
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"github.com/vigil-web/vigil"
@@ -67,8 +68,10 @@ type navigationGate struct {
 	sent []sentDocument
 	// doc is the latest answer to a main-frame document the browser
 	// received (network.EventResponseReceived): the page's, after its
-	// redirects, once it is loaded.
-	doc *documentAnswer
+	// redirects, once it is loaded. answers are all of them, by the
+	// loader of their document (the tab shows one of them: shown).
+	doc     *documentAnswer
+	answers map[cdp.LoaderID]*documentAnswer
 }
 
 // documentAnswer is the answer to a document of the main frame: its URL,
@@ -81,6 +84,9 @@ type documentAnswer struct {
 	status     int
 	retryAfter time.Duration
 	failure    string
+	// attachment is set when the answer is a download
+	// (Content-Disposition: attachment), which the browser does not show.
+	attachment bool
 }
 
 // sentDocument is a document of the main frame the gate let through:
@@ -270,11 +276,52 @@ func (g *navigationGate) received(e *network.EventResponseReceived) {
 			a.failure = s
 		case strings.EqualFold(k, "Retry-After"):
 			a.retryAfter = retryAfterValue(a.status, s)
+		case strings.EqualFold(k, "Content-Disposition"):
+			kind, _, _ := strings.Cut(s, ";")
+			a.attachment = strings.EqualFold(strings.TrimSpace(kind), "attachment")
 		}
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.doc = a
+	if g.answers == nil {
+		g.answers = map[cdp.LoaderID]*documentAnswer{}
+	}
+	g.answers[e.LoaderID] = a
+}
+
+// shown returns the answer to the document the tab's main frame shows
+// (the one its loader received), its URL asked if it is the page asked
+// for (document). A document that came with no HTTP answer (about:blank,
+// where a script sent the tab) fails, naming it, wrapping ErrUnsupported:
+// it is no page of the site, whose status the render would otherwise take
+// from another document, the page's before the script left it.
+func (g *navigationGate) shown(tab context.Context, asked string) (documentAnswer, error) {
+	res, err := chromedp.Call(tab, page.GetFrameTree, cdp.Empty{})
+	if err != nil {
+		return documentAnswer{}, fmt.Errorf("read the tab's document: %w", err)
+	}
+	tree := res.FrameTree
+	if tree == nil {
+		tree = &page.FrameTree{}
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if tree.Frame == nil || g.answers[tree.Frame.LoaderID] == nil {
+		shown := ""
+		if tree.Frame != nil {
+			shown = tree.Frame.URL
+		}
+		if len(shown) > 100 {
+			shown = shown[:100] + "…"
+		}
+		return documentAnswer{}, fmt.Errorf("%w: the tab shows %s, a document with no HTTP answer (not the page's)", ErrUnsupported, vigil.RedactURL(shown))
+	}
+	a := *g.answers[tree.Frame.LoaderID]
+	if len(g.sent) > 0 && a.url == g.sent[0].url {
+		a.url = asked
+	}
+	return a, nil
 }
 
 // failedAtGuard returns the error of the guard proxy's own answer to the

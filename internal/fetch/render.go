@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"strings"
 	"sync"
@@ -314,7 +315,10 @@ const proxyBypassList = "<-loopback>"
 // open, the browser's net::ERR_TUNNEL_CONNECTION_FAILED was all it said). A page whose redirects the
 // browser gave up on (net::ERR_TOO_MANY_REDIRECTS) after one led back to
 // a document its navigation asked already fails naming the loop as the
-// plain fetch does ("redirect loop: A → B → A", ErrRedirects).
+// plain fetch does ("redirect loop: A → B → A", ErrRedirects). A page
+// whose tab shows, once loaded, a document that came with no HTTP answer
+// (about:blank, where a script sent it) fails naming it, and so does a
+// download (both wrap ErrUnsupported); a 204 is a page without HTML.
 func (c *Chromium) Render(ctx context.Context, url string) (string, error) {
 	p, err := c.RenderPage(ctx, url)
 	if err != nil {
@@ -396,6 +400,19 @@ func (c *Chromium) render(ctx context.Context, url string) (string, documentAnsw
 		if doc := gate.document(url); strings.Contains(loadErr.Error(), "ERR_HTTP_RESPONSE_CODE_FAILURE") && doc.status != 0 && doc.status/100 != 2 {
 			return "", doc, nil
 		}
+		// An answer the browser does not show (net::ERR_ABORTED): a 204
+		// or 205, which has no page, as the plain fetch's has no body;
+		// a download, refused (the tab saves none), which the render
+		// names rather than the browser's words.
+		if strings.Contains(loadErr.Error(), "ERR_ABORTED") {
+			switch doc := gate.document(url); {
+			case doc.status == http.StatusNoContent || doc.status == http.StatusResetContent:
+				return "", doc, nil
+			case doc.attachment:
+				return "", documentAnswer{}, fmt.Errorf("%w: %s is a download (Content-Disposition: attachment), not a page the browser shows",
+					ErrUnsupported, vigil.RedactURL(doc.url))
+			}
+		}
 		// An https document whose tunnel the proxy could not open: the
 		// browser says only net::ERR_TUNNEL_CONNECTION_FAILED.
 		if strings.Contains(loadErr.Error(), "ERR_TUNNEL_CONNECTION_FAILED") {
@@ -404,6 +421,13 @@ func (c *Chromium) render(ctx context.Context, url string) (string, documentAnsw
 			}
 		}
 		return "", documentAnswer{}, ended(ctx, loadErr)
+	}
+	// The answer to the document the tab shows, not the latest received:
+	// a script may have sent the tab to about:blank (no answer), or back
+	// to a page before (history.back) from another that answered.
+	doc, err := gate.shown(tab, url)
+	if err != nil {
+		return "", documentAnswer{}, ended(ctx, err)
 	}
 	max := b.max
 	if max > 0 {
@@ -428,7 +452,7 @@ func (c *Chromium) render(ctx context.Context, url string) (string, documentAnsw
 	if max > 0 && int64(len(html)) > max {
 		return "", documentAnswer{}, tooLargeRendered(max)
 	}
-	return "<!DOCTYPE html>\n" + html, gate.document(url), nil
+	return "<!DOCTYPE html>\n" + html, doc, nil
 }
 
 // documentUnits returns the length of tab's document in UTF-16 code units,

@@ -306,7 +306,7 @@ func New(opt Options) *Client {
 			ch.MaxSize = opt.MaxDecodedSize
 		}
 		if ch.total == 0 {
-			ch.total, ch.headerTimeout = opt.TotalTimeout, opt.HeaderTimeout
+			ch.total, ch.headerTimeout, ch.connectTimeout = opt.TotalTimeout, opt.HeaderTimeout, opt.ConnectTimeout
 		}
 		ch.mu.Unlock()
 	}

@@ -48,6 +48,10 @@ type guardProxy struct {
 	// total bounds each plain request forwarded, its answer's headers
 	// and body: the client's TotalTimeout, as its own fetch's.
 	total time.Duration
+	// handshake bounds the wait of a tunnel for its server's first byte
+	// once the browser sent its own (its TLS handshake): the client's
+	// ConnectTimeout, its own TLS handshake timeout (tunnelTimeout).
+	handshake time.Duration
 
 	mu     sync.Mutex
 	closed bool
@@ -85,6 +89,14 @@ type guardProxy struct {
 // What its server logs itself (net/http's ErrorLog) goes to logger
 // (slog.Default() if nil), redacted (serverErrorLog).
 func startGuardProxy(dial func(ctx context.Context, network, addr string) (net.Conn, error), up *upstream, total, headerTimeout time.Duration, logger *slog.Logger) (*guardProxy, error) {
+	return startGuardProxyHandshake(dial, up, total, headerTimeout, 0, logger)
+}
+
+// startGuardProxyHandshake is startGuardProxy whose tunnels wait at most
+// handshake (the client's Options.ConnectTimeout, its TLS handshake
+// timeout; 10s if not positive) for their server's first byte once the
+// browser sent its own (tunnelTimeout).
+func startGuardProxyHandshake(dial func(ctx context.Context, network, addr string) (net.Conn, error), up *upstream, total, headerTimeout, handshake time.Duration, logger *slog.Logger) (*guardProxy, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
@@ -94,10 +106,13 @@ func startGuardProxy(dial func(ctx context.Context, network, addr string) (net.C
 	if total <= 0 {
 		total = time.Minute
 	}
+	if handshake <= 0 {
+		handshake = 10 * time.Second
+	}
 	token := make([]byte, 16)
 	rand.Read(token)
 	p := &guardProxy{ln: ln, dial: dial, conns: map[net.Conn]struct{}{}, password: hex.EncodeToString(key), total: total,
-		token: hex.EncodeToString(token)}
+		handshake: handshake, token: hex.EncodeToString(token)}
 	p.tr = &http.Transport{
 		Proxy:                 nil,
 		DialContext:           dial,
@@ -343,17 +358,73 @@ func (p *guardProxy) tunnel(w http.ResponseWriter, r *http.Request) {
 	// When either side ends, both are closed: a server that never closes
 	// cannot keep a tunnel, and its goroutines, past the browser's end.
 	var once sync.Once
-	shut := func() { once.Do(func() { p.shut(client, upstream) }) }
+	var ended atomic.Bool
+	shut := func() { once.Do(func() { ended.Store(true); p.shut(client, upstream) }) }
+	spoke, answered := p.tunnelTimeout(r, &ended, shut)
 	go func() {
 		defer p.wg.Done()
 		defer shut()
-		p.pipe(upstream, buf) // what the client sent, buffered or not
+		p.pipe(upstream, firstRead{r: buf, first: spoke}) // what the client sent, buffered or not
 	}()
 	go func() {
 		defer p.wg.Done()
 		defer shut()
-		p.pipe(client, upstream)
+		p.pipe(client, firstRead{r: upstream, first: answered})
 	}()
+}
+
+// tunnelTimeout returns the functions a tunnel of CONNECT r calls on the
+// first byte the browser sends through it (spoke) and on its server's
+// first (answered): a server silent for p.handshake after the browser's
+// first byte (its TLS handshake's, the tunnel open) has its tunnel shut,
+// unless it ended already, and its host recorded with a
+// tunnelTimeoutError (tunnelFailed), for the render whose document it
+// was to fail as the plain fetch does ("TLS handshake timeout"), naming
+// the host, where the browser waited for it to the render's deadline.
+func (p *guardProxy) tunnelTimeout(r *http.Request, ended *atomic.Bool, shut func()) (spoke, answered func()) {
+	var heard atomic.Bool
+	spoke = sync.OnceFunc(func() {
+		time.AfterFunc(p.handshake, func() {
+			if heard.Load() || ended.Load() {
+				return
+			}
+			p.tunnelFailed.keep(r, &tunnelTimeoutError{host: r.Host, after: p.handshake})
+			shut()
+		})
+	})
+	return spoke, func() { heard.Store(true) }
+}
+
+// tunnelTimeoutError is the error of a tunnel whose server sent nothing
+// within after of the browser's first byte (tunnelTimeout): a timeout
+// (net.Error), as the plain fetch's TLS handshake timeout is.
+type tunnelTimeoutError struct {
+	host  string
+	after time.Duration
+}
+
+func (e *tunnelTimeoutError) Error() string {
+	return fmt.Sprintf("TLS handshake timeout: %s sent nothing in %v", e.host, e.after)
+}
+
+// Timeout reports that the error is a timeout (net.Error).
+func (e *tunnelTimeoutError) Timeout() bool { return true }
+
+// Temporary is net.Error's: a timeout may pass.
+func (e *tunnelTimeoutError) Temporary() bool { return true }
+
+// firstRead is a reader that calls first once it has read a byte.
+type firstRead struct {
+	r     io.Reader
+	first func()
+}
+
+func (f firstRead) Read(b []byte) (int, error) {
+	n, err := f.r.Read(b)
+	if n > 0 {
+		f.first()
+	}
+	return n, err
 }
 
 // pipe copies src to dst, one way of a tunnel, on the tunnel's own

@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -115,6 +116,10 @@ type Chromium struct {
 	// Options.HeaderTimeout, which the guard proxy's requests follow as
 	// the client's own do (startGuardProxy).
 	total, headerTimeout time.Duration
+	// connectTimeout is the client's Options.ConnectTimeout, its TLS
+	// handshake timeout, which the guard proxy's tunnels follow as the
+	// client's own connections do (tunnelTimeout).
+	connectTimeout time.Duration
 }
 
 var _ PageRenderer = (*Chromium)(nil)
@@ -124,7 +129,7 @@ var _ PageRenderer = (*Chromium)(nil)
 // answer as the client's fetch does (total, headerTimeout). The caller
 // holds c.mu, or has c to itself.
 func (c *Chromium) startProxy() (*guardProxy, error) {
-	return startGuardProxy(c.Dial, c.up, c.total, c.headerTimeout, c.Logger)
+	return startGuardProxyHandshake(c.Dial, c.up, c.total, c.headerTimeout, c.connectTimeout, c.Logger)
 }
 
 // start starts the browser unless it runs, and returns its context and
@@ -312,7 +317,12 @@ const proxyBypassList = "<-loopback>"
 // proxy's error, naming it, as the plain fetch fails ("navigation to URL:
 // dial tcp ...: connection refused"), where the proxy's 502 or 504 was
 // returned as the page (and, for an https page whose tunnel it could not
-// open, the browser's net::ERR_TUNNEL_CONNECTION_FAILED was all it said). A page whose redirects the
+// open, the browser's net::ERR_TUNNEL_CONNECTION_FAILED was all it said).
+// An https page whose server sent nothing through its tunnel within the
+// client's ConnectTimeout (its TLS handshake) fails as the plain fetch's
+// TLS handshake timeout does, naming the host ("TLS handshake timeout:
+// HOST sent nothing in 10s", a net.Error timeout), where the browser
+// waited for it and said net::ERR_TIMED_OUT. A page whose redirects the
 // browser gave up on (net::ERR_TOO_MANY_REDIRECTS) after one led back to
 // a document its navigation asked already fails naming the loop as the
 // plain fetch does ("redirect loop: A → B → A", ErrRedirects). A page
@@ -413,12 +423,21 @@ func (c *Chromium) render(ctx context.Context, url string) (string, documentAnsw
 					ErrUnsupported, vigil.RedactURL(doc.url))
 			}
 		}
-		// An https document whose tunnel the proxy could not open: the
-		// browser says only net::ERR_TUNNEL_CONNECTION_FAILED.
-		if strings.Contains(loadErr.Error(), "ERR_TUNNEL_CONNECTION_FAILED") {
-			if err := gate.refusedByGuard(b.tunnelFailed); err != nil {
-				return "", documentAnswer{}, err
+		// An https document whose tunnel the proxy could not open (the
+		// browser says only net::ERR_TUNNEL_CONNECTION_FAILED), or whose
+		// server sent nothing through it in time (its TLS handshake: the
+		// browser says the connection closed).
+		failed := strings.Contains(loadErr.Error(), "ERR_TUNNEL_CONNECTION_FAILED")
+		err := gate.refusedByGuard(func(url string) error {
+			err := b.tunnelFailed(url)
+			var te *tunnelTimeoutError
+			if failed || errors.As(err, &te) {
+				return err
 			}
+			return nil
+		})
+		if err != nil {
+			return "", documentAnswer{}, err
 		}
 		return "", documentAnswer{}, ended(ctx, loadErr)
 	}

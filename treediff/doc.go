@@ -120,10 +120,20 @@
 //     as wrapped or unwrapped when one's only child has the other's name
 //     (an element inserted around a deep subtree).
 //   - leftovers: a deleted and an inserted region with identical content
-//     become a move; regions with the same name and similar words (Dice ≥
+//     become a move; regions with the same name and similar words (Dice >
 //     0.5 over the first 1000 bytes of text, found through an inverted
-//     index of words by name) become a move plus edits; a second recovery
-//     then matches their insides, and only those.
+//     index of words by name) become a move plus edits. Then the elements
+//     up to three levels inside the regions left (an item moved into a
+//     new wrapper, or out of a deleted one, and edited) are paired so
+//     with those of the other side, each with a region root or an element
+//     inside a region of another name (two regions of one name were
+//     weighed as wholes: a byline they share does not make one item of
+//     them), by the pairs of consecutive words of their texts not matched
+//     elsewhere, three at least in common: a paragraph with a word changed
+//     keeps most of them, one of the same vocabulary in another order
+//     keeps few. A second recovery then matches the insides of the pairs,
+//     and only those. (A text moved among its siblings and changed is
+//     left deleted and inserted: the delta updates a text only in place.)
 //
 // # Speed
 //

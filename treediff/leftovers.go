@@ -20,6 +20,15 @@ const (
 	// leftoverExact is how many candidates, those sharing the most rare
 	// words, get their exact similarity computed.
 	leftoverExact = 4
+	// leftoverDepth is how many levels below the root of a deleted or
+	// inserted region an element may lie and still be paired by its words
+	// (an item moved into a new wrapper, or out of a deleted one).
+	leftoverDepth = 3
+	// leftoverNestedShared is the fewest pairs of consecutive words that
+	// an element inside a region must share with its counterpart to be
+	// paired with it: a short value that shares one or two is alike by
+	// chance.
+	leftoverNestedShared = 3
 )
 
 // leftovers pairs subtrees that moved and changed at the same time. After
@@ -29,15 +38,19 @@ const (
 // which makes a move plus a few edits of what would be a delete plus an
 // insert of both subtrees. Candidates are found through an inverted index of
 // their words under their name, so each inserted root is compared only with
-// deleted roots of its name that share a word with it. A later recovery pass matches their insides.
+// deleted roots of its name that share a word with it. The elements just
+// inside the regions still left are then paired the same way, by pairs of
+// consecutive words (see wordRule). A later recovery pass matches their
+// insides.
 type leftovers struct{}
 
 func (leftovers) name() string { return "leftovers" }
 
 // leftover is a deleted region root that an inserted one may pair with.
 type leftover struct {
-	node  int32
-	words wordSet
+	node          int32
+	region, depth int32 // see wordCand
+	words         wordSet
 	// taken says that an inserted root was paired with it. The phase
 	// matches the candidates and nothing else, all free when listed: a
 	// candidate's own flag, beside its words, says whether it is free
@@ -55,22 +68,42 @@ func (leftovers) run(m *matching) {
 	// others are never read.
 	oldRoots = m.elementRoots(m.old, m.oldMatch, m.oldParent, oldRoots, zips, 0)
 	newRoots = m.elementRoots(m.new, m.newMatch, m.newParent, newRoots, zips, 1)
-	oldNames, newNames := map[int32]bool{}, map[int32]bool{}
-	for _, i := range oldRoots {
-		oldNames[m.oldName.at(i)] = true
+	m.pairByWords(rootCands(oldRoots), rootCands(newRoots), wordRule{})
+	oldNested := nestedCands(m.old, m.oldMatch, &m.oldName, oldRoots, &m.kids)
+	newNested := nestedCands(m.new, m.newMatch, &m.newName, newRoots, &m.kids)
+	// Old candidates in post-order, new ones level by level (an element
+	// before those inside it).
+	slices.SortFunc(oldNested, func(a, b wordCand) int { return int(a.node - b.node) })
+	m.pairByWords(oldNested, newNested, wordRule{nested: true})
+}
+
+// pairByWords pairs each new candidate, in the order given, with the free
+// old candidate of its name whose words are most similar (a Dice
+// coefficient above leftoverSimilarity), found through an inverted index
+// of the old candidates' words under their names. The old candidates are
+// in post-order. A candidate inside a node paired here is not paired
+// again: the second recovery matches the insides of the pairs.
+func (m *matching) pairByWords(oldC, newC []wordCand, rule wordRule) {
+	if len(oldC) == 0 || len(newC) == 0 {
+		return
 	}
-	for _, j := range newRoots {
-		newNames[m.newName.at(j)] = true
+	oldNames, newNames := map[int32]bool{}, map[int32]bool{}
+	for _, c := range oldC {
+		oldNames[m.oldName.at(c.node)] = true
+	}
+	for _, y := range newC {
+		newNames[m.newName.at(y.node)] = true
 	}
 	var cands []leftover
 	var scratch, store wordSet
 	var index wordIndex
 	postings := map[uint64][]int32{} // (name, word) -> candidates
-	for _, i := range oldRoots {
+	for _, oc := range oldC {
+		i := oc.node
 		if !newNames[m.oldName.at(i)] {
 			continue
 		}
-		c := leftover{node: i, words: newWordSet(m.old.Flat, i, &scratch, &index, &store)}
+		c := leftover{node: i, region: oc.region, depth: oc.depth, words: wordsOf(m.old.Flat, i, rule.words(m.oldMatch), &scratch, &index, &store)}
 		name := nameHash(m.oldName.at(i))
 		for _, w := range c.words {
 			key := w ^ name
@@ -87,11 +120,12 @@ func (leftovers) run(m *matching) {
 	// region at hand; touched lists the candidates to reset.
 	shared := make([]int32, len(cands))
 	var touched, top []int32
-	for _, j := range newRoots {
-		if !oldNames[m.newName.at(j)] || m.newMatch[j] >= 0 {
+	for _, y := range newC {
+		j := y.node
+		if !oldNames[m.newName.at(j)] || m.newMatch[j] >= 0 || (rule.nested && m.newAncestorPaired(y)) {
 			continue
 		}
-		words := newWordSet(m.new.Flat, j, &scratch, &index, nil) // index holds words
+		words := wordsOf(m.new.Flat, j, rule.words(m.newMatch), &scratch, &index, nil) // index holds words
 		name := nameHash(m.newName.at(j))
 		for _, k := range touched {
 			shared[k] = 0
@@ -115,7 +149,7 @@ func (leftovers) run(m *matching) {
 		// word it shares.
 		top = top[:0]
 		for _, k := range touched {
-			if c := &cands[k]; c.taken || !m.sameKey(c.node, j) {
+			if c := &cands[k]; c.taken || !m.sameKey(c.node, j) || !rule.allows(c, y) {
 				continue
 			}
 			top = keepTop(top, k, func(a, b int32) bool {
@@ -128,15 +162,22 @@ func (leftovers) run(m *matching) {
 			if m.oldName.at(c.node) != m.newName.at(j) {
 				continue // two (name, word) keys that collide
 			}
-			s := index.dice(words, c.words)
+			s, common := index.diceCommon(words, c.words)
+			if rule.nested && common < leftoverNestedShared {
+				continue
+			}
 			if s > bestScore || (s == bestScore && (best < 0 || c.node < cands[best].node)) {
 				best, bestScore = k, s
 			}
 		}
 		if best >= 0 {
-			cands[best].taken = true
-			m.pair(cands[best].node, int32(j))
-			m.leftoverPairs = append(m.leftoverPairs, cands[best].node)
+			i := cands[best].node
+			// The candidates inside it come just before it.
+			for k := best; k >= 0 && cands[k].node > i-m.old.Size[i]; k-- {
+				cands[k].taken = true
+			}
+			m.pair(i, j)
+			m.leftoverPairs = append(m.leftoverPairs, i)
 		}
 	}
 }

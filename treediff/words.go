@@ -17,6 +17,22 @@ type wordSet []uint64
 // set is carved from store, to be kept; when store is nil it is scratch's,
 // valid until the next call.
 func newWordSet(t *tree.Flat, i int32, scratch *wordSet, index *wordIndex, store *wordSet) wordSet {
+	return wordsOf(t, i, wordOptions{}, scratch, index, store)
+}
+
+// wordOptions tells wordsOf what to read.
+type wordOptions struct {
+	// pairs makes the set one of the pairs of consecutive words of the
+	// subtree's texts (the first word with the start): the order of the words counts,
+	// so that two texts of one vocabulary in another order share few.
+	pairs bool
+	// match, when set, is the version's matches: texts matched already
+	// are not read, as they are not part of the region.
+	match []int32
+}
+
+// wordsOf is newWordSet with options.
+func wordsOf(t *tree.Flat, i int32, opt wordOptions, scratch *wordSet, index *wordIndex, store *wordSet) wordSet {
 	set := (*scratch)[:0]
 	budget := leftoverTextLimit
 	// The subtree is the post-order range [i-Size+1, i]: its leaves come in
@@ -24,6 +40,7 @@ func newWordSet(t *tree.Flat, i int32, scratch *wordSet, index *wordIndex, store
 	// index of the leaf that used the last of the budget: an element that
 	// begins after it is not read.
 	spent := i + 1
+	prev := uint64(0) // the word before, in pairs mode
 	for k := i - t.Size[i] + 1; k <= i; k++ {
 		if t.Kind[k] == tree.Element {
 			if k-t.Size[k]+1 <= spent {
@@ -33,7 +50,7 @@ func newWordSet(t *tree.Flat, i int32, scratch *wordSet, index *wordIndex, store
 			}
 			continue
 		}
-		if budget <= 0 {
+		if budget <= 0 || (opt.match != nil && opt.match[k] >= 0) {
 			continue
 		}
 		s := t.Value(k)
@@ -45,11 +62,18 @@ func newWordSet(t *tree.Flat, i int32, scratch *wordSet, index *wordIndex, store
 			spent = k
 		}
 		h, in := uint64(fnvBasis), false
+		word := func() {
+			w := mixWord(h)
+			if opt.pairs {
+				w, prev = mixWord(prev*fnvPrime^w), w
+			}
+			set = append(set, w)
+		}
 		for k := 0; k < len(s); k++ {
 			switch c := s[k]; c {
 			case ' ', '\t', '\n', '\r', '\f', '\v':
 				if in {
-					set = append(set, mixWord(h))
+					word()
 					h, in = fnvBasis, false
 				}
 			default:
@@ -58,7 +82,7 @@ func newWordSet(t *tree.Flat, i int32, scratch *wordSet, index *wordIndex, store
 			}
 		}
 		if in {
-			set = append(set, mixWord(h))
+			word()
 		}
 	}
 	*scratch = set
@@ -166,8 +190,14 @@ func (x *wordIndex) has(w uint64) bool {
 // dice returns 2|a∩b| / (|a|+|b|), and 1 for two empty sets, where a is
 // the set the index holds and b a set of distinct words.
 func (x *wordIndex) dice(a, b wordSet) float64 {
+	s, _ := x.diceCommon(a, b)
+	return s
+}
+
+// diceCommon is dice, with |a∩b|.
+func (x *wordIndex) diceCommon(a, b wordSet) (float64, int) {
 	if len(a)+len(b) == 0 {
-		return 1
+		return 1, 0
 	}
 	common := 0
 	for _, w := range b {
@@ -175,5 +205,5 @@ func (x *wordIndex) dice(a, b wordSet) float64 {
 			common++
 		}
 	}
-	return 2 * float64(common) / float64(len(a)+len(b))
+	return 2 * float64(common) / float64(len(a)+len(b)), common
 }

@@ -71,7 +71,11 @@
 //     small, unless each is identical to a sibling that changed places,
 //     or, among repeated children that no common run pairs, to one left
 //     alone on the other side, which would be deleted or inserted (see
-//     markLoose): those are moves.
+//     markLoose): those are moves. So are lone children linked by their
+//     twins into a chain (r0 r0 r3 r2 r1 r1 r2 to r2 r0 r3 r1 r2 r0 r1:
+//     the lone r0 and r1 against r2 and r0, an r2 and an r1 left alone)
+//     when their twins pair more nodes than pairing them in place does
+//     (markTwinChains), at a look-up a child left.
 //   - phase 3 looks for an anchor only at the parent for light subtrees
 //     (the thesis's d = 1 + h·W/W0), not three levels up as the tool does:
 //     far anchors pair identical small subtrees across the document, which

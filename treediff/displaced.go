@@ -1,7 +1,5 @@
 package treediff
 
-import "github.com/vigil-web/vigil/tree"
-
 // displaced marks the children of a matched pair that have an identical
 // child on the other side which alignment left unpaired: a child unique on
 // both sides but off the increasing run, or a repeated one left off the
@@ -14,9 +12,8 @@ type displaced struct {
 	// alignment not kept can clear them (undo).
 	trial bool
 	log   []displacedBit
-	// classes and lone are markTwinChains's working space.
-	classes []twinClass
-	lone    [][2]int32
+	// twins is markTwinChains's working space.
+	twins twinScratch
 }
 
 // displacedBit is one bit set during a trial.
@@ -142,111 +139,4 @@ func (m *matching) markLoose(paired [][2]int32, a, b []int32, la, ha, lb, hb int
 		}
 	})
 	m.markTwinChains(gaps, a, b)
-}
-
-// twinClass is one signature among the loose and lone children of a list
-// (see markTwinChains).
-type twinClass struct {
-	old, new int32 // loose and lone children with it, on each side
-	out, in  int32 // lone pairs whose old child, or new child, has it
-	weight   int32 // what pairing two of them saves: 2 × size - 1
-	up       int32 // union-find parent among the classes
-	// all and none add up, on a component's root, what pairing its lone
-	// children in place and pairing them with their twins save.
-	all, none int32
-}
-
-// markTwinChains marks the lone children (see markLoose) that pair more
-// with their twins than in place, taking each chain of them at once. A
-// lone pair links the class (signature) of its old child to that of its
-// new child; along a chain of such links, pairing every lone pair in
-// place leaves unpaired, in each class, the twins the lone children
-// would have taken: r0 r0 r3 r2 r1 r1 r2 to r2 r0 r3 r1 r2 r0 r1 aligns
-// r0 r3 r2 r1, leaving r0 and r1 lone against r2 and r0, r2 loose at the
-// end of the old list and r1 at the start of the new one; in place, two
-// updates, an insert and a delete, against three moves. For each set of
-// classes linked by lone pairs, the lone pairs are left to the twins
-// (every lone child marked) when the twins save more, counted in nodes
-// (a pair of twins saves deleting and inserting them for a move, a pair
-// in place saves them for an update). Where both save as much (values
-// rewritten in place, each with another's value), the pairs in place are
-// kept. It costs a look-up a child left.
-func (m *matching) markTwinChains(gaps func(func(pa, ea, pb, eb int)), a, b []int32) {
-	d := &m.displaced
-	classes := d.classes[:0]
-	// The classes of the loose and lone children, numbered in a bag
-	// keyed by signature.
-	n := 0
-	gaps(func(pa, ea, pb, eb int) {
-		if (pa < ea) != (pb < eb) || (ea-pa == 1 && eb-pb == 1) {
-			n += ea - pa + eb - pb
-		}
-	})
-	slot := m.myers.emptyBag(n)
-	class := func(sig tree.Signature, size int32) *twinClass {
-		c := slot(sig)
-		if !c.used {
-			c.key, c.used, c.count = sig, true, int32(len(classes))
-			classes = append(classes, twinClass{weight: 2*size - 1, up: int32(len(classes))})
-		}
-		return &classes[c.count]
-	}
-	lone := d.lone[:0]
-	gaps(func(pa, ea, pb, eb int) {
-		switch {
-		case pa < ea && pb == eb:
-			for _, x := range a[pa:ea] {
-				class(m.old.Signature[x], m.old.Size[x]).old++
-			}
-		case pa == ea && pb < eb:
-			for _, y := range b[pb:eb] {
-				class(m.new.Signature[y], m.new.Size[y]).new++
-			}
-		case ea-pa == 1 && eb-pb == 1:
-			x, y := a[pa], b[pb]
-			if !m.small(x, y) || m.old.Signature[x] == m.new.Signature[y] {
-				return // not paired in place: no choice to make
-			}
-			cx := class(m.old.Signature[x], m.old.Size[x])
-			cx.old++
-			cx.out++
-			cy := class(m.new.Signature[y], m.new.Size[y])
-			cy.new++
-			cy.in++
-			lone = append(lone, [2]int32{x, y})
-		}
-	})
-	d.lone = lone
-	if len(lone) == 0 {
-		d.classes = classes
-		return
-	}
-	root := func(k int32) int32 {
-		for classes[k].up != k {
-			classes[k].up = classes[classes[k].up].up
-			k = classes[k].up
-		}
-		return k
-	}
-	classOf := func(sig tree.Signature) int32 { return slot(sig).count }
-	for _, p := range lone {
-		kx, ky := root(classOf(m.old.Signature[p[0]])), root(classOf(m.new.Signature[p[1]]))
-		classes[kx].up = ky
-	}
-	for _, p := range lone {
-		k := root(classOf(m.old.Signature[p[0]]))
-		classes[k].all += m.old.Size[p[0]] + m.new.Size[p[1]] - 1
-	}
-	for k := range classes {
-		c := &classes[k]
-		r := &classes[root(int32(k))]
-		r.all += c.weight * min(c.old-c.out, c.new-c.in)
-		r.none += c.weight * min(c.old, c.new)
-	}
-	for _, p := range lone {
-		if r := &classes[root(classOf(m.old.Signature[p[0]]))]; r.none > r.all {
-			d.mark(m, p[0], p[1])
-		}
-	}
-	d.classes = classes
 }

@@ -3,6 +3,7 @@ package xmlpatch
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,7 +19,9 @@ import (
 // selector must locate exactly one node. Apply keeps to XPath's data model,
 // as RFC 5261 does: the texts an operation puts side by side become one text
 // node, which text()[k] counts once. Nodes an operation adds get fresh XIDs
-// when doc has XIDs. Apply never panics on a patch or a document (a broken
+// when doc has XIDs, above every XID it holds; the operation fails
+// (InvalidPatchDirective) when they would reach the largest XID,
+// math.MaxUint64, which a later diff refuses. Apply never panics on a patch or a document (a broken
 // invariant of its own, a bug, is an "internal error" that leaves doc as it
 // was), and its work is bounded: the nodes its selectors visit and compare,
 // and the subtrees its operations walk, are counted over the whole patch
@@ -34,7 +37,7 @@ func Apply(doc *tree.Document, p *Patch) (err error) {
 		return fmt.Errorf("xml patch: %d operations, more than the limit of %d", len(p.Ops), MaxOps)
 	}
 	clone := doc.Clone()
-	a := &applier{doc: clone, p: p, xids: clone.Root.XID != 0, base: (*scope)(nil).declare(p.Namespaces), w: &work{limit: workLimit(doc, p)}}
+	a := &applier{doc: clone, orig: doc.Root, p: p, xids: clone.Root.XID != 0, base: (*scope)(nil).declare(p.Namespaces), w: &work{limit: workLimit(doc, p)}}
 	a.sv.w = a.w
 	a.attrs = newAttrTables(a.w)
 	if !noSiblingIndex {
@@ -53,8 +56,13 @@ func Apply(doc *tree.Document, p *Patch) (err error) {
 type applier struct {
 	doc  *tree.Document
 	p    *Patch
-	xids bool   // give added nodes XIDs
-	base *scope // the namespaces the patch's document element declares
+	xids bool // give added nodes XIDs
+	// orig is the document's root as it came, left untouched; the
+	// first fresh XID is above every XID it holds (see giveXIDs).
+	orig *tree.Node
+	// nextKnown says that doc.NextXID has been raised above orig's XIDs.
+	nextKnown bool
+	base      *scope // the namespaces the patch's document element declares
 	// sib indexes the children of the elements selectors went through;
 	// every change to children, names and namespace declarations below
 	// goes through the methods that keep it up to date.
@@ -209,10 +217,32 @@ func problem(cond Condition, format string, args ...any) (Condition, string) {
 	return cond, fmt.Sprintf(format, args...)
 }
 
-// giveXIDs numbers added nodes after the document's.
-func (a *applier) giveXIDs(nodes []*tree.Node) {
+// giveXIDs numbers added nodes after the document's: from its NextXID, or
+// past the largest XID it held when it came, when that is larger, as a
+// diff allocates. It gives none and fails when the fresh XIDs would reach
+// the largest XID, math.MaxUint64, kept unallocated so that NextXID stays
+// above every XID (as treediff, tree.Document.SetXIDMap and delta.Apply
+// keep it): a document that holds it, or whose next XID leaves too few
+// below it for the nodes added.
+func (a *applier) giveXIDs(nodes []*tree.Node) (Condition, string) {
 	if !a.xids {
-		return
+		return "", ""
+	}
+	if !a.nextKnown {
+		a.nextKnown = true
+		var top tree.XID
+		tree.PostOrder(a.orig, func(m *tree.Node) { top = max(top, m.XID) })
+		if top == math.MaxUint64 {
+			return problem(InvalidPatchDirective, "the document holds XID %d, the largest, which leaves none to allocate next", top)
+		}
+		a.doc.NextXID = max(a.doc.NextXID, top+1)
+	}
+	var count uint64
+	for _, n := range nodes {
+		tree.PostOrder(n, func(*tree.Node) { count++ })
+	}
+	if next := a.doc.NextXID; count > 0 && math.MaxUint64-uint64(next) <= count {
+		return problem(InvalidPatchDirective, "the document's next XID %d leaves too few below %d, the largest, for the %d nodes the operation adds", next, uint64(math.MaxUint64), count)
 	}
 	for _, n := range nodes {
 		tree.PostOrder(n, func(m *tree.Node) {
@@ -220,6 +250,7 @@ func (a *applier) giveXIDs(nodes []*tree.Node) {
 			a.doc.NextXID++
 		})
 	}
+	return "", ""
 }
 
 func (a *applier) addTyped(op *Op, loc *located, ps *scope) (Condition, string) {
@@ -355,7 +386,9 @@ func (a *applier) add(op *Op, loc *located, ps *scope) (Condition, string) {
 		return lerr.cond, lerr.msg
 	}
 	nodes = normalizeTexts(nodes)
-	a.giveXIDs(nodes)
+	if cond, msg := a.giveXIDs(nodes); cond != "" {
+		return cond, msg
+	}
 	for i, n := range nodes {
 		a.insertChild(parent, at+i, n)
 	}
@@ -443,7 +476,9 @@ func (a *applier) replace(op *Op, loc *located, ps *scope) (Condition, string) {
 		return lerr.cond, lerr.msg
 	}
 	nodes = normalizeTexts(nodes)
-	a.giveXIDs(nodes)
+	if cond, msg := a.giveXIDs(nodes); cond != "" {
+		return cond, msg
+	}
 	if loc.parent == nil {
 		a.doc.Root = nodes[0]
 		a.declarationsChanged()

@@ -16,8 +16,10 @@ import (
 // records, each with WARC-Segment-Origin-ID naming it and the next
 // WARC-Segment-Number, the last with WARC-Segment-Total-Length. The
 // segments of one record are joined when they follow each other in the
-// stream read, others between them or not; a record whose segments run
-// into another file is reported as incomplete (see End).
+// stream read, others between them or not. One Joiner reads the files
+// of one import in turn, its File naming each, and joins the segments of
+// a record written across them; a record whose last segment none of
+// them holds is reported as incomplete (see End).
 //
 // A Joiner keeps the segments of the records it has not finished in
 // memory, no more than MaxBlock bytes of blocks in all, and no more than
@@ -29,10 +31,17 @@ type Joiner struct {
 	// most bytes of segments' blocks kept at once: a record whose
 	// segments pass it is dropped with an error wrapping ErrTooLong.
 	MaxBlock int64
-	open     map[string]*segmented // by the id of the first segment
-	opened   int                   // first segments taken, for End's order
-	size     int64                 // the bytes of blocks in open
-	headers  int64                 // the bytes of headers in open
+	// File names the file of the records Add takes next: a caller that
+	// reads several files sets it before each. The errors name a
+	// record's file by it (SegmentError.File), and a segment in another
+	// file than its record's first.
+	File    string
+	files   int                   // the files read (File's values in turn)
+	file    string                // File when Add was last called
+	open    map[string]*segmented // by the id of the first segment
+	opened  int                   // first segments taken, for End's order
+	size    int64                 // the bytes of blocks in open
+	headers int64                 // the bytes of headers in open
 	// number and where are Origin's.
 	number int
 	where  string
@@ -43,6 +52,8 @@ type segmented struct {
 	origin  *Record // its first segment, without its block
 	number  int     // the caller's number of its first segment
 	where   string  // the caller's name of its first segment
+	file    string  // Joiner.File at its first segment
+	last    string  // Joiner.File at its last segment read
 	next    int     // the segment number due
 	block   []byte
 	order   int   // Joiner.opened when it was taken
@@ -52,10 +63,11 @@ type segmented struct {
 // SegmentError is the error of a record split in segments that cannot be
 // joined. Number and Where are what the caller gave Add with its first
 // segment, or with the continuation record in error if its first is not
-// known; ID is that record's id.
+// known; ID is that record's id, and File the Joiner's File then.
 type SegmentError struct {
 	Number int
 	Where  string
+	File   string
 	ID     string
 	Err    error
 }
@@ -84,6 +96,10 @@ func (j *Joiner) limit() int64 {
 // is an error (*SegmentError), and so is the record it belongs to: the
 // segments of it already taken are dropped.
 func (j *Joiner) Add(rec *Record, number int, where string) (*Record, error) {
+	if j.files == 0 || j.File != j.file {
+		j.files++
+		j.file = j.File
+	}
 	n := rec.Header.Get(FieldSegmentNumber)
 	continuation := rec.Type() == TypeContinuation
 	if n == "" && !continuation {
@@ -92,22 +108,22 @@ func (j *Joiner) Add(rec *Record, number int, where string) (*Record, error) {
 	}
 	num, err := strconv.Atoi(strings.TrimSpace(n))
 	if err != nil || num < 1 {
-		return nil, &SegmentError{number, where, rec.ID(), fmt.Errorf("bad %s %q", FieldSegmentNumber, n)}
+		return nil, &SegmentError{number, where, j.File, rec.ID(), fmt.Errorf("bad %s %q", FieldSegmentNumber, n)}
 	}
 	if !continuation {
 		if num != 1 {
-			return nil, &SegmentError{number, where, rec.ID(), fmt.Errorf("%s record with %s %d: only a continuation record has a number past 1", rec.Type(), FieldSegmentNumber, num)}
+			return nil, &SegmentError{number, where, j.File, rec.ID(), fmt.Errorf("%s record with %s %d: only a continuation record has a number past 1", rec.Type(), FieldSegmentNumber, num)}
 		}
 		id := rec.ID()
 		if s := j.open[id]; s != nil {
-			return nil, &SegmentError{number, where, id, fmt.Errorf("a first segment of a record whose segments are being joined, from %s", s.where)}
+			return nil, &SegmentError{number, where, j.File, id, fmt.Errorf("a first segment of a record whose segments are being joined, from %s", s.where)}
 		}
 		headers := headerSize(rec.Header)
 		if j.headers+headers > MaxHeader {
-			return nil, &SegmentError{number, where, id, fmt.Errorf("the headers of the records whose segments are being joined pass %d bytes: %w", MaxHeader, ErrTooLong)}
+			return nil, &SegmentError{number, where, j.File, id, fmt.Errorf("the headers of the records whose segments are being joined pass %d bytes: %w", MaxHeader, ErrTooLong)}
 		}
 		if err := j.grow(int64(len(rec.Block))); err != nil {
-			return nil, &SegmentError{number, where, id, err}
+			return nil, &SegmentError{number, where, j.File, id, err}
 		}
 		if j.open == nil {
 			j.open = map[string]*segmented{}
@@ -115,22 +131,28 @@ func (j *Joiner) Add(rec *Record, number int, where string) (*Record, error) {
 		// The header is kept apart from the block, so that the block is
 		// kept once.
 		origin := &Record{Version: rec.Version, Header: slices.Clone(rec.Header)}
-		j.open[id] = &segmented{origin: origin, number: number, where: where, next: 2, block: slices.Clone(rec.Block), order: j.opened, headers: headers}
+		j.open[id] = &segmented{origin: origin, number: number, where: where, file: j.File, last: j.File, next: 2, block: slices.Clone(rec.Block), order: j.opened, headers: headers}
 		j.opened++
 		j.headers += headers
 		return nil, nil
 	}
 	originID := StripID(rec.Header.Get(FieldSegmentOriginID))
 	if originID == "" {
-		return nil, &SegmentError{number, where, rec.ID(), fmt.Errorf("continuation without %s", FieldSegmentOriginID)}
+		return nil, &SegmentError{number, where, j.File, rec.ID(), fmt.Errorf("continuation without %s", FieldSegmentOriginID)}
 	}
 	s := j.open[originID]
 	if s == nil {
-		return nil, &SegmentError{number, where, rec.ID(), fmt.Errorf("continuation segment %d of %s, whose first segment is not in the file before it", num, originID)}
+		return nil, &SegmentError{number, where, j.File, rec.ID(), fmt.Errorf("continuation segment %d of %s, whose first segment is not in the %s before it", num, originID, plural(j.files, "file", "files"))}
+	}
+	s.last = j.File
+	if j.File != s.file {
+		// A segment in another file than its record's first is named
+		// with its file.
+		where = j.File + ": " + where
 	}
 	fail := func(err error) (*Record, error) {
 		j.drop(originID)
-		return nil, &SegmentError{s.number, s.where, originID, err}
+		return nil, &SegmentError{s.number, s.where, s.file, originID, err}
 	}
 	if num != s.next {
 		return fail(fmt.Errorf("segment %d (%s) where segment %d was due: a segment is missing", num, where, s.next))
@@ -146,7 +168,7 @@ func (j *Joiner) Add(rec *Record, number int, where string) (*Record, error) {
 	}
 	j.drop(originID)
 	if t, err := strconv.ParseInt(strings.TrimSpace(total), 10, 64); err != nil || t != int64(len(s.block)) {
-		return nil, &SegmentError{s.number, s.where, originID, fmt.Errorf("%s %s (%s), but the segments hold %d bytes", FieldSegmentTotalLength, total, where, len(s.block))}
+		return nil, &SegmentError{s.number, s.where, s.file, originID, fmt.Errorf("%s %s (%s), but the segments hold %d bytes", FieldSegmentTotalLength, total, where, len(s.block))}
 	}
 	j.number, j.where = s.number, s.where
 	whole := &Record{Version: s.origin.Version, Block: s.block}
@@ -199,14 +221,28 @@ var errIncomplete = errors.New("the segments after it are missing")
 
 // End returns an error (*SegmentError) for each record whose last segment
 // has not been read, in the order of their first segments, and forgets
-// them: at the end of a file, the records it holds only part of.
+// them: at the end of a file, the records it holds only part of, or, for
+// a caller reading several files whose records may run from one into the
+// next, at the end of the last.
 func (j *Joiner) End() []error {
 	open := slices.SortedFunc(maps.Values(j.open), func(a, b *segmented) int { return a.order - b.order })
 	var errs []error
 	for _, s := range open {
-		errs = append(errs, &SegmentError{s.number, s.where, s.origin.ID(),
-			fmt.Errorf("split in segments, segment %d the last in the file, without %s: %w", s.next-1, FieldSegmentTotalLength, errIncomplete)})
+		last := "the last in the file"
+		if s.last != s.file {
+			last = "the last read, in " + s.last
+		}
+		errs = append(errs, &SegmentError{s.number, s.where, s.file, s.origin.ID(),
+			fmt.Errorf("split in segments, segment %d %s, without %s: %w", s.next-1, last, FieldSegmentTotalLength, errIncomplete)})
 	}
 	j.open, j.size, j.headers = nil, 0, 0
 	return errs
+}
+
+// plural returns one if n is 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

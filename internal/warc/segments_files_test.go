@@ -1,0 +1,82 @@
+package warc_test
+
+import (
+	"errors"
+	"strconv"
+	"testing"
+
+	"github.com/vigil-web/vigil/internal/warc"
+)
+
+// TestJoinerAcrossFiles: the segments of a record written across files
+// (the reason WARC 1.1 section 6.7 has them) are joined when one Joiner
+// reads the files in turn, File naming each; a chain left incomplete, or
+// broken, by the last file is an error naming the record's id and its
+// first segment's file, and the file of a segment in another.
+func TestJoinerAcrossFiles(t *testing.T) {
+	type rec struct {
+		file string
+		r    *warc.Record
+	}
+	cases := map[string]struct {
+		in   []rec
+		want []string // the records out, by id and block, then the errors
+	}{
+		"joined across three files": {
+			in: []rec{{"a.warc", plain("p", "x")}, {"a.warc", segment("s", 1, "ab", 0)},
+				{"b.warc", segment("s", 2, "cd", 0)}, {"c.warc", plain("q", "y")}, {"c.warc", segment("s", 3, "e", 5)}},
+			want: []string{"p x", "q y", "s abcde"},
+		},
+		"the last segment in no file": {
+			in:   []rec{{"a.warc", segment("s", 1, "ab", 0)}, {"b.warc", segment("s", 2, "cd", 0)}},
+			want: []string{"error a.warc: record at 1 (s): split in segments, segment 2 the last read, in b.warc, without WARC-Segment-Total-Length: the segments after it are missing"},
+		},
+		"a segment missing in the next file": {
+			in:   []rec{{"a.warc", segment("s", 1, "ab", 0)}, {"b.warc", segment("s", 3, "cd", 6)}},
+			want: []string{"error a.warc: record at 1 (s): segment 3 (b.warc: record at 2) where segment 2 was due: a segment is missing"},
+		},
+		"a total wrong in the next file": {
+			in:   []rec{{"a.warc", segment("s", 1, "ab", 0)}, {"b.warc", segment("s", 2, "cd", 5)}},
+			want: []string{"error a.warc: record at 1 (s): WARC-Segment-Total-Length 5 (b.warc: record at 2), but the segments hold 4 bytes"},
+		},
+		"a continuation of no file before": {
+			in:   []rec{{"a.warc", plain("p", "x")}, {"b.warc", segment("s", 2, "cd", 2)}},
+			want: []string{"p x", "error b.warc: record at 2 (s-2): continuation segment 2 of s, whose first segment is not in the files before it"},
+		},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			j := &warc.Joiner{}
+			var out, errs []string
+			note := func(err error) {
+				var se *warc.SegmentError
+				if !errors.As(err, &se) {
+					t.Fatalf("%v is no SegmentError", err)
+				}
+				errs = append(errs, "error "+se.File+": "+err.Error())
+			}
+			for i, r := range c.in {
+				j.File = r.file
+				whole, err := j.Add(r.r, i+1, "record at "+strconv.Itoa(i+1))
+				if err != nil {
+					note(err)
+				}
+				if whole != nil {
+					out = append(out, whole.ID()+" "+string(whole.Block))
+				}
+			}
+			for _, err := range j.End() {
+				note(err)
+			}
+			got := append(out, errs...)
+			if len(got) != len(c.want) {
+				t.Fatalf("got %q, want %q", got, c.want)
+			}
+			for i := range got {
+				if got[i] != c.want[i] {
+					t.Errorf("%d: got %q,\nwant %q", i, got[i], c.want[i])
+				}
+			}
+		})
+	}
+}

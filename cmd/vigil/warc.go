@@ -5,9 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"mime"
 	"net/http"
+	"os"
 	"strconv"
 	"time"
 
@@ -270,12 +270,14 @@ func (ex *warcExporter) version(ctx context.Context, r *vigil.Resource, v, prev 
 }
 
 func runImportWARC(ctx context.Context, env *environment, args []string) (code int, err error) {
-	fs := newDescribedFlags(env, "import warc", "[--data DIR] [--keep-partial] FILE (.warc, .warc.gz, .arc or .arc.gz, told by content; - for stdin)",
+	fs := newDescribedFlags(env, "import warc", "[--data DIR] [--keep-partial] FILE... (.warc, .warc.gz, .arc or .arc.gz, told by content; - for stdin)",
 		"Import stores the response, resource and revisit records of http(s)\n"+
 			"URLs of a WARC or ARC file, of any tool, as versions of their pages, in\n"+
 			"the order of their dates, and skips the other records (warcinfo,\n"+
 			"request, metadata) and those no newer than the store's history of their\n"+
-			"page. It is all or nothing, in one transaction (--keep-partial keeps\n"+
+			"page. The files of a crawl are imported together, in their order, and\n"+
+			"a record split in segments across them (WARC 1.1) is joined. It is\n"+
+			"all or nothing, in one transaction (--keep-partial keeps\n"+
 			"what was stored before a failure), and refuses to start while vigil\n"+
 			"serve runs on the SQLite store. A record it cannot import is named by\n"+
 			"its number and offset, the others imported, and the exit status is 2,\n"+
@@ -286,17 +288,30 @@ func runImportWARC(ctx context.Context, env *environment, args []string) (code i
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return exitOK, err
 	}
-	if err := wantArgs(fs, 1); err != nil {
-		return exitError, err
+	if fs.NArg() == 0 {
+		fmt.Fprintf(fs.Output(), "vigil import warc: want 1 argument or more, got 0\n")
+		fs.Usage()
+		return exitError, errUsageShown
 	}
-	var in io.Reader = env.stdin
-	if name := fs.Arg(0); name != "-" {
+	// Each file is opened when its turn comes (a crawl may have
+	// thousands), but one that cannot be is refused before any is read.
+	var files []warcFile
+	stdin := false
+	for _, name := range fs.Args() {
+		if name == "-" {
+			if stdin {
+				return exitError, errors.New("-: standard input given twice")
+			}
+			stdin = true
+			files = append(files, warcFile{name: displayName(name), in: env.stdin})
+			continue
+		}
 		f, err := openFile(name)
 		if err != nil {
 			return exitError, err
 		}
-		defer f.Close()
-		in = f
+		f.Close()
+		files = append(files, warcFile{name: displayName(name), open: func() (*os.File, error) { return openFile(name) }})
 	}
 	if *sf.postgres == "" && !*keepPartial {
 		// An import in one transaction holds SQLite's write lock from its
@@ -325,7 +340,7 @@ func runImportWARC(ctx context.Context, env *environment, args []string) (code i
 	if err != nil {
 		return exitError, err
 	}
-	n, skipped, err := importWARC(ctx, wh, displayName(fs.Arg(0)), in, warcImportOptions{verify: !*noVerify, keepPartial: *keepPartial}, env.stderr)
+	n, skipped, err := importWARCFiles(ctx, wh, files, warcImportOptions{verify: !*noVerify, keepPartial: *keepPartial}, env.stderr)
 	fmt.Fprintln(env.stderr, importSummary(n, skipped, err))
 	if err != nil {
 		return exitError, err

@@ -51,11 +51,11 @@ func (f *importFailures) add(n int, kind, line string) {
 }
 
 // write writes the records named, a line each after the name of their
-// file, and a line for each kind of problem of the others, the most
-// frequent first.
-func (f *importFailures) write(w io.Writer, file string) {
+// file (fileOf of their number), and a line for each kind of problem of
+// the others, the most frequent first.
+func (f *importFailures) write(w io.Writer, fileOf func(n int) string) {
 	for _, x := range f.named {
-		fmt.Fprintf(w, "%s: %s; not imported\n", file, x.line)
+		fmt.Fprintf(w, "%s: %s; not imported\n", fileOf(x.n), x.line)
 	}
 	kinds := slices.SortedFunc(maps.Keys(f.rest), func(a, b string) int {
 		return cmp.Or(cmp.Compare(f.rest[b], f.rest[a]), cmp.Compare(a, b))

@@ -54,7 +54,7 @@ func TestImportFailures(t *testing.T) {
 			var f importFailures
 			tc.add(&f)
 			var b strings.Builder
-			f.write(&b, "f.warc")
+			f.write(&b, func(int) string { return "f.warc" })
 			if got := b.String(); !strings.HasSuffix(got, tc.out) {
 				t.Errorf("wrote\n%s\nwant it to end\n%s", got, tc.out)
 			}

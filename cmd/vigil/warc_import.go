@@ -8,6 +8,8 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"os"
+	"sort"
 	"strings"
 	"time"
 
@@ -85,25 +87,44 @@ import (
 // saying so; importing the file again adds those the store lacks, and
 // nothing if it holds them.
 func importWARC(ctx context.Context, wh *warehouse.Warehouse, name string, in io.Reader, opt warcImportOptions, log io.Writer) (imported int, skipped skips, err error) {
-	// The reader's errors name the record; "warc: " adds nothing to the
-	// command's name, the file's does.
-	inFile := func(err error) error { return fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "warc: ")) }
-	r, err := warc.NewReader(in)
-	if err != nil {
-		return 0, nil, inFile(err)
-	}
-	r.Verify = opt.verify
-	r.MaxBlock = importMaxBlock
+	return importWARCFiles(ctx, wh, []warcFile{{name: name, in: in}}, opt, log)
+}
+
+// warcFile is a file import warc reads: its name as the user gave it
+// (<stdin> for standard input), and its content, or how to open it when
+// its turn comes.
+type warcFile struct {
+	name string
+	in   io.Reader
+	open func() (*os.File, error) // when in is nil
+}
+
+// importWARCFiles is importWARC of the files of one import, a crawl's
+// files in their order: their records are imported together, in the
+// order of their dates, in one transaction, and a record split in
+// segments across them (its first segments at the end of one file, the
+// others in the next, why WARC 1.1 splits records) is joined, and named
+// by its first segment's file, number and id when the files leave its
+// chain incomplete or broken. A record is named by its file; a file that
+// cannot be read further is as one file's: nothing is imported, or with
+// opt.keepPartial the records read before it, the files after it not
+// read.
+func importWARCFiles(ctx context.Context, wh *warehouse.Warehouse, files []warcFile, opt warcImportOptions, log io.Writer) (imported int, skipped skips, err error) {
 	im := &warcImport{wh: wh, bodies: map[string]int64{}, byDigest: map[string]int64{}, pages: map[string]*pageHistory{}}
+	var names []string
+	for _, f := range files {
+		names = append(names, f.name)
+	}
+	name := strings.Join(names, ", ")
 	var readErr error
 	defer func() {
-		im.failures.write(log, name)
+		im.failures.write(log, im.fileOf)
 		if readErr != nil && im.failures.total > 0 {
 			fmt.Fprintf(log, "%s\n", im.failures.summary())
 		}
 		if im.undated > 0 {
 			fmt.Fprintf(log, "%s: skipped %s dated where no store keeps a time (before 1677-09-21 or after 2262-04-11), the first %s\n",
-				name, count(im.undated, "record"), im.firstUndated)
+				im.fileOf(im.undatedN), count(im.undated, "record"), im.firstUndated)
 		}
 		if im.stale > 0 {
 			fmt.Fprintf(log, "skipped %s no newer than the history the store holds of %s URL (imported before, or out of order)\n", count(im.stale, "record"), plural(im.stale, "its", "their"))
@@ -115,86 +136,16 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, name string, in io
 	}
 	defer sp.remove()
 	joiner := &warc.Joiner{MaxBlock: importMaxBlock}
-	for {
-		if err := ctx.Err(); err != nil {
-			// Interrupted: the spool is removed, nothing imported.
-			return 0, im.skipped, fmt.Errorf("interrupted reading the file, nothing imported: %w", err)
-		}
-		rec, err := r.Next()
-		if err == io.EOF {
+	for _, f := range files {
+		im.files = append(im.files, importedFile{f.name, im.read})
+		joiner.File = f.name
+		if readErr, err = im.readFile(ctx, f, opt, sp, joiner); err != nil {
+			return 0, im.skipped, err
+		} else if readErr != nil {
 			break
-		}
-		if errors.Is(err, warc.ErrDigest) || errors.Is(err, warc.ErrTooLong) {
-			kind := badDigest
-			if errors.Is(err, warc.ErrTooLong) {
-				kind = badTooLong
-			}
-			im.failures.add(r.Number(), kind, strings.TrimPrefix(err.Error(), "warc: "))
-			continue
-		}
-		var missing *warc.MissingFieldError
-		if errors.As(err, &missing) && rec != nil {
-			// Framed by its Content-Length: the records after it are read.
-			if missing.Field != warc.FieldType && !importable(rec) {
-				im.skipped.add(skipKind(rec))
-			} else if missing.Field == warc.FieldDate {
-				im.failures.add(r.Number(), badDate, strings.TrimPrefix(err.Error(), "warc: "))
-			} else {
-				im.failures.add(r.Number(), badMissing, strings.TrimPrefix(err.Error(), "warc: "))
-			}
-			continue
-		}
-		if err != nil {
-			readErr = inFile(err)
-			break
-		}
-		// A record split in segments is imported joined, once its last
-		// segment is read.
-		var segErr *warc.SegmentError
-		if rec, err = joiner.Add(rec, r.Number(), r.Where()); errors.As(err, &segErr) {
-			im.failures.add(segErr.Number, badPart, segErr.Error())
-			continue
-		} else if err != nil {
-			return im.imported, im.skipped, err
-		} else if rec == nil {
-			continue
-		}
-		// A record joined is named by its first segment.
-		number, where := joiner.Origin()
-		if !importable(rec) {
-			if why := notHTTPResponse(rec); why != "" {
-				// A page's response that holds no response: its
-				// page would go missing without a word.
-				im.failures.add(number, badHTTP, fmt.Sprintf("%s (%s): %s", where, rec.ID(), why))
-				continue
-			}
-			im.skipped.add(skipKind(rec))
-			continue
-		}
-		at, err := rec.Date()
-		if err != nil {
-			im.failures.add(number, badDate, fmt.Sprintf("%s (%s): %s", where, rec.ID(), &badRecord{badDate, err}))
-			continue
-		}
-		if !vigil.StorableTime(at) {
-			// A date no store keeps (a crawler's clock set wrong): the
-			// record is skipped, with a warning, and the others are
-			// imported.
-			if im.undated == 0 {
-				im.firstUndated = fmt.Sprintf("%s (%s), WARC-Date %s", where, rec.ID(), at.UTC().Format(time.RFC3339))
-			}
-			im.undated++
-			im.skipped.add(skipUndated)
-			continue
-		}
-		var bad *badRecord
-		if err := sp.add(rec, spooled{n: number, where: where, at: at}); errors.As(err, &bad) {
-			im.failures.add(number, bad.kind, fmt.Sprintf("%s (%s): %s", where, rec.ID(), bad))
-		} else if err != nil {
-			return im.imported, im.skipped, err
 		}
 	}
-	// The records whose last segments the file does not hold.
+	// The records whose last segments the files do not hold.
 	for _, err := range joiner.End() {
 		if segErr := (*warc.SegmentError)(nil); errors.As(err, &segErr) {
 			im.failures.add(segErr.Number, badPart, segErr.Error())
@@ -210,13 +161,13 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, name string, in io
 		im.wh = wh
 		return sp.each(func(rec *warc.Record, s spooled) error {
 			if err := ctx.Err(); err != nil {
-				return fmt.Errorf("interrupted before %s: %s (%s): %w", name, s.where, rec.ID(), err)
+				return fmt.Errorf("interrupted before %s: %s (%s): %w", im.fileOf(s.n), s.where, rec.ID(), err)
 			}
 			var bad *badRecord
 			if err := im.record(ctx, rec); errors.As(err, &bad) {
 				im.failures.add(s.n, bad.kind, fmt.Sprintf("%s (%s): %s", s.where, rec.ID(), bad))
 			} else if err != nil {
-				return fmt.Errorf("%s: %s (%s): %w", name, s.where, rec.ID(), err)
+				return fmt.Errorf("%s: %s (%s): %w", im.fileOf(s.n), s.where, rec.ID(), err)
 			}
 			return nil
 		})
@@ -247,6 +198,115 @@ func importWARC(ctx context.Context, wh *warehouse.Warehouse, name string, in io
 		return im.imported, im.skipped, fmt.Errorf("%s: %s", name, im.failures.summary())
 	}
 	return im.imported, im.skipped, nil
+}
+
+// readFile reads the records of f into sp, those split in segments
+// through joiner, numbering them after those of the files before it
+// (im.read): a record's number is its place in the import, by which
+// im.fileOf finds its file. It returns the error of a file that cannot
+// be read further (the reader's, naming the record), or another error,
+// which ends the import (interrupted, the spool failing).
+func (im *warcImport) readFile(ctx context.Context, f warcFile, opt warcImportOptions, sp *spool, joiner *warc.Joiner) (readErr, err error) {
+	// The reader's errors name the record; "warc: " adds nothing to the
+	// command's name, the file's does.
+	inFile := func(err error) error { return fmt.Errorf("%s: %s", f.name, strings.TrimPrefix(err.Error(), "warc: ")) }
+	in := f.in
+	if in == nil {
+		fh, err := f.open()
+		if err != nil {
+			return err, nil
+		}
+		defer fh.Close()
+		in = fh
+	}
+	r, err := warc.NewReader(in)
+	if err != nil {
+		return inFile(err), nil
+	}
+	r.Verify = opt.verify
+	r.MaxBlock = importMaxBlock
+	base := im.read
+	defer func() { im.read = base + r.Number() }()
+	for {
+		if err := ctx.Err(); err != nil {
+			// Interrupted: the spool is removed, nothing imported.
+			return nil, fmt.Errorf("interrupted reading the file %s, nothing imported: %w", f.name, err)
+		}
+		rec, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if errors.Is(err, warc.ErrDigest) || errors.Is(err, warc.ErrTooLong) {
+			kind := badDigest
+			if errors.Is(err, warc.ErrTooLong) {
+				kind = badTooLong
+			}
+			im.failures.add(base+r.Number(), kind, strings.TrimPrefix(err.Error(), "warc: "))
+			continue
+		}
+		var missing *warc.MissingFieldError
+		if errors.As(err, &missing) && rec != nil {
+			// Framed by its Content-Length: the records after it are read.
+			if missing.Field != warc.FieldType && !importable(rec) {
+				im.skipped.add(skipKind(rec))
+			} else if missing.Field == warc.FieldDate {
+				im.failures.add(base+r.Number(), badDate, strings.TrimPrefix(err.Error(), "warc: "))
+			} else {
+				im.failures.add(base+r.Number(), badMissing, strings.TrimPrefix(err.Error(), "warc: "))
+			}
+			continue
+		}
+		if err != nil {
+			return inFile(err), nil
+		}
+		// A record split in segments is imported joined, once its last
+		// segment is read.
+		var segErr *warc.SegmentError
+		if rec, err = joiner.Add(rec, base+r.Number(), r.Where()); errors.As(err, &segErr) {
+			im.failures.add(segErr.Number, badPart, segErr.Error())
+			continue
+		} else if err != nil {
+			return nil, err
+		} else if rec == nil {
+			continue
+		}
+		// A record joined is named by its first segment.
+		number, where := joiner.Origin()
+		if !importable(rec) {
+			if why := notHTTPResponse(rec); why != "" {
+				// A page's response that holds no response: its
+				// page would go missing without a word.
+				im.failures.add(number, badHTTP, fmt.Sprintf("%s (%s): %s", where, rec.ID(), why))
+				continue
+			}
+			im.skipped.add(skipKind(rec))
+			continue
+		}
+		at, err := rec.Date()
+		if err != nil {
+			im.failures.add(number, badDate, fmt.Sprintf("%s (%s): %s", where, rec.ID(), &badRecord{badDate, err}))
+			continue
+		}
+		if !vigil.StorableTime(at) {
+			// A date no store keeps (a crawler's clock set wrong): the
+			// record is skipped, with a warning, and the others are
+			// imported.
+			if im.undated == 0 {
+				im.undatedN = number
+				im.firstUndated = fmt.Sprintf("%s (%s), WARC-Date %s", where, rec.ID(), at.UTC().Format(time.RFC3339))
+			}
+			im.undated++
+			im.skipped.add(skipUndated)
+			continue
+		}
+		var bad *badRecord
+		if err := sp.add(rec, spooled{n: number, where: where, at: at}); errors.As(err, &bad) {
+			im.failures.add(number, bad.kind, fmt.Sprintf("%s (%s): %s", where, rec.ID(), bad))
+		} else if err != nil {
+			return nil, err
+		}
+	}
+	return nil, nil
 }
 
 // warcImportOptions are import warc's choices.
@@ -362,6 +422,24 @@ type warcImport struct {
 	// (vigil.StorableTime), firstUndated names the first of them.
 	undated      int
 	firstUndated string
+	undatedN     int // the first's number
+	// read counts the records of the files read so far, files their
+	// names and the count before each.
+	read  int
+	files []importedFile
+}
+
+// importedFile is a file of an import, and the number of records read
+// before it: its records' numbers in the import follow.
+type importedFile struct {
+	name   string
+	before int
+}
+
+// fileOf returns the name of the file of the import's record n.
+func (im *warcImport) fileOf(n int) string {
+	i := sort.Search(len(im.files), func(i int) bool { return im.files[i].before >= n }) - 1
+	return im.files[max(i, 0)].name
 }
 
 // badRecord is the error of a record that cannot be imported: importWARC

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/vigil-web/vigil/internal/warc"
+)
+
+// TestWARCImportJoinsSegmentsAcrossFiles: vigil import warc takes the
+// files of a crawl, and a response split in segments across two of them
+// (its first segments at the end of one, the rest in the next: why WARC
+// 1.1 splits records) is imported whole, with the other records of both,
+// in one transaction; it was named "the segments after it are missing"
+// and not imported, and a second file could not be given. A chain the
+// files leave incomplete is named by its first segment's file, number
+// and id, and the rest is imported.
+func TestWARCImportJoinsSegmentsAcrossFiles(t *testing.T) {
+	body := "<html><body><p>" + strings.Repeat("a page split across files. ", 40) + "</p></body></html>"
+	page := httpResponse("Content-Type: text/html\r\n", body)
+	const date = "2026-01-01T00:00:00Z"
+	split := segments("http://example.com/split", date, page, 300, 0)
+	if len(split) < 3 {
+		t.Fatalf("%d segments", len(split))
+	}
+	other := foreignRecord{typ: warc.TypeResponse, uri: "http://example.com/other", date: date, block: page}
+	info := foreignRecord{typ: warc.TypeWarcinfo, date: date, block: "software: test"}
+	// The second file's records have ids of their own (writeForeignWARC
+	// numbers them from a in each file).
+	first := writeForeignWARC(t, true, split[:2]...)
+	second := writeForeignWARC(t, false, append([]foreignRecord{info, info, other}, split[2:]...)...)
+	dst := t.TempDir()
+	_, errOut, code := runCmd(t, nil, "import", "warc", "--data", dst, first, second)
+	if code != exitOK || !strings.Contains(errOut, "imported 2 versions;") {
+		t.Fatalf("import of both files: exit %d\n%s", code, errOut)
+	}
+	got := dump(t, dst)
+	if v := got["http://example.com/split"]; len(v) != 1 || string(v[0].body) != body || v[0].v.ContentType != "text/html" {
+		t.Errorf("the page split across files imported as %v", v)
+	}
+	if len(got["http://example.com/other"]) != 1 {
+		t.Errorf("the second file's other page imported as %v", got["http://example.com/other"])
+	}
+
+	// The last segment in no file given.
+	third := writeForeignWARC(t, false, append([]foreignRecord{info, info, other}, split[2:len(split)-1]...)...)
+	dst = t.TempDir()
+	_, errOut, code = runCmd(t, nil, "import", "warc", "--data", dst, first, third)
+	id := warc.NameID("foreign a")
+	if code != exitError || !strings.Contains(errOut, first+": record 1 at offset 0 ") || !strings.Contains(errOut, "("+id+"): split in segments, segment") ||
+		!strings.Contains(errOut, "the last read, in "+third+", without WARC-Segment-Total-Length: the segments after it are missing; not imported") ||
+		!strings.Contains(errOut, "imported 1 version;") {
+		t.Errorf("the last segment in no file: exit %d\n%s", code, errOut)
+	}
+	if got := dump(t, dst); len(got) != 1 || got["http://example.com/split"] != nil {
+		t.Errorf("the last segment in no file: imported %v", got)
+	}
+}

@@ -225,6 +225,7 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 	}
 	fmt.Fprintln(env.stderr)
 	writeDigestNotes(env.stderr, snap)
+	writeLinksNotes(env.stderr, snap)
 	if excluded := excludingFlags(snap, *match); excluded != "" && len(snap.Pages) == 1 {
 		// Taken, as a site sentinel's scope is: a start outside the
 		// scope may link into it. Here it did not.
@@ -252,6 +253,24 @@ func writeDigestNotes(w io.Writer, snap *crawl.Snapshot) {
 	}
 	if n > maxDigestNotes {
 		fmt.Fprintf(w, "vigil site crawl: note: and %d more documents hashed as bytes (digestNote in the snapshot)\n", n-maxDigestNotes)
+	}
+}
+
+// writeLinksNotes writes a line for each page of snap whose links in
+// scope were cut at crawl.MaxLinks (crawl.Page.LinksNote): the pages it
+// links to past them are not read through it. The first maxDigestNotes.
+func writeLinksNotes(w io.Writer, snap *crawl.Snapshot) {
+	n := 0
+	for _, p := range snap.Pages {
+		if !p.LinksTruncated || p.Carried != nil {
+			continue
+		}
+		if n++; n <= maxDigestNotes {
+			fmt.Fprintf(w, "vigil site crawl: note: %s: %s\n", p.URL, p.LinksNote())
+		}
+	}
+	if n > maxDigestNotes {
+		fmt.Fprintf(w, "vigil site crawl: note: and %d more pages with more than %d links in scope (linksTruncated in the snapshot)\n", n-maxDigestNotes, crawl.MaxLinks)
 	}
 }
 

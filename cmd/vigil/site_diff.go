@@ -533,6 +533,9 @@ func (sd *siteDelta) write(w io.Writer) error {
 		if u := deletedWith[p.Hash]; u != "" && p.Hash != "" {
 			notes = append(notes, "the content of removed "+relativeURL(u, dir))
 		}
+		if note := p.LinksNote(); note != "" {
+			notes = append(notes, note)
+		}
 		fmt.Fprintf(w, "+ added    %s%s  %s%s\n", p.URL, titleText(p.Title), via(sd.paths2[webtable.TupleID(id)], dir), noteText(notes))
 	}
 	for _, id := range sd.d.Deleted {
@@ -559,6 +562,9 @@ func (sd *siteDelta) write(w io.Writer) error {
 		if p.DigestNote != "" {
 			// Why a binary document may be changed at every crawl.
 			notes = append(notes, p.DigestNote)
+		}
+		if note := p.LinksNote(); note != "" {
+			notes = append(notes, note)
 		}
 		fmt.Fprintf(w, "~ changed  %s%s  %s%s\n", p.URL, title, via(sd.paths2[webtable.TupleID(id)], dir), noteText(notes))
 		if sd.opt != nil {
@@ -649,6 +655,10 @@ func (sd *siteDelta) gone(u, dir string) string {
 	}
 	if u := sd.textLinkers.LinkerReadAsText(u); u != "" {
 		return "no longer reached: " + relativeURL(u, dir) + " is read as text"
+	}
+	if cut := sd.new.LinksCut(); len(cut) > 0 {
+		// Its link may be past the links a page keeps.
+		return crawl.CutNote(cut)
 	}
 	return "no longer reached"
 }

@@ -136,7 +136,10 @@
 //     crawl; a URL robots.txt disallows is Blocked, never requested, and
 //     takes none of MaxPages's fetches (up to freeBlocked of them). Only the end of the context ends it.
 //  4. The links: a page keeps its links in scope, each (target, label)
-//     once, the first MaxLinks, those to URLs not read too; when the crawl
+//     once, the first MaxLinks (a page with more says so,
+//     LinksTruncated, which LinksNote words for its change; a page no
+//     longer reached while a page was cut may be linked past the cut:
+//     CutNote), those to URLs not read too; when the crawl
 //     is done, a target that redirected to a page of the snapshot is
 //     replaced by that page's URL. The links to URLs not read tell
 //     UnreadLinks that a page an earlier crawl read is still linked, cut

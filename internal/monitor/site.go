@@ -674,6 +674,7 @@ func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecor
 	unread1, unread2 := prev.Snapshot.UnreadLinks(), cur.Snapshot.UnreadLinks()
 	addedWith, deletedWith := byContent(d.Added, pages2), byContent(d.Deleted, pages1)
 	textLinkers := crawl.NewTextLinkers(prev.Snapshot, cur.Snapshot)
+	cut := cur.Snapshot.LinksCut()
 	var out []intent.Change
 	for _, id := range sortedIDs(d.Added) {
 		p := pages2[string(id)]
@@ -688,6 +689,7 @@ func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecor
 		if u := deletedWith[p.Hash]; u != "" {
 			info.Note = addNote(info.Note, "the content of removed "+u)
 		}
+		info.Note = addNote(info.Note, p.LinksNote())
 		info.ResourceID = m.knownResource(ctx, p.URL)
 		out = append(out, intent.NewPageChange(intent.Insert, info))
 	}
@@ -702,6 +704,9 @@ func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecor
 			info.Note = "still linked, " + unreadText(why, cur.Snapshot.Query)
 		} else if from := textLinkers.LinkerReadAsText(p.URL); from != "" {
 			info.Note = "no longer reached: " + from + " is read as text"
+		} else if len(cut) > 0 {
+			// Its link may be past the links a page keeps.
+			info.Note = crawl.CutNote(cut)
 		}
 		if u := addedWith[p.Hash]; u != "" && redirected[p.URL] != u {
 			info.Note = addNote(info.Note, "its content now at "+u)
@@ -728,6 +733,7 @@ func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecor
 			// changed at every check.
 			info.Note = addNote(info.Note, p.DigestNote)
 		}
+		info.Note = addNote(info.Note, p.LinksNote())
 		info.ResourceID = m.knownResource(ctx, p.URL)
 		if info.OldVersion == 0 || info.NewVersion == 0 || info.OldVersion == info.NewVersion || p.BinaryLeaf() {
 			// Not both versions stored, or the new one a binary
@@ -771,10 +777,10 @@ func byContent(ids []webtable.NodeID, pages map[string]*crawl.Page) map[string]s
 	return out
 }
 
-// addNote returns note with more after it ("; " between them).
+// addNote returns note with more after it ("; " between them), if any.
 func addNote(note, more string) string {
-	if note == "" {
-		return more
+	if note == "" || more == "" {
+		return note + more
 	}
 	return note + "; " + more
 }

@@ -144,6 +144,9 @@ type Options struct {
 	// larger Crawl-delay in robots.txt wins. Zero means none.
 	HostDelay time.Duration
 	// HostConcurrency is how many requests may run at once on one host: 1.
+	// A plain fetch holds its turn until its answer is read, not while
+	// its body is decoded, digested (DigestBinary) or converted; a
+	// rendered page, for its whole load.
 	HostConcurrency int
 	// HostWait is the longest wait for the host's turn (a free slot and
 	// its delay since the last request), after which the fetch fails
@@ -435,8 +438,10 @@ func (c *Client) checkHost(ctx context.Context, host string) error {
 // redirects gives the URL it leads to (resolved against u) and no result.
 // etag and lastModified, when set, are u's validators: the request is
 // conditional. digest, when not nil, is given a binary body before it is
-// dropped (vigil.FetchRequest.DigestBinary).
-func (c *Client) get(ctx context.Context, u *url.URL, etag string, lastModified time.Time, digest func(string, []byte) string) (*vigil.FetchResult, *url.URL, error) {
+// dropped (vigil.FetchRequest.DigestBinary). read, when not nil, is
+// called once the body is read, before the work on it (decoding, the
+// digest): the host's turn ends there.
+func (c *Client) get(ctx context.Context, u *url.URL, etag string, lastModified time.Time, digest func(string, []byte) string, read func()) (*vigil.FetchResult, *url.URL, error) {
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
 		return nil, nil, err
@@ -505,6 +510,9 @@ func (c *Client) get(ctx context.Context, u *url.URL, etag string, lastModified 
 	raw, err := readCappedHint(resp.Body, c.opt.MaxBodySize, resp.ContentLength)
 	if err != nil {
 		return res, nil, c.hintTooLarge(err)
+	}
+	if read != nil {
+		read()
 	}
 	body, err := decodeContent(raw, resp.Header.Get("Content-Encoding"), c.opt.MaxDecodedSize)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/vigil-web/vigil"
@@ -77,7 +78,11 @@ func (c *Client) follow(ctx context.Context, req *vigil.FetchRequest, u *url.URL
 		if hops > 0 {
 			etag, lastModified = "", time.Time{}
 		}
-		res, next, err := c.get(hctx, u, etag, lastModified, req.DigestBinary)
+		// The turn ends once the answer is read (get ends it then): the
+		// work on the body after it (its decoding, a binary document's
+		// digest) does not hold the host.
+		release = sync.OnceFunc(release)
+		res, next, err := c.get(hctx, u, etag, lastModified, req.DigestBinary, release)
 		cancel()
 		wait := c.retryWait(u, err) // held off before the next turn is given
 		release()

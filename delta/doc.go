@@ -85,9 +85,14 @@
 // deltas do not say which elements are, only, by the post-order of their
 // XID maps, that an element before the place is none) makes Compose refuse
 // (ErrNeedsDocuments, "use ComposeWith"). A move says nothing about the
-// declarations at either end: a content moved, or below an element
-// moved, into another default namespace keeps the binding of the middle
-// version. ComposeWith, built from the documents, is exact in every case.
+// declarations at either end: a content that one delta inserts or deletes
+// and the other moves to another parent makes Compose refuse the same
+// way when the default namespace at its place is asked and the other
+// delta's contents do not show it below the new parent (an element
+// inserted in the Atom part of a page and moved into its SVG part was
+// read as Atom); a prefix's binding, and the default namespace of a
+// content below an element moved, keep the binding of the middle version.
+// ComposeWith, built from the documents, is exact in every case.
 //
 // # Formats
 //

@@ -336,11 +336,12 @@ func declaredPrefixes(d *Delta) []string {
 // when the deltas do not say what it is (a declaration changed, added or
 // taken off on an element that may be an ancestor: the deltas do not say
 // which elements are, only that one before the place in the post-order of
-// their XID maps is none). So for the default namespace and for a prefix. A
-// move is not looked at: a content that the other delta moves, or places
-// below an element it moves, into another default namespace or binding of
-// its prefixes keeps the binding of its place in the middle version (see
-// carry); ComposeWith is exact.
+// their XID maps is none). So for the default namespace and for a prefix.
+// A content that the other delta moves to another parent is refused so
+// when its default namespace is asked and not shown there (see carry); a
+// content placed below an element the other delta moves, and a prefix's
+// binding at a content moved, keep the binding of the place in the
+// middle version; ComposeWith is exact.
 func composeNamespaces(d, d1, d2 *Delta) error {
 	uses := false // most deltas' contents use no prefix: nothing to index
 	for i := 0; i < len(d.Ops) && !uses; i++ {
@@ -468,6 +469,17 @@ func composeNamespaces(d, d1, d2 *Delta) error {
 			}
 			return content[x]
 		}
+		// The parent of the content's root in the middle version, when
+		// its binding comes from the other delta: a move there by the
+		// delta written at the content's version leaves it (carry).
+		var from tree.XID
+		if s, found := sources[1][op.Content.XID]; found {
+			if s.node.Parent != nil {
+				from = s.node.Parent.XID
+			} else {
+				from = s.op.Parent
+			}
+		}
 		var seen []string
 		usedPrefixes(op.Content, func(p string, at *tree.Node) {
 			if slices.Contains(seen, p) {
@@ -484,6 +496,9 @@ func composeNamespaces(d, d1, d2 *Delta) error {
 					continue
 				}
 				if k == 1 && err == nil {
+					// A prefix's binding where a move takes the content is
+					// the middle version's (see carry): a document seldom
+					// binds a prefix two ways, and the deltas seldom say.
 					uri, ok, err = carry(op, scopeQuestion{decl: "xmlns:" + p, uri: uri, ok: ok, op: op, inside: inside})
 				}
 				break
@@ -506,7 +521,7 @@ func composeNamespaces(d, d1, d2 *Delta) error {
 				if s, found := m[c.XID]; found {
 					uri, ok = bindingAt(s, "", inside)
 					if k == 1 && err == nil {
-						uri, ok, err = carry(op, scopeQuestion{decl: defaultNamespace, uri: uri, ok: ok, op: op, inside: inside})
+						uri, ok, err = carry(op, scopeQuestion{decl: defaultNamespace, uri: uri, ok: ok, op: op, inside: inside, from: from})
 					}
 					break
 				}

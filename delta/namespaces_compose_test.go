@@ -167,40 +167,84 @@ func TestComposeAncestorNamespaces(t *testing.T) {
 	}
 }
 
-// TestComposeMovedNamespaceLimit: a move says nothing about the namespaces
-// in scope at either end, so Compose gives a content that the second delta
-// moves under another default namespace the middle version's (the limit
-// its doc states); ComposeWith gives the one it ends up in.
-func TestComposeMovedNamespaceLimit(t *testing.T) {
-	page := func(inA bool, x bool) *tree.Document {
-		var ka, kb []node
-		if x && inA {
-			ka = append(ka, el("x", 10))
-		} else if x {
-			kb = append(kb, el("x", 10))
+// TestComposeMovedNamespace: a content that one delta inserts (or
+// deletes) and the other moves to another parent takes the namespaces in
+// scope at its place in the version it is in, which the deltas do not say
+// when the new parent is in none of their contents: Compose refuses
+// (ErrNeedsDocuments, naming the move and ComposeWith), where it gave the
+// content the middle version's binding, of the place it left (an <x>
+// moved from an Atom part into an SVG part read as Atom). Where the
+// deltas say (the other delta's content below the new parent, a move
+// within its parent), it composes, exactly. ComposeWith is exact in
+// every case.
+func TestComposeMovedNamespace(t *testing.T) {
+	// r (40) > a (30, xmlns atom) > e (20) > [x (10)], [y (12)];
+	// r > b (35, xmlns svg) > k (34) > [x (10)], [z (33)]
+	page := func(x string, y, z bool) *tree.Document {
+		var ke, kk []node
+		if x == "e" {
+			ke = append(ke, el("x", 10))
+		}
+		if y {
+			ke = append(ke, el("y", 12))
+		}
+		if x == "k" {
+			kk = append(kk, el("x", 10))
+		}
+		if z {
+			kk = append(kk, el("z", 33))
+		}
+		if x == "e2" {
+			ke = append(ke, el("x", 10))
 		}
 		return doc(el("r", 40,
-			withAttrs("a", 30, ns("xmlns", atomNS), el("e", 20, ka...)),
-			withAttrs("b", 35, ns("xmlns", svgNS), el("k", 34, kb...))), 50)
+			withAttrs("a", 30, ns("xmlns", atomNS), el("e", 20, ke...)),
+			withAttrs("b", 35, ns("xmlns", svgNS), el("k", 34, kk...))), 50)
 	}
-	v1, v2, v3 := page(true, false), page(true, true), page(false, true)
-	d1, d2 := mustBuild(t, v1, v2), mustBuild(t, v2, v3)
-	dw, err := ComposeWith(v1, d1, d2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if space, _ := spaceOf(t, encodeXML(t, dw), "x"); space != svgNS {
-		t.Errorf("ComposeWith: <x> in %q, want %q", space, svgNS)
-	}
-	d, err := Compose(d1, d2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, err := Apply(v1, d); err != nil || sameDoc(got, v3) != "" {
-		t.Fatalf("Apply(v1, Compose): %v", err)
-	}
-	if space, _ := spaceOf(t, encodeXML(t, d), "x"); space != atomNS {
-		t.Logf("Compose now gives <x> in %q: update this test and the doc of carry", space)
+	for _, tc := range []struct {
+		name       string
+		v1, v2, v3 *tree.Document
+		refused    string // in Compose's error, "" if it composes
+	}{
+		{"inserted, then moved into another default namespace", page("", false, false), page("e", false, false), page("k", false, false),
+			"the other delta moves it from below element 20 to below element 34"},
+		{"moved out of another default namespace, then deleted", page("k", false, false), page("e", false, false), page("", false, false),
+			"the other delta moves it from below element 34 to below element 20"},
+		{"inserted, then moved where the other delta's insert shows the namespace", page("", false, false), page("e", false, false), page("k", false, true), ""},
+		{"inserted, then moved within its parent", page("", true, false), page("e", true, false), page("e2", true, false), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d1, d2 := mustBuild(t, tc.v1, tc.v2), mustBuild(t, tc.v2, tc.v3)
+			want, ok := spaceOf(t, encodeXML(t, mustBuild(t, tc.v1, tc.v3)), "x")
+			if !ok {
+				t.Fatal("no <x> in the delta built from v1 to v3")
+			}
+			check := func(how string, d *Delta) {
+				t.Helper()
+				if got, err := Apply(tc.v1, d); err != nil || sameDoc(got, tc.v3) != "" {
+					t.Fatalf("%s: Apply(v1, composed) is not v3: %v", how, err)
+				}
+				if space, _ := spaceOf(t, encodeXML(t, d), "x"); space != want {
+					t.Errorf("%s: <x> in %q, want %q:\n%s", how, space, want, encodeXML(t, d))
+				}
+			}
+			dw, err := ComposeWith(tc.v1, d1, d2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			check("ComposeWith", dw)
+			d, err := Compose(d1, d2)
+			switch {
+			case tc.refused == "" && err != nil:
+				t.Fatalf("Compose: %v", err)
+			case tc.refused == "":
+				check("Compose", d)
+			case err == nil:
+				t.Errorf("Compose composed what it cannot know:\n%s", encodeXML(t, d))
+			case !errors.Is(err, ErrNeedsDocuments) || !strings.Contains(err.Error(), tc.refused) || !strings.Contains(err.Error(), "use ComposeWith"):
+				t.Errorf("Compose: %v, want ErrNeedsDocuments saying %q and naming ComposeWith", err, tc.refused)
+			}
+		})
 	}
 }
 
@@ -239,8 +283,9 @@ func nsVersions(seed uint64, size, changes, n int) []*tree.Document {
 }
 
 // movesNamespace reports whether d, from a to b, moves an element into
-// another default namespace: the limit of Compose (see
-// TestComposeMovedNamespaceLimit).
+// another default namespace: Compose refuses a content moved so (see
+// TestComposeMovedNamespace), and keeps the middle version's binding of
+// one below an element moved so, its limit.
 func movesNamespace(d *Delta, a, b *tree.Document) bool {
 	in, out := defaultNamespaces(a), defaultNamespaces(b)
 	for i := range d.Ops {

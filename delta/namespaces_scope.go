@@ -19,8 +19,9 @@ import (
 // it does not name: the declarations it changes (xmlns and xmlns:p
 // attribute operations), by attribute name and element.
 type scopeChanges struct {
-	decls map[string]map[tree.XID]declChange
-	root  tree.XID // the root of the to version, 0 when unknown
+	backwards bool // read from the delta's target to its source
+	decls     map[string]map[tree.XID]declChange
+	root      tree.XID // the root of the to version, 0 when unknown
 	// post is the XID map of the to version, its XIDs in post-order (an
 	// element after its descendants), empty when unknown; order is the
 	// place of each XID in it, built when first asked (before).
@@ -44,7 +45,7 @@ type declChange struct {
 // newScopeChanges reads d forwards (from its source to its target) or,
 // backwards, from its target to its source.
 func newScopeChanges(d *Delta, backwards bool) *scopeChanges {
-	s := &scopeChanges{}
+	s := &scopeChanges{backwards: backwards}
 	if backwards {
 		s.post = d.FromXIDMap
 	} else {
@@ -125,13 +126,16 @@ func isPrefixDecl(name string) bool {
 // at a content's place in the from version of a scopeChanges, to be
 // carried to its to version: uri (bound: ok) at the content's place below
 // fromParent, for the content of op, placed below op.Parent in the to
-// version, whose XIDs inside reports.
+// version, whose XIDs inside reports. from is the parent of the
+// content's root in the from version, 0 when not known or not asked
+// about.
 type scopeQuestion struct {
 	decl   string
 	uri    string
 	ok     bool
 	op     *Op
 	inside func(tree.XID) bool
+	from   tree.XID
 }
 
 // carry returns the binding of q.decl at q.op's place in the to version
@@ -153,13 +157,21 @@ type scopeQuestion struct {
 // not the one in scope cannot be the nearest, and one left or put with
 // the value in scope changes nothing, so those are left out.
 //
-// A move is not looked at, the content's own or an element's that may be
-// an ancestor of its place: a move says nothing about the declarations at
-// either end, and the deltas of a page with a default namespace move
-// elements across parents often, seldom away from the declarations in
-// scope (refusing them refused compositions of real histories that were
-// right). Compose keeps the binding of the middle version there, and
-// only ComposeWith is exact.
+// A move of the content itself by s to another parent (q.from is not
+// its parent in the to version) makes carry fail the same way, unless
+// s's contents say what is in scope below the new parent, or s changes
+// the declaration on it: the binding taken is that of the place it left,
+// and a move says nothing about the declarations at either end. Compose
+// asks so of the default namespace (an <svg> or <math> part of an XHTML
+// page is in another), not of a prefix, which a document seldom binds
+// two ways, where refusing refused right compositions (a content moved
+// out of the element that declared its prefix). A move of
+// an element that may be an ancestor of its place is not looked at: the
+// deltas of a page with a default namespace move elements across parents
+// often, seldom away from the declarations in scope (refusing them
+// refused compositions of real histories that were right). Compose keeps
+// the binding of the middle version there, and only ComposeWith is
+// exact.
 func (s *scopeChanges) carry(q scopeQuestion) (string, bool, error) {
 	p := q.op.Parent
 	if u, ok := s.defaults[p]; ok && q.decl == defaultNamespace {
@@ -177,6 +189,15 @@ func (s *scopeChanges) carry(q scopeQuestion) (string, bool, error) {
 	switch {
 	case onParent && c.hasTo:
 		return c.to, true, nil
+	case q.from != 0 && q.from != p:
+		// Moved by s to another parent: the binding taken is of the
+		// place it left.
+		from, to := q.from, p
+		if s.backwards {
+			from, to = to, from
+		}
+		return "", false, fmt.Errorf("%w: the default namespace at the place of %s: the other delta moves it from below element %d to below element %d, and the deltas do not say what is in scope there; use ComposeWith",
+			ErrNeedsDocuments, q.op.header(), from, to)
 	case onParent && p != s.root:
 		return fail(p, "takes the declaration off")
 	case onParent:

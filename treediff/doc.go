@@ -74,9 +74,10 @@
 //     markLoose): those are moves. So are lone children linked by their
 //     twins into a chain (r0 r0 r3 r2 r1 r1 r2 to r2 r0 r3 r1 r2 r0 r1:
 //     the lone r0 and r1 against r2 and r0, an r2 and an r1 left alone)
-//     when their twins pair more nodes than pairing them in place does,
-//     the twins in gaps of more than one child on a side counted with
-//     what recovery would pair there in place (markTwinChains), at a few
+//     when their twins pair more nodes than pairing them in place does
+//     (a lone pair whose children the twins leave stays in place), the
+//     twins in gaps of more than one child on a side counted with what
+//     recovery would pair there in place (markTwinChains), at a few
 //     look-ups a child left.
 //   - phase 3 looks for an anchor only at the parent for light subtrees
 //     (the thesis's d = 1 + h·W/W0), not three levels up as the tool does:

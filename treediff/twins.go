@@ -25,6 +25,9 @@ type twinNode struct {
 type twinGap struct {
 	start, mid, end int32
 	lone            bool
+	// twinned says that twins take a child of this lone gap when the
+	// lone children are released: only such a gap is marked.
+	twinned bool
 }
 
 // twinClass is one signature among the children left.
@@ -46,8 +49,10 @@ type twinClass struct {
 // what is left in each gap in place, as recovery would; or with the lone
 // children among the twins (release). Where release pairs more, counted
 // in nodes (a pair of twins saves deleting and inserting them for a move,
-// a pair in place saves them for an update), every lone child of the set
-// is marked, and the heaviest-first phase pairs them with their twins:
+// a pair in place saves them for an update), every lone pair of the set
+// that the twins take a child of is marked, and the heaviest-first phase
+// pairs them with their twins (a lone pair the twins leave whole stays in
+// place, as release counted it):
 // r0 r0 r3 r2 r1 r1 r2 to r2 r0 r3 r1 r2 r0 r1 aligns r0 r3 r2 r1,
 // leaving r0 and r1 lone against r2 and r0, an r2 at the end of the old
 // list and an r1 at the start of the new one; in place, two updates, an
@@ -187,6 +192,13 @@ func (m *matching) markTwinChains(gaps func(func(pa, ea, pb, eb int)), a, b []in
 				saved(int32(k), pairs*c.weight)
 			}
 		}
+		if release {
+			for k := range gs {
+				if g := &gs[k]; g.lone {
+					g.twinned = nodes[g.start].used || nodes[g.mid].used
+				}
+			}
+		}
 		// What is left in a gap pairs in place, each child with the
 		// next of the other side.
 		for _, g := range gs {
@@ -207,7 +219,7 @@ func (m *matching) markTwinChains(gaps func(func(pa, ea, pb, eb int)), a, b []in
 		}
 	}
 	for _, g := range gs {
-		if c := &classes[root(nodes[g.start].class)]; g.lone && c.release > c.keep {
+		if c := &classes[root(nodes[g.start].class)]; g.twinned && c.release > c.keep {
 			m.displaced.mark(m, nodes[g.start].node, nodes[g.mid].node)
 		}
 	}

@@ -41,6 +41,11 @@ func TestTwinsAcrossGapsAreMoves(t *testing.T) {
 		// Values rewritten in place, one of them to a value another
 		// held: updates, the twins would pair fewer.
 		{[]int{5, 0, 1, 6, 2}, []int{5, 3, 4, 6, 0}, delta.Stats{Updates: 3}},
+		// A lone pair whose children the twins do not take (r1 against
+		// r2 at the start) stays an update in place while the others
+		// move: marking it too left its r1 deleted and an r2 inserted.
+		{[]int{1, 1, 0, 1, 0, 2, 2}, []int{1, 2, 0, 2, 1, 2, 0}, delta.Stats{Moves: 2, Updates: 1}},
+		{[]int{0, 0, 0, 1, 0, 2, 1, 1, 0, 2, 1}, []int{0, 2, 0, 1, 0, 1, 1, 0, 1, 0, 1}, delta.Stats{Moves: 2, Updates: 1}},
 	} {
 		v1, v2 := parse(t, items(tc.old...)), parse(t, items(tc.new...))
 		d, err := Diff(v1, v2, nil)

@@ -10,7 +10,10 @@ type wordSet []uint64
 
 // newWordSet returns the words of node i's subtree, reading at most
 // leftoverTextLimit bytes of text, in document order, and the attributes of
-// the elements that begin before the limit is reached. Words are split at
+// the elements that begin before the limit is reached, while the set holds
+// fewer than leftoverTextLimit words (a set is compared with every set
+// that shares a rare word with it, so none may be as long as the
+// document). Words are split at
 // ASCII white space and hashed byte by byte (FNV-1a), in one pass over the
 // text. scratch and index are working space, reused from call to call;
 // index holds the set returned until its next use (see wordIndex.dice). The
@@ -45,6 +48,9 @@ func wordsOf(t *tree.Flat, i int32, opt wordOptions, scratch *wordSet, index *wo
 		if t.Kind[k] == tree.Element {
 			if k-t.Size[k]+1 <= spent {
 				for _, a := range t.Attrs(k) {
+					if len(set) >= leftoverTextLimit {
+						break // an element's attributes are bounded by its size only
+					}
 					set = append(set, mixWord(wordHash(wordHash(fnvBasis, a.Name)^'=', a.Value)))
 				}
 			}

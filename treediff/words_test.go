@@ -1,6 +1,7 @@
 package treediff
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -69,5 +70,31 @@ func TestDice(t *testing.T) {
 		if got := index.dice(tc.a, tc.b); got != tc.want {
 			t.Errorf("dice(%x, %x) = %v, want %v", tc.a, tc.b, got, tc.want)
 		}
+	}
+}
+
+// TestWordSetBoundsAttributes: the attributes of an element are read up
+// to a bound too, as its text is: one element with thousands of them,
+// compared with each of thousands of inserted ones that share a word with
+// it, made the leftover search quadratic.
+func TestWordSetBoundsAttributes(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("<p")
+	for k := range 3 * leftoverTextLimit {
+		fmt.Fprintf(&b, ` a%d="v"`, k)
+	}
+	b.WriteString(">text</p>")
+	f, err := markup.ParseXMLFlat(strings.NewReader(b.String()), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var scratch, store wordSet
+	var index wordIndex
+	got := newWordSet(f, f.Root(), &scratch, &index, &store)
+	if len(got) > leftoverTextLimit {
+		t.Errorf("%d words, want %d at most", len(got), leftoverTextLimit)
+	}
+	if first := mixWord(wordHash(wordHash(fnvBasis, "a0")^'=', "v")); len(got) < 2 || got[0] != words("text")[0] || got[1] != first {
+		t.Errorf("the text and the first attribute are not read first: %x", got[:min(len(got), 2)])
 	}
 }

@@ -64,6 +64,12 @@ func TestMovedAndChanged(t *testing.T) {
 			"<body><div><span>so</span></div>" + mcP2 + mcP3 + mcP4 + "</body>",
 			"<body>" + mcP2 + mcP3 + "<section><span>so #55</span></section>" + mcP4 + "</body>",
 			delta.Stats{Deletes: 1, DeletedNodes: 3, Inserts: 1, InsertedNodes: 3}},
+		// Attributes are not words of the text: three in common do not
+		// make the same item of two notes that share no words.
+		{"a note gone from a wrapper and another of its attributes come in another",
+			"<body><div><p class=\"note\" lang=\"en\" dir=\"ltr\">Sold out</p></div>" + mcP2 + mcP3 + mcP4 + "</body>",
+			"<body>" + mcP2 + mcP3 + "<section><p class=\"note\" lang=\"en\" dir=\"ltr\">Free delivery today</p></section>" + mcP4 + "</body>",
+			delta.Stats{Deletes: 1, DeletedNodes: 3, Inserts: 1, InsertedNodes: 3}},
 	} {
 		v1, v2 := parse(t, tc.old), parse(t, tc.new)
 		d, err := Diff(v1, v2, nil)

@@ -26,8 +26,10 @@ func newWordSet(t *tree.Flat, i int32, scratch *wordSet, index *wordIndex, store
 // wordOptions tells wordsOf what to read.
 type wordOptions struct {
 	// pairs makes the set one of the pairs of consecutive words of the
-	// subtree's texts (the first word with the start): the order of the words counts,
-	// so that two texts of one vocabulary in another order share few.
+	// subtree's texts (the first word with the start), its attributes
+	// left out: the order of the words counts, so that two texts of one
+	// vocabulary in another order share few, and two items of the same
+	// attributes (a class, a lang) share none of them.
 	pairs bool
 	// match, when set, is the version's matches: texts matched already
 	// are not read, as they are not part of the region.
@@ -46,7 +48,7 @@ func wordsOf(t *tree.Flat, i int32, opt wordOptions, scratch *wordSet, index *wo
 	prev := uint64(0) // the word before, in pairs mode
 	for k := i - t.Size[i] + 1; k <= i; k++ {
 		if t.Kind[k] == tree.Element {
-			if k-t.Size[k]+1 <= spent {
+			if k-t.Size[k]+1 <= spent && !opt.pairs {
 				for _, a := range t.Attrs(k) {
 					if len(set) >= leftoverTextLimit {
 						break // an element's attributes are bounded by its size only

@@ -32,6 +32,13 @@ func FuzzDiffRoundTrip(f *testing.F) {
 		{`<html><head><title>Home</title><meta a="b"/></head></html>`, `<html><head><meta a="b"/><title>Start</title><title/></head></html>`},
 		// An XML declaration read as HTML, a comment after another one.
 		{`<!-- x --><?xml version="1.0"?><!DOCTYPE html><html><body><p>a</p></body></html>`, `<!-- y --><?xml version="1.0"?><!DOCTYPE html><html><body><p>b</p></body></html>`},
+		// Repeated children in chains through their twins (markTwinChains).
+		{`<l><i>r0</i><i>r0</i><i>r3</i><i>r2</i><i>r1</i><i>r1</i><i>r2</i></l>`, `<l><i>r2</i><i>r0</i><i>r3</i><i>r1</i><i>r2</i><i>r0</i><i>r1</i></l>`},
+		{`<l><i>r1</i><i>r1</i><i>r0</i><i>r1</i><i>r0</i><i>r2</i><i>r2</i></l>`, `<l><i>r1</i><i>r2</i><i>r0</i><i>r2</i><i>r1</i><i>r2</i><i>r0</i></l>`},
+		// Items moved into and out of wrappers and edited; items of the
+		// same attributes and other words.
+		{`<body><div><p>The quick brown fox jumps over the lazy dog</p></div><p>b</p></body>`, `<body><p>b</p><section><blockquote><p>The quick brown fox leaps over the lazy dog</p></blockquote></section></body>`},
+		{`<body><div><p class="n" lang="en" dir="ltr">Sold out</p></div><p>b</p></body>`, `<body><p>b</p><section><p class="n" lang="en" dir="ltr">Free delivery today</p></section></body>`},
 	} {
 		f.Add(seed[0], seed[1], false)
 		f.Add(seed[0], seed[1], true)

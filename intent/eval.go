@@ -561,6 +561,11 @@ func (p *Pair) phrases(cp *contentPair, args []string) []Change {
 	recs := cxdiff(cp.old.root, L1, cp.new.root, L2, cxPhrase, cxOptions{optimize: p.Optimize, tab: p.tab})
 	f := p.phraseThreshold()
 	out := make([]Change, 0, len(recs))
+	// The words of each update, old and new (first and last of each): a
+	// phrase removed and one added may be the same edit of the same words
+	// when both are watched ("free shipping" -> "fast shipping"), told
+	// once.
+	updated := map[[4]int]bool{}
 	for _, r := range recs {
 		c := p.leafChange(KindPhrase, r)
 		if cp.old.root == cp.new.root && (r.op == Delete || r.op == Insert) {
@@ -605,6 +610,15 @@ func (p *Pair) phrases(cp *contentPair, args []string) []Change {
 			// two) are an update only as a word swapped in a sentence
 			// otherwise kept (see wordSwapped).
 			if sim >= f && (kept >= minPhraseKept || p.wordSwapped(sw, pat, became)) && float64(kept) >= f*float64(len(became)) && (sim < 1 || len(became) > kept) {
+				at := wordIndex(sw.other, became[0].leaf+1, int(became[0].idx))
+				span := [4]int{sw.lo, sw.hi, at, at + len(became) - 1}
+				if r.op == Insert {
+					span = [4]int{span[2], span[3], span[0], span[1]}
+				}
+				if updated[span] {
+					continue
+				}
+				updated[span] = true
 				c.Op, c.Similarity = Update, sim
 				c.Fields = []string{"text"}
 				// Both sides as the pages write them: the phrase's own

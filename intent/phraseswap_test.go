@@ -42,3 +42,29 @@ func TestPhraseWordSwapped(t *testing.T) {
 		})
 	}
 }
+
+// TestPhraseUpdatedOnce: two phrases watched, one edited into the other
+// ("free shipping" -> "fast shipping", "big sale today" -> "big sale
+// tomorrow"), are one change, the phrase changed, told once: the removed
+// phrase's update and the added phrase's are the same edit of the same
+// words, which was told twice.
+func TestPhraseUpdatedOnce(t *testing.T) {
+	page := func(b string) string { return `<html><body>` + b + `</body></html>` }
+	for _, tc := range []struct {
+		name, phrases, old, new, line string
+	}{
+		{"a word swapped", `"free shipping", "fast shipping"`, `<p>Free shipping on orders over $50</p>`, `<p>Fast shipping on orders over $50</p>`, "~ phrase changed: Free shipping -> Fast shipping"},
+		{"two words kept", `"big sale today", "big sale tomorrow"`, `<p>Come to our big sale today at noon</p>`, `<p>Come to our big sale tomorrow at noon</p>`, "~ phrase changed: big sale today -> big sale tomorrow"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := evalClause(t, page(tc.old), page(tc.new), `phrase {`+tc.phrases+`}`)
+			var lines []string
+			for _, c := range r.Changes {
+				lines = append(lines, c.Line())
+			}
+			if !slices.Equal(lines, []string{tc.line}) {
+				t.Errorf("%s: %s -> %s: %q, want %q", tc.phrases, tc.old, tc.new, lines, tc.line)
+			}
+		})
+	}
+}

@@ -262,9 +262,14 @@ func (g *navigationGate) redirected(e *fetch.EventRequestPaused) {
 }
 
 // received records the answer of e if it is to a document of the main
-// frame.
+// frame, and an HTTP answer: a document a script made (a blob: URL, whose
+// answer the browser gives itself) is no page of the site, and the tab
+// that shows it shows no HTTP answer (shown).
 func (g *navigationGate) received(e *network.EventResponseReceived) {
 	if e.Type != network.ResourceTypeDocument || e.FrameID != g.frame || e.Response == nil {
+		return
+	}
+	if scheme, _, _ := strings.Cut(e.Response.URL, ":"); !strings.EqualFold(scheme, "http") && !strings.EqualFold(scheme, "https") {
 		return
 	}
 	a := &documentAnswer{url: e.Response.URL, status: int(e.Response.Status)}
@@ -293,7 +298,7 @@ func (g *navigationGate) received(e *network.EventResponseReceived) {
 // shown returns the answer to the document the tab's main frame shows
 // (the one its loader received), its URL asked if it is the page asked
 // for (document). A document that came with no HTTP answer (about:blank,
-// where a script sent the tab) fails, naming it, wrapping ErrUnsupported:
+// where a script sent the tab, or a blob: URL it made) fails, naming it, wrapping ErrUnsupported:
 // it is no page of the site, whose status the render would otherwise take
 // from another document, the page's before the script left it.
 func (g *navigationGate) shown(tab context.Context, asked string) (documentAnswer, error) {

@@ -327,8 +327,9 @@ const proxyBypassList = "<-loopback>"
 // a document its navigation asked already fails naming the loop as the
 // plain fetch does ("redirect loop: A → B → A", ErrRedirects). A page
 // whose tab shows, once loaded, a document that came with no HTTP answer
-// (about:blank, where a script sent it) fails naming it, and so does a
-// download (both wrap ErrUnsupported); a 204 is a page without HTML.
+// (about:blank or a blob: URL, where a script sent it) fails naming it,
+// and so does a download (both wrap ErrUnsupported); a 204 is a page
+// without HTML.
 func (c *Chromium) Render(ctx context.Context, url string) (string, error) {
 	p, err := c.RenderPage(ctx, url)
 	if err != nil {

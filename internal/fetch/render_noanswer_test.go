@@ -20,7 +20,9 @@ import (
 // took it for a 200 of the page asked (its URL, the page's status): the
 // empty document became the page's version. An answer the browser does
 // not show (net::ERR_ABORTED) is named: a 204 is a 204 with no body, as
-// the plain fetch's answer is, and a download fails saying so.
+// the plain fetch's answer is, and a download fails saying so. A
+// document a script made (a blob: URL) has no HTTP answer either: it was
+// the result, named by its blob: URL.
 func TestRenderChromiumDocumentWithoutAnswer(t *testing.T) {
 	needChromium(t)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -28,6 +30,8 @@ func TestRenderChromiumDocumentWithoutAnswer(t *testing.T) {
 		switch r.URL.Path {
 		case "/blank":
 			fmt.Fprint(w, `<!DOCTYPE html><html><body>leaving<script>location.href = "about:blank";</script></body></html>`)
+		case "/blob":
+			fmt.Fprint(w, `<!DOCTYPE html><html><body>leaving<script>location.href = URL.createObjectURL(new Blob(["<p>made here</p>"], {type: "text/html"}));</script></body></html>`)
 		case "/file":
 			w.Header().Set("Content-Disposition", "attachment; filename=report.txt")
 			fmt.Fprint(w, "a report")
@@ -45,6 +49,15 @@ func TestRenderChromiumDocumentWithoutAnswer(t *testing.T) {
 	if err == nil || !strings.HasPrefix(err.Error(), "fetch "+url+": ") || !strings.Contains(err.Error(), "about:blank") ||
 		!errors.Is(err, ErrUnsupported) || res != nil && len(res.Body) > 0 {
 		t.Errorf("render of a page a script sends to about:blank: %+v, %v; want a failure naming about:blank (ErrUnsupported)", res, err)
+	}
+
+	// A document a script made (a blob: URL) came with no HTTP answer
+	// either: it was the result, named by its blob: URL, a new one each
+	// render, against which no link of the page resolves.
+	url = srv.URL + "/blob"
+	res, err = c.Fetch(context.Background(), &vigil.FetchRequest{URL: url, Render: true})
+	if err == nil || !strings.Contains(err.Error(), "the tab shows blob:") || !errors.Is(err, ErrUnsupported) || res != nil {
+		t.Errorf("render of a page a script sends to a blob: URL: %+v, %v; want a failure naming the blob: URL (ErrUnsupported)", res, err)
 	}
 
 	url = srv.URL + "/file"

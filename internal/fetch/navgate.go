@@ -85,8 +85,11 @@ type documentAnswer struct {
 	retryAfter time.Duration
 	failure    string
 	// attachment is set when the answer is a download
-	// (Content-Disposition: attachment), which the browser does not show.
+	// (Content-Disposition: attachment), which the browser does not show;
+	// mime is its type, as the browser read it (one it does not show,
+	// application/zip, is a download too).
 	attachment bool
+	mime       string
 }
 
 // sentDocument is a document of the main frame the gate let through:
@@ -272,7 +275,7 @@ func (g *navigationGate) received(e *network.EventResponseReceived) {
 	if scheme, _, _ := strings.Cut(e.Response.URL, ":"); !strings.EqualFold(scheme, "http") && !strings.EqualFold(scheme, "https") {
 		return
 	}
-	a := &documentAnswer{url: e.Response.URL, status: int(e.Response.Status)}
+	a := &documentAnswer{url: e.Response.URL, status: int(e.Response.Status), mime: e.Response.MimeType}
 	for k, v := range e.Response.Headers {
 		s, ok := v.(string)
 		switch {

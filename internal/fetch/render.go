@@ -414,7 +414,9 @@ func (c *Chromium) render(ctx context.Context, url string) (string, documentAnsw
 		// An answer the browser does not show (net::ERR_ABORTED): a 204
 		// or 205, which has no page, as the plain fetch's has no body;
 		// a download, refused (the tab saves none), which the render
-		// names rather than the browser's words.
+		// names rather than the browser's words: an attachment, or
+		// another answer 2xx, which the browser downloads for its type
+		// (application/zip).
 		if strings.Contains(loadErr.Error(), "ERR_ABORTED") {
 			switch doc := gate.document(url); {
 			case doc.status == http.StatusNoContent || doc.status == http.StatusResetContent:
@@ -422,6 +424,9 @@ func (c *Chromium) render(ctx context.Context, url string) (string, documentAnsw
 			case doc.attachment:
 				return "", documentAnswer{}, fmt.Errorf("%w: %s is a download (Content-Disposition: attachment), not a page the browser shows",
 					ErrUnsupported, vigil.RedactURL(doc.url))
+			case doc.status/100 == 2:
+				return "", documentAnswer{}, fmt.Errorf("%w: %s is a download (Content-Type: %s), not a page the browser shows",
+					ErrUnsupported, vigil.RedactURL(doc.url), doc.mime)
 			}
 		}
 		// An https document whose tunnel the proxy could not open (the

@@ -20,7 +20,8 @@ import (
 // took it for a 200 of the page asked (its URL, the page's status): the
 // empty document became the page's version. An answer the browser does
 // not show (net::ERR_ABORTED) is named: a 204 is a 204 with no body, as
-// the plain fetch's answer is, and a download fails saying so. A
+// the plain fetch's answer is, and a download fails saying so, one for
+// its Content-Disposition or for its type (application/zip). A
 // document a script made (a blob: URL) has no HTTP answer either: it was
 // the result, named by its blob: URL.
 func TestRenderChromiumDocumentWithoutAnswer(t *testing.T) {
@@ -35,6 +36,9 @@ func TestRenderChromiumDocumentWithoutAnswer(t *testing.T) {
 		case "/file":
 			w.Header().Set("Content-Disposition", "attachment; filename=report.txt")
 			fmt.Fprint(w, "a report")
+		case "/archive":
+			w.Header().Set("Content-Type", "application/zip")
+			fmt.Fprint(w, "PK\x03\x04")
 		case "/nothing":
 			w.WriteHeader(http.StatusNoContent)
 		}
@@ -64,6 +68,14 @@ func TestRenderChromiumDocumentWithoutAnswer(t *testing.T) {
 	res, err = c.Fetch(context.Background(), &vigil.FetchRequest{URL: url, Render: true})
 	if err == nil || !strings.Contains(err.Error(), url+" is a download") || !errors.Is(err, ErrUnsupported) || res != nil {
 		t.Errorf("render of a download: %+v, %v; want a failure naming it a download (ErrUnsupported)", res, err)
+	}
+
+	// A download by its type, which the browser does not show either:
+	// it failed with the browser's net::ERR_ABORTED alone.
+	url = srv.URL + "/archive"
+	res, err = c.Fetch(context.Background(), &vigil.FetchRequest{URL: url, Render: true})
+	if err == nil || !strings.Contains(err.Error(), url+" is a download (Content-Type: application/zip)") || !errors.Is(err, ErrUnsupported) || res != nil {
+		t.Errorf("render of a file the browser downloads for its type: %+v, %v; want a failure naming it a download (ErrUnsupported)", res, err)
 	}
 
 	for _, render := range []bool{false, true} {

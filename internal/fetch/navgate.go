@@ -93,9 +93,11 @@ type documentAnswer struct {
 }
 
 // sentDocument is a document of the main frame the gate let through:
-// what it was ("navigation to", "redirect to") and its URL.
+// what it was ("navigation to", "redirect to"), its URL, and the fragment
+// it was asked with ("#prices" of a redirect to /new/#prices), which is
+// no part of its URL, nor of its answer's, as the browser gives them.
 type sentDocument struct {
-	what, url string
+	what, url, fragment string
 }
 
 // proxyLogin is the guard proxy's origin and credentials, which the tab
@@ -223,7 +225,7 @@ func (g *navigationGate) decide(e *fetch.EventRequestPaused) {
 	err := g.allow(g.ctx, e.Request.URL)
 	if err == nil {
 		g.mu.Lock()
-		g.sent = append(g.sent, sentDocument{what: what, url: e.Request.URL})
+		g.sent = append(g.sent, sentDocument{what: what, url: e.Request.URL, fragment: e.Request.URLFragment})
 		g.mu.Unlock()
 		g.resume(e.RequestID)
 		return
@@ -299,11 +301,12 @@ func (g *navigationGate) received(e *network.EventResponseReceived) {
 }
 
 // shown returns the answer to the document the tab's main frame shows
-// (the one its loader received), its URL asked if it is the page asked
-// for (document). A document that came with no HTTP answer (about:blank,
-// where a script sent the tab, or a blob: URL it made) fails, naming it, wrapping ErrUnsupported:
-// it is no page of the site, whose status the render would otherwise take
-// from another document, the page's before the script left it.
+// (the one its loader received), its URL named as document names it. A
+// document that came with no HTTP answer (about:blank, where a script
+// sent the tab, or a blob: URL it made) fails, naming it, wrapping
+// ErrUnsupported: it is no page of the site, whose status the render
+// would otherwise take from another document, the page's before the
+// script left it.
 func (g *navigationGate) shown(tab context.Context, asked string) (documentAnswer, error) {
 	res, err := chromedp.Call(tab, page.GetFrameTree, cdp.Empty{})
 	if err != nil {
@@ -325,11 +328,7 @@ func (g *navigationGate) shown(tab context.Context, asked string) (documentAnswe
 		}
 		return documentAnswer{}, fmt.Errorf("%w: the tab shows %s, a document with no HTTP answer (not the page's)", ErrUnsupported, vigil.RedactURL(shown))
 	}
-	a := *g.answers[tree.Frame.LoaderID]
-	if len(g.sent) > 0 && a.url == g.sent[0].url {
-		a.url = asked
-	}
-	return a, nil
+	return g.named(*g.answers[tree.Frame.LoaderID], asked), nil
 }
 
 // failedAtGuard returns the error of the guard proxy's own answer to the
@@ -362,16 +361,32 @@ func (g *navigationGate) failedAtGuard(failure func(value, url string) error) er
 // status 0 and URL empty if none was received. Its URL is asked, the URL
 // the render was asked for, when it is the first document the gate let
 // through (the page asked for, as the browser spells it: its host in
-// lower case, its path "/" if empty, without its fragment).
+// lower case, its path "/" if empty, without its fragment), and that of
+// a redirect with the fragment it was asked with (named).
 func (g *navigationGate) document(asked string) documentAnswer {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.doc == nil {
 		return documentAnswer{}
 	}
-	a := *g.doc
+	return g.named(*g.doc, asked)
+}
+
+// named returns a, the answer to a document of the main frame, with its
+// URL as the render names it: asked when it is the first document the
+// gate let through, else the URL the browser asked with its fragment, if
+// it was asked with one (a redirect to /new/#prices is named so, as the
+// plain fetch names it). The caller holds g.mu.
+func (g *navigationGate) named(a documentAnswer, asked string) documentAnswer {
 	if len(g.sent) > 0 && a.url == g.sent[0].url {
 		a.url = asked
+		return a
+	}
+	for i := len(g.sent) - 1; i > 0; i-- {
+		if d := g.sent[i]; d.url == a.url {
+			a.url += d.fragment
+			break
+		}
 	}
 	return a
 }

@@ -17,7 +17,8 @@ import (
 // document's final URL, after its redirects, as the plain fetch's does, so
 // that its links and the dashboard resolve against the page shown; a page
 // not redirected keeps the URL as asked (its fragment with it), where the
-// browser spells it otherwise. It named the URL asked, whatever page the
+// browser spells it otherwise, and one redirected to a fragment names it,
+// as the plain fetch does (the browser's answer has none). It named the URL asked, whatever page the
 // redirects led to.
 func TestRenderChromiumFinalURL(t *testing.T) {
 	needChromium(t)
@@ -25,6 +26,8 @@ func TestRenderChromiumFinalURL(t *testing.T) {
 		switch r.URL.Path {
 		case "/old":
 			http.Redirect(w, r, "/new/", http.StatusMovedPermanently)
+		case "/section":
+			http.Redirect(w, r, "/new/#prices", http.StatusFound)
 		case "/twice":
 			http.Redirect(w, r, "/old?from=twice", http.StatusFound)
 		case "/lost":
@@ -48,6 +51,7 @@ func TestRenderChromiumFinalURL(t *testing.T) {
 	}{
 		{"/old", "/new/", 200},
 		{"/twice", "/new/", 200},
+		{"/section", "/new/#prices", 200},
 		{"/new/#top", "/new/#top", 200},
 		{"/lost", "/missing", 404},
 	} {

@@ -73,11 +73,15 @@ func (p *parser) parseTargetTerm() Target {
 		// The target is read after a Using: this one is a second
 		// ("Using a OR Using b"), not a page to watch, and what
 		// follows it no target (see parseSentinel).
-		p.failHere(p.lit, "URL or sentinel name", "duplicate Using: a sentinel has one Using; join the pages and sentinels of its target with OR or AND")
+		p.failHere(p.lit, "URL or sentinel name", duplicateUsing)
 	}
 	p.failExpected("URL or sentinel name")
 	return nil
 }
+
+// duplicateUsing is the error of a second Using in a header, in its
+// target ("Using a OR Using b") or after it ("Using a Using b").
+const duplicateUsing = "duplicate Using: a sentinel has one Using; join the pages and sentinels of its target with OR or AND"
 
 // parseSite parses the rest of a site target after the word "site" at
 // pos: its URL, then "depth N", "pages N", "scope URL" and "match RE" in

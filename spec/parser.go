@@ -468,7 +468,13 @@ func (p *parser) parseSentinel(s *Sentinel) (next *Sentinel) {
 			if afterSite {
 				expected = "depth, pages, scope, match, " + expected
 			}
-			if next := p.misspeltCreate("clause", "expected "+expected+", found "+p.describe(), true); next != nil {
+			msg := "expected " + expected + ", found " + p.describe()
+			if p.tok == USING {
+				// A second Using after the whole target ("Using a
+				// Using b"), told as one within it is.
+				msg = duplicateUsing
+			}
+			if next := p.misspeltCreate("clause", msg, true); next != nil {
 				return next
 			}
 			// Text that is no clause: perhaps one misspelt, which

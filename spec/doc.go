@@ -18,7 +18,8 @@
 //  1. Parse (the seed's JavaCC parser, §7.1.1): Scanner and Parse, with the
 //     syntax checks of §6.3 (units, "during" not in To, dates). The
 //     mistakes users make most ("Fetch every 2 hours", "Every day", "1h",
-//     "table {}", phrase {'sold out'}, a second In, contacts without
+//     "table {}", phrase {'sold out'}, a second In, a second Using
+//     ("Using a Using b", told to join them with OR), contacts without
 //     commas) are reported with how to write what was meant
 //     (parse_mistakes.go).
 //  2. Validate (§6.4, §7.1.2): Checker.Check resolves inheritance from a

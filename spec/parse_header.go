@@ -25,8 +25,65 @@ func (p *parser) parseHeader(s *Sentinel) {
 		s.Name = p.parseName("sentinel name")
 	}
 	p.using()
-	p.targetFrom = len(p.errors)
+	p.targetFrom, p.targetStart = len(p.errors), p.pos.Offset
 	s.Target = p.parseTarget()
+	p.targetEnd = p.prevEnd.Offset
+}
+
+// secondUsing reads a Using that comes after a header read cleanly
+// ("Using a Using b"): a duplicate, told at it with how to write what
+// was surely meant, one Using whose targets OR joins ("Using a OR b"),
+// and the target after it read, so that the clauses after it are read
+// and checked, but not made the sentinel's target. The sentinel is then
+// checked as one whose header broke, the pieces of its first target
+// (header) alone (see checking.headless): which target was meant, and
+// so what it inherits, is not known.
+func (p *parser) secondUsing(s *Sentinel, header []part) {
+	e := &Error{Pos: p.pos.Position(p.filename), Found: p.lit, Msg: "duplicate Using: a sentinel has one Using; join the pages and sentinels of its target with OR or AND"}
+	p.record(e)
+	if s.broken&brokenHeader == 0 {
+		s.parts = append(s.parts, header...)
+	}
+	s.broken |= brokenHeader
+	first := string(p.sc.src[p.targetStart:p.targetEnd])
+	p.next()
+	start, n := p.pos.Offset, len(p.errors)
+	var second Target
+	if !p.try(func() { second = p.parseTarget() }) || p.erredSince(n) {
+		p.skipTo(Token.clauseStart)
+		return
+	}
+	e.Msg = secondUsingError(s.Target, second, first, string(p.sc.src[start:p.prevEnd.Offset]))
+}
+
+// secondUsingError is the message of a second Using after a header
+// whose target, first in the text, is x, the second's y (second).
+func secondUsingError(x, y Target, first, second string) string {
+	_, xSite := x.(*SiteTarget)
+	_, ySite := y.(*SiteTarget)
+	if xSite || ySite {
+		return "duplicate Using: a sentinel has one Using, and a site is watched alone: write another sentinel for the second target"
+	}
+	what := "both"
+	_, xURL := x.(*URLTarget)
+	_, yURL := y.(*URLTarget)
+	if xURL && yURL {
+		what = "both pages"
+	}
+	if strings.ContainsAny(first+second, "\n\r#") || len(first)+len(second) > 2*maxQuoted {
+		return "duplicate Using: a sentinel has one Using; to watch " + what + ", join the targets with OR after one Using"
+	}
+	return "duplicate Using: a sentinel has one Using; to watch " + what + ", join them with OR: Using " + orOperand(x, first) + " OR " + orOperand(y, second)
+}
+
+// orOperand returns text, the text of the target t, as an operand of
+// OR in a message: in parentheses when t is an AND, which OR needs not
+// but a reader may (a AND b OR c is (a AND b) OR c).
+func orOperand(t Target, text string) string {
+	if b, ok := t.(*BinaryTarget); ok && b.Op == And && !(strings.HasPrefix(text, "(") && strings.HasSuffix(text, ")")) {
+		return "(" + text + ")"
+	}
+	return text
 }
 
 // using reads the Using after the name. A word that is Using misspelt

@@ -148,8 +148,10 @@ type parser struct {
 	partsFrom  int
 	collecting bool
 	// targetFrom is the number of errors when the target of the header
-	// being read began, -1 before.
-	targetFrom int
+	// being read began, -1 before; targetStart and targetEnd are the
+	// offsets of its text, once read (see secondUsing).
+	targetFrom             int
+	targetStart, targetEnd int
 }
 
 // part records n, a piece of the clause or header being read that has
@@ -424,6 +426,7 @@ func (p *parser) parseSentinel(s *Sentinel) (next *Sentinel) {
 	p.targetFrom = -1
 	ok := p.try(func() { p.parseHeader(s) })
 	parts := p.endParts(USING)
+	header := parts // the pieces of its target, read cleanly (see secondUsing)
 	switch {
 	case !ok:
 		if p.targetFrom < 0 {
@@ -463,6 +466,10 @@ func (p *parser) parseSentinel(s *Sentinel) (next *Sentinel) {
 	// Right after a site target, its own words may come too.
 	_, afterSite := s.Target.(*SiteTarget)
 	for p.tok != EOF && p.tok != CREATE {
+		if p.tok == USING {
+			p.secondUsing(s, header)
+			continue
+		}
 		if !p.tok.clauseStart() {
 			expected := "Monitor, Fetch, Confirm, From, To, Notify, Every, Compare or Create"
 			if afterSite {

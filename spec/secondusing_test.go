@@ -70,6 +70,35 @@ f:2:7: Fetch 0 hours: interval must be greater than 0
 		want: `f:1:19: expected Using, found "https://x.example/"
 f:1:44: unknown sentinel nowhere
 `,
+	}, {
+		name: "after a target read cleanly",
+		src:  "Create Sentinel s Using https://a.example/ Using https://b.example/ Monitor any change\n",
+		want: `f:1:44: duplicate Using: a sentinel has one Using; to watch both pages, join them with OR: Using https://a.example/ OR https://b.example/
+`,
+	}, {
+		name: "after a target read cleanly, the clauses after it read",
+		src:  "Create Sentinel s Using https://a.example/\nUsing https://b.example/\nFetch 0 hours\nEvery 0 hours\n",
+		want: `f:2:1: duplicate Using: a sentinel has one Using; to watch both pages, join them with OR: Using https://a.example/ OR https://b.example/
+f:3:7: Fetch 0 hours: interval must be greater than 0
+f:4:7: Every 0 hours: interval must be greater than 0
+`,
+	}, {
+		name: "after a target read cleanly, that target checked",
+		src:  "Create Sentinel s Using nowhere AND (https://a.example/) Using elsewhere\n",
+		want: `f:1:25: unknown sentinel nowhere
+f:1:58: duplicate Using: a sentinel has one Using; to watch both, join them with OR: Using (nowhere AND (https://a.example/)) OR elsewhere
+`,
+	}, {
+		name: "after a site",
+		src:  "Create Sentinel s Using site https://a.example/ depth 2 Using https://b.example/\nEvery 0 hours\n",
+		want: `f:1:57: duplicate Using: a sentinel has one Using, and a site is watched alone: write another sentinel for the second target
+f:2:7: Every 0 hours: interval must be greater than 0
+`,
+	}, {
+		name: "after a target read cleanly, nothing after it",
+		src:  "Create Sentinel s Using https://a.example/ Using\nMonitor any change\n",
+		want: `f:1:44: duplicate Using: a sentinel has one Using; join the pages and sentinels of its target with OR or AND
+`,
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -20,7 +20,8 @@
 //     mistakes users make most ("Fetch every 2 hours", "Every day", "1h",
 //     "table {}", phrase {'sold out'}, a second In, a second Using
 //     ("Using a Using b", told to join them with OR), contacts without
-//     commas) are reported with how to write what was meant
+//     commas, dates written year first, 2026-03-01, told to write
+//     03/01/2026) are reported with how to write what was meant
 //     (parse_mistakes.go).
 //  2. Validate (§6.4, §7.1.2): Checker.Check resolves inheritance from a
 //     previously defined sentinel (§5.2), fills defaults, checks name

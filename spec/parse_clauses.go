@@ -111,6 +111,9 @@ func (p *parser) parseTimeSpec(pos Pos, from bool) *TimeSpec {
 		if !from {
 			what, keyword = "date (MM/DD/YYYY), Now, start(name) or end(name)", "To"
 		}
+		if msg := otherDate(p.lit); msg != "" && p.tok == WORD {
+			p.failHere(p.lit, "date MM/DD/YYYY", msg)
+		}
 		if base, ok := map[string]string{"today": "Now", "tomorrow": "Now + 1 day"}[strings.ToLower(p.lit)]; ok && p.tok == IDENT {
 			p.failHere(p.lit, what, "expected "+what+", found "+p.describe()+": write "+keyword+" "+base)
 		}
@@ -131,6 +134,9 @@ func (p *parser) parseDate() *Date {
 	}
 	if len(parts) != 3 {
 		bad("not month/day/year")
+	}
+	if msg := otherDate(p.lit); msg != "" {
+		p.fail(d.DatePos, p.lit, "date MM/DD/YYYY", msg) // 2026/03/01
 	}
 	var n [3]int
 	for i, s := range parts {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Mistakes users make, which get a message saying how to write what they
@@ -182,4 +183,72 @@ func (p *parser) emptyItem(what string, list []*Lit) {
 		p.failHere(found, "word or quoted string", fmt.Sprintf("%s {} names no %s: write %s alone for every %s, or name them, as in %s {%s}", k.kind, k.item, k.kind, k.item, k.kind, name))
 	}
 	p.failHere(found, "word or quoted string", fmt.Sprintf("%s {} names no %s: name at least one, as in %s", k.kind, k.item, k.example))
+}
+
+// otherDate returns the message of a date in From or To, lit, written
+// in another order or with other separators than MM/DD/YYYY: year
+// first, as ISO 8601 writes it (2026-03-01, 2026/03/01, with a time of
+// day 2026-03-01T09:30), or month first with dashes (03-01-2026). It
+// says what to write instead (03/01/2026), and, for a date that does not
+// exist, that its month or day is out of range. It returns "" for any
+// other text.
+func otherDate(lit string) string {
+	date, clock, hasClock := strings.Cut(lit, "T")
+	var hh, mm int
+	if hasClock {
+		h, m, ok := strings.Cut(clock, ":")
+		var errH, errM error
+		hh, errH = strconv.Atoi(h)
+		mm, errM = strconv.Atoi(m)
+		if !ok || len(h) > 2 || len(m) != 2 || errH != nil || errM != nil || hh < 0 || hh > 23 || mm < 0 || mm > 59 {
+			return ""
+		}
+	}
+	sep := "-"
+	if strings.Count(date, "/") == 2 {
+		sep = "/"
+	}
+	f := strings.Split(date, sep)
+	if len(f) != 3 {
+		return ""
+	}
+	var n [3]int
+	for i, s := range f {
+		if s == "" || len(s) > 4 || strings.Trim(s, "0123456789") != "" {
+			return ""
+		}
+		n[i], _ = strconv.Atoi(s)
+	}
+	var y, m, d int
+	how := "year first"
+	switch {
+	case len(f[0]) == 4 && len(f[1]) <= 2 && len(f[2]) <= 2:
+		y, m, d = n[0], n[1], n[2]
+	case sep == "-" && len(f[0]) <= 2 && len(f[1]) <= 2 && len(f[2]) == 4:
+		m, d, y = n[0], n[1], n[2]
+		how = "dashes"
+	default:
+		return ""
+	}
+	fix := "write the month first, MM/DD/YYYY"
+	if how == "dashes" {
+		fix = "write slashes, MM/DD/YYYY"
+	}
+	if m < 1 || m > 12 {
+		return fmt.Sprintf("invalid date %s: month out of range; and %s: %s", short(lit), how, fix)
+	}
+	if last := time.Date(y, time.Month(m)+1, 0, 0, 0, 0, 0, time.UTC).Day(); d < 1 || d > last {
+		return fmt.Sprintf("invalid date %s: day out of range, %s %d has %d days; and %s: %s (its last day is %02d/%02d/%04d)",
+			short(lit), time.Month(m), y, last, how, fix, m, last, y)
+	}
+	want := fmt.Sprintf("%02d/%02d/%04d", m, d, y)
+	layout := "MM/DD/YYYY"
+	if hasClock {
+		want += fmt.Sprintf(" %02d:%02d", hh, mm)
+		layout += " HH:MM"
+	}
+	if how == "dashes" {
+		return fmt.Sprintf("invalid date %s: write %s, with slashes (%s)", short(lit), want, layout)
+	}
+	return fmt.Sprintf("invalid date %s: year first; write %s for %s (%s)", short(lit), want, short(lit), layout)
 }

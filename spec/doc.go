@@ -36,7 +36,9 @@
 // and gets one error, at the byte, or at its start saying to save it as
 // UTF-8 where it looks like UTF-16. A string literal left open on its line
 // is told of the other kind of quote that was surely meant to close it
-// ("sold out” opened with " and closed with ”). Columns count characters.
+// ("sold out” opened with " and closed with ”), and of a Create Sentinel
+// it holds, read as its text and not as a sentinel. Columns count
+// characters.
 //
 // # Grammar
 //

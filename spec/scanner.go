@@ -401,16 +401,69 @@ func isHexDigits(s string) bool {
 // the end of the line, as not terminated. Where the line holds the other
 // kind of closing quote (closer) after the opening one, the last was
 // surely meant to end it: the message says so with hint, whose %s is
-// where it is.
+// where it is. Where the literal holds a Create Sentinel, it has read
+// that sentinel as its text: the message says so too, and where it is,
+// lest the user look in vain for why the sentinel is not seen.
 func (s *Scanner) unterminated(pos Pos, start int, closer, hint string) {
 	lit := string(s.src[start:s.off])
 	msg := "string literal not terminated"
 	_, w := utf8.DecodeRuneInString(lit)
+	sep := ": "
 	if i := strings.LastIndex(lit[w:], closer); i >= 0 {
 		at := s.pos(start + w + i)
-		msg += ": " + fmt.Sprintf(hint, fmt.Sprintf("%d:%d", at.Line, at.Column))
+		msg += sep + fmt.Sprintf(hint, fmt.Sprintf("%d:%d", at.Line, at.Column))
+		sep = "; "
+	}
+	if i, name, ok := swallowedCreate(lit[w:]); ok {
+		at := s.pos(start + w + i)
+		what := "Create Sentinel"
+		if name != "" {
+			what += " " + short(name)
+		}
+		msg += sep + fmt.Sprintf("it runs to the end of the line and holds the %s at %d:%d, which is not read as a sentinel: close the string before it", what, at.Line, at.Column)
 	}
 	s.error(pos, msg, lit)
+}
+
+// swallowedCreate finds in text, the text of a string literal left open
+// after its opening quote, the words Create Sentinel (in any case, apart
+// from the words around them), and returns the offset of the Create and
+// the name after Sentinel, "" if none follows it.
+func swallowedCreate(text string) (off int, name string, ok bool) {
+	isWordChar := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '-' }
+	spaces := func(i int) int {
+		for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
+			i++
+		}
+		return i
+	}
+	for i := 0; i+len("create") <= len(text); i++ {
+		if r, _ := utf8.DecodeLastRuneInString(text[:i]); i > 0 && isWordChar(r) || !strings.EqualFold(text[i:i+len("create")], "create") {
+			continue
+		}
+		j := spaces(i + len("create"))
+		if j == i+len("create") || j+len("sentinel") > len(text) || !strings.EqualFold(text[j:j+len("sentinel")], "sentinel") {
+			continue
+		}
+		j += len("sentinel")
+		if r, _ := utf8.DecodeRuneInString(text[j:]); j < len(text) && isWordChar(r) {
+			continue // "create sentinels"
+		}
+		k := spaces(j)
+		if k == j {
+			return i, "", true
+		}
+		end := k
+		for end < len(text) {
+			r, w := utf8.DecodeRuneInString(text[end:])
+			if !isWordChar(r) {
+				break
+			}
+			end += w
+		}
+		return i, text[k:end], true
+	}
+	return 0, "", false
 }
 
 // scanTypographic scans a string in typographic quotes (the seed writes

@@ -56,6 +56,14 @@ func TestUserMistakes(t *testing.T) {
 		{"contacts without comma", "Notify By email me@example.org email you@example.org", `2:32: contacts are separated by commas: write Notify By email me@example.org, email you@example.org`},
 		{"tomorrow", "From tomorrow", `2:6: expected date (MM/DD/YYYY), Now, start(name), end(name) or during(name), found "tomorrow": write From Now + 1 day`},
 		{"today", "To today", `2:4: expected date (MM/DD/YYYY), Now, start(name) or end(name), found "today": write To Now`},
+		// Clause keywords as English says them, or misspelt.
+		{"until", "Until 12/31/2027", `2:1: expected Monitor, Fetch, Confirm, From, To, Notify, Every, Compare or Create, found "Until": write To for the end of the sentinel's life, as in To Now + 1 month`},
+		{"since", "Since Now", `2:1: expected Monitor, Fetch, Confirm, From, To, Notify, Every, Compare or Create, found "Since": write From for the start of the sentinel's life, as in From Now`},
+		{"watch", "Watch any change", `2:1: expected Monitor, Fetch, Confirm, From, To, Notify, Every, Compare or Create, found "Watch": write Monitor for the changes to report, as in Monitor any change`},
+		{"alert", "Alert me@example.org", `2:1: expected Monitor, Fetch, Confirm, From, To, Notify, Every, Compare or Create, found "Alert": write Notify By for whom to tell, as in Notify By email you@example.org`},
+		{"misspelt Monitor", "Montior any change", `2:1: expected Monitor, Fetch, Confirm, From, To, Notify, Every, Compare or Create, found "Montior": write Monitor`},
+		{"misspelt Notify", "notfy By email me@example.org", `2:1: expected Monitor, Fetch, Confirm, From, To, Notify, Every, Compare or Create, found "notfy": write Notify`},
+		{"a word far from any", "Frobnicate any change", `2:1: expected Monitor, Fetch, Confirm, From, To, Notify, Every, Compare or Create, found "Frobnicate"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

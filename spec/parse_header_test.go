@@ -29,7 +29,7 @@ func TestHeaderNameRecovered(t *testing.T) {
 		{"misspelt Create first", "Crate Sentinel b Using http://b.example/", []string{"b"}, `h.ssl:1:1: expected Create Sentinel, found "Crate"`},
 		{"misspelt Create after a sentinel", "Create Sentinel a Using http://a.example/\nCrate Sentinel b Using http://b.example/\nCreate Sentinel c Using b", []string{"a", "b", "c"}, `h.ssl:2:1: expected Create Sentinel, found "Crate"`},
 		{"junk, no Sentinel after it", "Crate Sentinal x\nCreate Sentinel a Using http://a.example/", []string{"a"}, `h.ssl:1:1: expected Create Sentinel, found "Crate"`},
-		{"a misspelt clause", "Create Sentinel a Using http://a.example/\nMonitr any change", []string{"a"}, `h.ssl:2:1: expected Monitor, Fetch, Confirm, From, To, Notify, Every, Compare or Create, found "Monitr"`},
+		{"a misspelt clause", "Create Sentinel a Using http://a.example/\nMonitr any change", []string{"a"}, `h.ssl:2:1: expected Monitor, Fetch, Confirm, From, To, Notify, Every, Compare or Create, found "Monitr": write Monitor`},
 		{"quoted name", `Create Sentinel "b" Using http://b.example/`, []string{"b"}, `h.ssl:1:17: expected sentinel name, found "b": a name is one word, unquoted, as in b`},
 		{"quoted title", `Create Sentinel "my shop" Using http://b.example/`, []string{""}, `h.ssl:1:17: expected sentinel name, found "my shop": a name is one word, unquoted, as in my-shop`},
 		{"reserved word", "Create Sentinel Monitor Using http://b.example/", []string{""}, `h.ssl:1:17: expected sentinel name, found reserved word "Monitor"`},

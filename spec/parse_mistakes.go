@@ -14,6 +14,52 @@ import (
 // change type meant.
 var misspeltKinds = map[string]string{"tables": "table", "lists": "list", "values": "value", "word": "words", "regexes": "regex", "regexps": "regex"}
 
+// clauseWords are words written for a clause keyword, as English says
+// them, with what to write instead.
+var clauseWords = byWord(map[string][]string{
+	"Monitor for the changes to report, as in Monitor any change":       {"watch", "watching", "track", "detect", "monitoring"},
+	"Fetch for how often to fetch the page, as in Fetch 1 hour":         {"poll", "refresh", "reload", "check", "fetching", "load"},
+	"From for the start of the sentinel's life, as in From Now":         {"since", "start", "starts", "starting", "begin", "begins", "beginning"},
+	"To for the end of the sentinel's life, as in To Now + 1 month":     {"until", "till", "end", "ends", "ending", "expire", "expires", "stop"},
+	"Notify By for whom to tell, as in Notify By email you@example.org": {"alert", "alerts", "email", "mail", "send", "notification", "notifications", "tell"},
+	"Every for how often to send what was found, as in Every 1 day":     {"digest"},
+	"Compare for which versions to compare, as in Compare pairwise":     {"diff"},
+})
+
+// byWord returns, of each word of m, the key of m that holds it.
+func byWord(m map[string][]string) map[string]string {
+	out := map[string]string{}
+	for key, words := range m {
+		for _, w := range words {
+			out[w] = key
+		}
+	}
+	return out
+}
+
+// clauseMistake returns what to write for word, found where a clause
+// keyword was expected: the clause English says so ("Until": To), or
+// the keyword it misspells ("Montior": Monitor; one letter off for a
+// keyword of five letters or less, two for a longer); "" when word is
+// neither.
+func clauseMistake(word string) string {
+	w := strings.ToLower(word)
+	if hint, ok := clauseWords[w]; ok {
+		return "write " + hint
+	}
+	for _, kw := range []Token{MONITOR, FETCH, CONFIRM, FROM, NOTIFY, EVERY, COMPARE} {
+		name := kw.String()
+		max := 1
+		if len(name) > 5 {
+			max = 2
+		}
+		if misspelt(word, strings.ToLower(name)) && editDistance(w, strings.ToLower(name), max) <= max {
+			return "write " + name
+		}
+	}
+	return ""
+}
+
 // misplacedScope fails at an In after the change type c: a second scope,
 // or one written after the Ignore selectors, which the grammar puts
 // before them. The message says how to write it.

@@ -476,10 +476,8 @@ func (p *parser) parseSentinel(s *Sentinel) (next *Sentinel) {
 				expected = "depth, pages, scope, match, " + expected
 			}
 			msg := "expected " + expected + ", found " + p.describe()
-			if p.tok == USING {
-				// A second Using after the whole target ("Using a
-				// Using b"), told as one within it is.
-				msg = duplicateUsing
+			if hint := clauseMistake(p.lit); hint != "" && p.tok == IDENT {
+				msg += ": " + hint
 			}
 			if next := p.misspeltCreate("clause", msg, true); next != nil {
 				return next

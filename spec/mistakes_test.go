@@ -64,6 +64,8 @@ func TestUserMistakes(t *testing.T) {
 		{"misspelt Monitor", "Montior any change", `2:1: expected Monitor, Fetch, Confirm, From, To, Notify, Every, Compare or Create, found "Montior": write Monitor`},
 		{"misspelt Notify", "notfy By email me@example.org", `2:1: expected Monitor, Fetch, Confirm, From, To, Notify, Every, Compare or Create, found "notfy": write Notify`},
 		{"a word far from any", "Frobnicate any change", `2:1: expected Monitor, Fetch, Confirm, From, To, Notify, Every, Compare or Create, found "Frobnicate"`},
+		{"notify without by", "Notify me@example.org", `2:8: expected "By", found "me@example.org": write Notify By email me@example.org`},
+		{"notify without by, a webhook", "Notify https://hooks.example/x", `2:8: expected "By", found "https://hooks.example/x": write Notify By webhook https://hooks.example/x`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -181,6 +181,9 @@ func (p *parser) parseDate() *Date {
 
 func (p *parser) parseNotify(pos Pos) *NotifyClause {
 	c := &NotifyClause{Notify: pos}
+	if !p.isWord("by") {
+		p.byMissing()
+	}
 	p.expectWord(`"By"`, "by")
 	for {
 		c.Contacts = append(c.Contacts, p.parseContact())

@@ -298,3 +298,29 @@ func otherDate(lit string) string {
 	}
 	return fmt.Sprintf("invalid date %s: year first; write %s for %s (%s)", short(lit), want, short(lit), layout)
 }
+
+// byMissing fails at a contact written right after Notify, By left out
+// ("Notify me@example.org"), with the clause to write: the address as
+// an email, a URL as a webhook, a chat URL or a contact keyword as it
+// is. It returns, failing nothing, at any other token.
+func (p *parser) byMissing() {
+	if p.tok != WORD && p.tok != STRING && p.tok != IDENT || p.pos.Line != p.prevEnd.Line {
+		return
+	}
+	v := p.litValue()
+	scheme, _, hasScheme := strings.Cut(v, "://")
+	var write string
+	switch {
+	case p.isWord("email", "e-mail", "mail", "webhook"):
+		write = "Notify By " + strings.ToLower(p.lit) + " ..."
+	case hasScheme && IsChatScheme(strings.ToLower(scheme)):
+		write = "Notify By " + p.lit
+	case hasScheme:
+		write = "Notify By webhook " + p.lit
+	case strings.Contains(v, "@") && p.tok != IDENT:
+		write = "Notify By email " + p.lit
+	default:
+		return
+	}
+	p.failHere(p.lit, `"By"`, `expected "By", found `+p.describe()+": write "+write)
+}

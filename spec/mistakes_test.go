@@ -66,6 +66,8 @@ func TestUserMistakes(t *testing.T) {
 		{"a word far from any", "Frobnicate any change", `2:1: expected Monitor, Fetch, Confirm, From, To, Notify, Every, Compare or Create, found "Frobnicate"`},
 		{"notify without by", "Notify me@example.org", `2:8: expected "By", found "me@example.org": write Notify By email me@example.org`},
 		{"notify without by, a webhook", "Notify https://hooks.example/x", `2:8: expected "By", found "https://hooks.example/x": write Notify By webhook https://hooks.example/x`},
+		{"any changes", "Monitor any changes", `2:13: expected "change" after "any", found "changes": write any change`},
+		{"anychanges", "Monitor anychanges", `2:9: unknown change type "anychanges": did you mean any change?`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

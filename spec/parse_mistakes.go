@@ -12,7 +12,7 @@ import (
 
 // misspeltKinds are words taken for a change type they are not, with the
 // change type meant.
-var misspeltKinds = map[string]string{"tables": "table", "lists": "list", "values": "value", "word": "words", "regexes": "regex", "regexps": "regex"}
+var misspeltKinds = map[string]string{"tables": "table", "lists": "list", "values": "value", "word": "words", "regexes": "regex", "regexps": "regex", "anychanges": "any change", "changes": "any change", "change": "any change"}
 
 // clauseWords are words written for a clause keyword, as English says
 // them, with what to write instead.

@@ -83,6 +83,9 @@ func (p *parser) parseChangeType() *ChangeType {
 	p.next()
 	switch word {
 	case "any":
+		if p.tok == IDENT && !p.isWord("change") && misspelt(p.lit, "change") {
+			p.failHere(p.lit, `"change" after "any"`, `expected "change" after "any", found `+p.describe()+": write any change")
+		}
 		p.expectWord(`"change" after "any"`, "change")
 		c.Kind = AnyChange
 	case "anychange":

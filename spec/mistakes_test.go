@@ -68,6 +68,7 @@ func TestUserMistakes(t *testing.T) {
 		{"notify without by, a webhook", "Notify https://hooks.example/x", `2:8: expected "By", found "https://hooks.example/x": write Notify By webhook https://hooks.example/x`},
 		{"any changes", "Monitor any changes", `2:13: expected "change" after "any", found "changes": write any change`},
 		{"anychanges", "Monitor anychanges", `2:9: unknown change type "anychanges": did you mean any change?`},
+		{"semicolon", "Monitor any change;", `2:19: illegal character ';': clauses and sentinels end without ";": remove it`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -187,9 +187,12 @@ func (s *Scanner) Scan() (pos Pos, tok Token, lit string) {
 		return pos, COLON, ":"
 	}
 	lit = string(s.src[start:s.off])
-	if r == utf8.RuneError && w == 1 {
+	switch {
+	case r == utf8.RuneError && w == 1:
 		s.error(pos, "invalid UTF-8 encoding", lit)
-	} else {
+	case r == ';':
+		s.error(pos, `illegal character ';': clauses and sentinels end without ";": remove it`, lit)
+	default:
 		s.error(pos, "illegal character "+strconv.QuoteRune(r), lit)
 	}
 	return pos, ILLEGAL, lit

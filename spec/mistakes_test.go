@@ -100,6 +100,8 @@ func TestQuotedNameMistake(t *testing.T) {
 		`Create Sentinel "my shop" Using https://shop.example/`: `1:17: expected sentinel name, found "my shop": a name is one word, unquoted, as in my-shop`,
 		`Create Sentinel "a" Using https://shop.example/`:       `1:17: expected sentinel name, found "a": a name is one word, unquoted, as in a`,
 		`Create Sentinel "(x)" Using https://shop.example/`:     `1:17: expected sentinel name, found "(x)"`,
+		`Create Sentinel my shop Using https://shop.example/`:   `1:17: a name is one word: write my-shop`,
+		`Create Sentinel 1s Using https://shop.example/`:        `1:17: expected sentinel name, found "1s": a name begins with a letter, as in s1`,
 	} {
 		_, err := Parse("m.ssl", []byte(src))
 		var el ErrorList

@@ -23,6 +23,7 @@ func (p *parser) parseHeader(s *Sentinel) {
 	}
 	if s.Name == nil {
 		s.Name = p.parseName("sentinel name")
+		p.titleName(s.Name)
 	}
 	p.using()
 	p.targetFrom, p.targetStart = len(p.errors), p.pos.Offset
@@ -228,4 +229,57 @@ func (p *parser) misspeltCreate(expected, msg string, inSentinel bool) *Sentinel
 	e.Msg, e.Expected = "expected Create Sentinel, found "+quote(e.Found), CREATE.String()
 	s.broken |= brokenOther // its error, recorded before its header is read
 	return s
+}
+
+// titleName fails at name, a sentinel's name read, when words follow it
+// up to a Using on its line ("Create Sentinel my shop Using"): a title
+// of several words, told to write them joined as one name (my-shop).
+// It returns, failing nothing, when the next token is no word, or is
+// Using misspelt (see using).
+func (p *parser) titleName(name *Ident) {
+	if p.tok != IDENT || misspelt(p.lit, "using") {
+		return
+	}
+	end := p.pos.Offset
+	for end < len(p.sc.src) && !isLineEnd(p.sc.src[end]) {
+		end++
+	}
+	var sc Scanner // the rest of the line, read ahead
+	sc.Init(p.sc.src[p.pos.Offset:end], nil)
+	words := []string{string(p.sc.src[name.NamePos.Offset:p.prevEnd.Offset])}
+	last := p.prevEnd.Offset
+	for len(words) < 8 {
+		pos, tok, lit := sc.Scan()
+		switch tok {
+		case IDENT:
+			words, last = append(words, lit), p.pos.Offset+pos.Offset+len(lit)
+			continue
+		case USING:
+			joined := strings.Join(words, "-")
+			if t, ok := scanOne(joined); ok && t == IDENT {
+				text := string(p.sc.src[name.NamePos.Offset:last])
+				p.fail(name.NamePos, text, USING.String(), "a name is one word: write "+joined)
+			}
+		}
+		return
+	}
+}
+
+// letterFirst returns a name for lit, a word or number that begins
+// with a digit and is so no name ("1s", "2"): its letters before its
+// digits (s1) when it is digits and then letters, else lit after an s
+// (s2); "" when lit does not begin with a digit or makes no name so.
+func letterFirst(lit string) string {
+	if lit == "" || !isDigit(lit[0]) {
+		return ""
+	}
+	rest := strings.TrimLeft(lit, "0123456789")
+	name := "s" + lit
+	if rest != "" && strings.Trim(rest, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") == "" {
+		name = rest + lit[:len(lit)-len(rest)]
+	}
+	if t, ok := scanOne(name); !ok || t != IDENT {
+		return ""
+	}
+	return name
 }

@@ -604,6 +604,9 @@ func (p *parser) parseName(what string) *Ident {
 				p.failHere(p.lit, what, quotedNameError(p.describe(), name))
 			}
 		}
+		if name := letterFirst(p.lit); name != "" && (p.tok == WORD || p.tok == INT) {
+			p.failHere(p.lit, what, "expected "+what+", found "+p.describe()+": a name begins with a letter, as in "+name)
+		}
 		p.failExpected(what)
 	}
 	id := &Ident{NamePos: p.pos, Name: CanonicalName(p.lit)}

@@ -68,6 +68,11 @@ func TestUserMistakes(t *testing.T) {
 		{"notify without by, a webhook", "Notify https://hooks.example/x", `2:8: expected "By", found "https://hooks.example/x": write Notify By webhook https://hooks.example/x`},
 		{"any changes", "Monitor any changes", `2:13: expected "change" after "any", found "changes": write any change`},
 		{"anychanges", "Monitor anychanges", `2:9: unknown change type "anychanges": did you mean any change?`},
+		// A time of day as English writes it.
+		{"am", "From 12/01/2027 9am", `2:17: a time of day is written HH:MM, in 24 hours: write 12/01/2027 09:00`},
+		{"pm after a clock", "To 12/01/2027 9:30 PM", `2:15: a time of day is written HH:MM, in 24 hours: write 12/01/2027 21:30`},
+		{"12 am", "To 12/01/2027 12 a.m.", `2:15: a time of day is written HH:MM, in 24 hours: write 12/01/2027 00:00`},
+		{"seconds", "To 12/31/2027 23:59:59", `2:15: a time of day is written HH:MM, without seconds: write 12/31/2027 23:59`},
 		{"semicolon", "Monitor any change;", `2:19: illegal character ';': clauses and sentinels end without ";": remove it`},
 	}
 	for _, tt := range tests {

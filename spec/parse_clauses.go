@@ -164,6 +164,9 @@ func (p *parser) parseDate() *Date {
 		bad("day out of range")
 	}
 	p.next()
+	if p.pos.Line == d.DatePos.Line && p.tok != EOF {
+		p.clockMistake(d)
+	}
 	if p.tok == CLOCK {
 		hm := strings.Split(p.lit, ":")
 		h, _ := strconv.Atoi(hm[0])

@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -323,4 +324,51 @@ func (p *parser) byMissing() {
 		return
 	}
 	p.failHere(p.lit, `"By"`, `expected "By", found `+p.describe()+": write "+write)
+}
+
+// Times of day as English writes them after a date: in 12 hours (9am,
+// 9:30 PM, 12 a.m.), or with seconds (23:59:59).
+var (
+	clock12     = regexp.MustCompile(`^(?i)(\d{1,2})(?::(\d{2}))?[ \t]*([ap])\.?m\.?(?:$|[ \t#])`)
+	clockSecond = regexp.MustCompile(`^(\d{1,2}):(\d{2}):\d{2}(?:\.\d+)?(?:$|[ \t#])`)
+)
+
+// clockMistake fails at the current token, on the line of the date d
+// and after it, when it begins a time of day written in 12 hours or
+// with seconds, with the date and time to write (12/01/2027 21:30). It
+// returns, failing nothing, at any other text.
+func (p *parser) clockMistake(d *Date) {
+	end := p.pos.Offset
+	for end < len(p.sc.src) && !isLineEnd(p.sc.src[end]) {
+		end++
+	}
+	rest := string(p.sc.src[p.pos.Offset:end])
+	var h, m int
+	var how string
+	if g := clock12.FindStringSubmatch(rest); g != nil {
+		h, _ = strconv.Atoi(g[1])
+		m, _ = strconv.Atoi(g[2])
+		if h < 1 || h > 12 || m > 59 {
+			return
+		}
+		h %= 12
+		if strings.EqualFold(g[3], "p") {
+			h += 12
+		}
+		how = "in 24 hours"
+		rest = strings.TrimRight(g[0], " \t#")
+	} else if g := clockSecond.FindStringSubmatch(rest); g != nil {
+		h, _ = strconv.Atoi(g[1])
+		m, _ = strconv.Atoi(g[2])
+		if h > 23 || m > 59 {
+			return
+		}
+		how = "without seconds"
+		rest = strings.TrimRight(g[0], " \t#")
+	} else {
+		return
+	}
+	at := *d
+	at.HasClock, at.Hour, at.Minute = true, h, m
+	p.fail(p.pos, rest, "time of day HH:MM", "a time of day is written HH:MM, "+how+": write "+at.String())
 }

@@ -73,6 +73,10 @@ func TestUserMistakes(t *testing.T) {
 		{"pm after a clock", "To 12/01/2027 9:30 PM", `2:15: a time of day is written HH:MM, in 24 hours: write 12/01/2027 21:30`},
 		{"12 am", "To 12/01/2027 12 a.m.", `2:15: a time of day is written HH:MM, in 24 hours: write 12/01/2027 00:00`},
 		{"seconds", "To 12/31/2027 23:59:59", `2:15: a time of day is written HH:MM, without seconds: write 12/31/2027 23:59`},
+		// Words of a clause, slightly off.
+		{"on changes", "Fetch on changes", `2:10: expected "change" after "on", found "changes": write Fetch on change`},
+		{"immediately", "Every immediately", `2:7: expected immediate, best effort, interactive or an interval, found "immediately": write Every immediate`},
+		{"best efforts", "Every best efforts", `2:12: expected "effort" after "best", found "efforts": write Every best effort`},
 		{"semicolon", "Monitor any change;", `2:19: illegal character ';': clauses and sentinels end without ";": remove it`},
 	}
 	for _, tt := range tests {

@@ -15,6 +15,7 @@ func (p *parser) parseFetch(pos Pos) *FetchClause {
 	switch {
 	case p.isWord("on"):
 		p.next()
+		p.nearWord(`"change" after "on"`, "change", "Fetch on change")
 		p.expectWord(`"change" after "on"`, "change")
 		c.OnChange = true
 	case p.tok == INT:
@@ -259,6 +260,7 @@ func (p *parser) parseEvery(pos Pos) *EveryClause {
 		p.next()
 	case p.isWord("best"):
 		p.next()
+		p.nearWord(`"effort" after "best"`, "effort", "Every best effort")
 		p.expectWord(`"effort" after "best"`, "effort")
 		c.Mode = BestEffort
 	case p.isWord("interactive"):
@@ -269,6 +271,8 @@ func (p *parser) parseEvery(pos Pos) *EveryClause {
 		c.Interval = p.parseInterval("Every")
 	default:
 		p.intervalMistake("Every")
+		p.nearWord("immediate, best effort, interactive or an interval", "immediate", "Every immediate")
+		p.nearWord("immediate, best effort, interactive or an interval", "interactive", "Every interactive")
 		p.failExpected("immediate, best effort, interactive or an interval")
 	}
 	return c

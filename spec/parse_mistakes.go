@@ -372,3 +372,18 @@ func (p *parser) clockMistake(d *Date) {
 	at.HasClock, at.Hour, at.Minute = true, h, m
 	p.fail(p.pos, rest, "time of day HH:MM", "a time of day is written HH:MM, "+how+": write "+at.String())
 }
+
+// nearWord fails at the current token, where what was expected, when it
+// is word misspelt or with an ending ("changes", "immediately", at most
+// two letters off, or an ending of "ly" or "s"), saying to write
+// instead.
+func (p *parser) nearWord(what, word, instead string) {
+	if p.tok != IDENT || p.isWord(word) {
+		return
+	}
+	lit := strings.ToLower(p.lit)
+	if !misspelt(lit, word) && strings.TrimSuffix(strings.TrimSuffix(lit, "ly"), "s") != word {
+		return
+	}
+	p.failHere(p.lit, what, "expected "+what+", found "+p.describe()+": write "+instead)
+}

@@ -77,6 +77,7 @@ func TestUserMistakes(t *testing.T) {
 		{"on changes", "Fetch on changes", `2:10: expected "change" after "on", found "changes": write Fetch on change`},
 		{"immediately", "Every immediately", `2:7: expected immediate, best effort, interactive or an interval, found "immediately": write Every immediate`},
 		{"best efforts", "Every best efforts", `2:12: expected "effort" after "best", found "efforts": write Every best effort`},
+		{"offset without base", "To +1 month", `2:4: expected date (MM/DD/YYYY), Now, start(name) or end(name), found "+": an offset is added to a time point, as in To Now + 1 month`},
 		{"semicolon", "Monitor any change;", `2:19: illegal character ';': clauses and sentinels end without ";": remove it`},
 	}
 	for _, tt := range tests {

@@ -112,6 +112,9 @@ func (p *parser) parseTimeSpec(pos Pos, from bool) *TimeSpec {
 		if !from {
 			what, keyword = "date (MM/DD/YYYY), Now, start(name) or end(name)", "To"
 		}
+		if p.tok == PLUS {
+			p.failHere(p.lit, what, "expected "+what+", found "+p.describe()+": an offset is added to a time point, as in "+keyword+" Now + 1 month")
+		}
 		if msg := otherDate(p.lit); msg != "" && p.tok == WORD {
 			p.failHere(p.lit, "date MM/DD/YYYY", msg)
 		}

@@ -54,6 +54,9 @@ func (p *parser) secondUsing(s *Sentinel, header []part) {
 		p.skipTo(Token.clauseStart)
 		return
 	}
+	if s.Target == nil || p.targetStart < s.Create.Offset {
+		return // its header's target not read: first is another's
+	}
 	e.Msg = secondUsingError(s.Target, second, first, string(p.sc.src[start:p.prevEnd.Offset]))
 }
 
@@ -65,16 +68,31 @@ func secondUsingError(x, y Target, first, second string) string {
 	if xSite || ySite {
 		return "duplicate Using: a sentinel has one Using, and a site is watched alone: write another sentinel for the second target"
 	}
+	if join := joinWithOr(x, y, first, second); join != "" {
+		return "duplicate Using: a sentinel has one Using; " + join
+	}
+	return "duplicate Using: a sentinel has one Using; to watch both, join the targets with OR after one Using"
+}
+
+// joinWithOr returns how to write the target x, written first, and y,
+// written second, as one with OR ("to watch both pages, join them with
+// OR: Using a OR b"); "" when either is a site, which is watched alone,
+// or the text is too long for a message or on several lines.
+func joinWithOr(x, y Target, first, second string) string {
+	_, xSite := x.(*SiteTarget)
+	_, ySite := y.(*SiteTarget)
+	if xSite || ySite || strings.ContainsAny(first+second, "\n\r#") || len(first)+len(second) > 2*maxQuoted {
+		return ""
+	}
 	what := "both"
 	_, xURL := x.(*URLTarget)
 	_, yURL := y.(*URLTarget)
-	if xURL && yURL {
+	if b, ok := x.(*BinaryTarget); ok && b.Op == Or {
+		what = "them all"
+	} else if xURL && yURL {
 		what = "both pages"
 	}
-	if strings.ContainsAny(first+second, "\n\r#") || len(first)+len(second) > 2*maxQuoted {
-		return "duplicate Using: a sentinel has one Using; to watch " + what + ", join the targets with OR after one Using"
-	}
-	return "duplicate Using: a sentinel has one Using; to watch " + what + ", join them with OR: Using " + orOperand(x, first) + " OR " + orOperand(y, second)
+	return "to watch " + what + ", join them with OR: Using " + orOperand(x, first) + " OR " + orOperand(y, second)
 }
 
 // orOperand returns text, the text of the target t, as an operand of
@@ -282,4 +300,15 @@ func letterFirst(lit string) string {
 		return ""
 	}
 	return name
+}
+
+// targetWithoutOr returns, at a URL right after the target of s's
+// header, read cleanly (Using a b), how to join the two with OR (see
+// joinWithOr); "" otherwise.
+func (p *parser) targetWithoutOr(s *Sentinel) string {
+	if p.tok != WORD && p.tok != STRING || s.Target == nil || s.broken&brokenHeader != 0 || p.prevEnd.Offset != p.targetEnd {
+		return ""
+	}
+	y := &URLTarget{URLPos: p.pos, URL: p.litValue()}
+	return joinWithOr(s.Target, y, string(p.sc.src[p.targetStart:p.targetEnd]), p.lit)
 }

@@ -478,6 +478,8 @@ func (p *parser) parseSentinel(s *Sentinel) (next *Sentinel) {
 			msg := "expected " + expected + ", found " + p.describe()
 			if hint := clauseMistake(p.lit); hint != "" && p.tok == IDENT {
 				msg += ": " + hint
+			} else if hint := p.targetWithoutOr(s); hint != "" {
+				msg += ": " + hint
 			}
 			if next := p.misspeltCreate("clause", msg, true); next != nil {
 				return next

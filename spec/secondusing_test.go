@@ -99,6 +99,18 @@ f:2:7: Every 0 hours: interval must be greater than 0
 		src:  "Create Sentinel s Using https://a.example/ Using\nMonitor any change\n",
 		want: `f:1:44: duplicate Using: a sentinel has one Using; join the pages and sentinels of its target with OR or AND
 `,
+	}, {
+		name: "a second target without OR",
+		src:  "Create Sentinel s Using https://a.example/ https://b.example/\nEvery 0 hours\n",
+		want: `f:1:44: expected Monitor, Fetch, Confirm, From, To, Notify, Every, Compare or Create, found "https://b.example/": to watch both pages, join them with OR: Using https://a.example/ OR https://b.example/
+f:2:7: Every 0 hours: interval must be greater than 0
+`,
+	}, {
+		name: "a second target without OR, quoted",
+		src:  "Create Sentinel s Using a OR https://a.example/ \"https://b.example/\"\n",
+		want: `f:1:25: unknown sentinel a
+f:1:49: expected Monitor, Fetch, Confirm, From, To, Notify, Every, Compare or Create, found "https://b.example/": to watch them all, join them with OR: Using a OR https://a.example/ OR "https://b.example/"
+`,
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -41,6 +41,13 @@ func FuzzParse(f *testing.F) {
 		"Create Sentinel a Using http://a.example # u\n OR # o\n sentinel # s\n b\n AND (c # p\n OR d) # e\n Notify By email # k\n a@b.example, # c\n webhook https://h.example # w\n , slack://x # z\n",
 		"Create Sentinel a Using site # s\n a.example # u\n scope a.example/x # x\n depth 2 # d\n match \"y\" # m\n pages # p\n 3 # e\n",
 		"Create Sentinel a Using b Fetch # f\n 1 # n\n hour render From 1/1/30 # d\n 10:30 + # p\n 2 days # e\n # t\n To end( # x\n s) Every best # b\n effort Compare moving # m\n 4 Confirm after 1 # c\n minute\n",
+		// Mistakes told how to write them: a second Using, a second
+		// target without OR, dates and times as English writes them,
+		// a title for a name, a string that swallows a sentinel.
+		"Create Sentinel a Using b Using c Monitor any change\nCreate Sentinel d Using (\nMonitor any change Using e\n",
+		"Create Sentinel a Using https://a.example/ \"https://b.example/\" From 2026-02-30 To 2026/03/01T9:30\n",
+		"Create Sentinel my shop Using b From 12/01/2027 9:30 p.m. To 12/31/2027 23:59:59 Notify me@example.org\n",
+		"Create Sentinel 1s Using b Monitor keywords {\"x Create Sentinel c Using d\nEvery immediately;\n",
 	} {
 		f.Add(s)
 	}

@@ -17,6 +17,7 @@ import "strings"
 // parseHeader reads into s the header of a sentinel after its Create:
 // the Sentinel keyword, the name and the Using clause.
 func (p *parser) parseHeader(s *Sentinel) {
+	p.targetStart, p.targetEnd = -1, -1 // until its target is read
 	p.sentinelKeyword(s)
 	if s.Name == nil {
 		s.Name = p.quotedName()
@@ -46,7 +47,7 @@ func (p *parser) secondUsing(s *Sentinel, header []part) {
 		s.parts = append(s.parts, header...)
 	}
 	s.broken |= brokenHeader
-	first := string(p.sc.src[p.targetStart:p.targetEnd])
+	read := p.targetEnd >= 0 // the target of its header, read to its end
 	p.next()
 	start, n := p.pos.Offset, len(p.errors)
 	var second Target
@@ -54,9 +55,10 @@ func (p *parser) secondUsing(s *Sentinel, header []part) {
 		p.skipTo(Token.clauseStart)
 		return
 	}
-	if s.Target == nil || p.targetStart < s.Create.Offset {
-		return // its header's target not read: first is another's
+	if !read || s.Target == nil {
+		return
 	}
+	first := string(p.sc.src[p.targetStart:p.targetEnd])
 	e.Msg = secondUsingError(s.Target, second, first, string(p.sc.src[start:p.prevEnd.Offset]))
 }
 
@@ -306,7 +308,7 @@ func letterFirst(lit string) string {
 // header, read cleanly (Using a b), how to join the two with OR (see
 // joinWithOr); "" otherwise.
 func (p *parser) targetWithoutOr(s *Sentinel) string {
-	if p.tok != WORD && p.tok != STRING || s.Target == nil || s.broken&brokenHeader != 0 || p.prevEnd.Offset != p.targetEnd {
+	if p.tok != WORD && p.tok != STRING || s.Target == nil || s.broken&brokenHeader != 0 || p.targetEnd < 0 || p.prevEnd.Offset != p.targetEnd {
 		return ""
 	}
 	y := &URLTarget{URLPos: p.pos, URL: p.litValue()}

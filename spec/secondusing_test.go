@@ -100,6 +100,12 @@ f:2:7: Every 0 hours: interval must be greater than 0
 		want: `f:1:44: duplicate Using: a sentinel has one Using; join the pages and sentinels of its target with OR or AND
 `,
 	}, {
+		name: "after a clause of a sentinel whose target did not parse",
+		src:  "Create Sentinel a Using https://a.example/\nCreate Sentinel b Using (\nMonitor any change Using x\n",
+		want: `f:2:26: expected URL or sentinel name, found "Monitor"
+f:3:20: duplicate Using: a sentinel has one Using; join the pages and sentinels of its target with OR or AND
+`,
+	}, {
 		name: "a second target without OR",
 		src:  "Create Sentinel s Using https://a.example/ https://b.example/\nEvery 0 hours\n",
 		want: `f:1:44: expected Monitor, Fetch, Confirm, From, To, Notify, Every, Compare or Create, found "https://b.example/": to watch both pages, join them with OR: Using https://a.example/ OR https://b.example/
@@ -118,7 +124,7 @@ f:1:49: expected Monitor, Fetch, Confirm, From, To, Notify, Every, Compare or Cr
 			if err == nil {
 				t.Fatal("Parse: no syntax error")
 			}
-			if !f.Sentinels[0].HasSyntaxErrors() {
+			if !f.Sentinels[len(f.Sentinels)-1].HasSyntaxErrors() {
 				t.Error("HasSyntaxErrors false")
 			}
 			_, semantic := NewChecker(date(2003, 6, 1, 12, 0)).CheckFile(f)

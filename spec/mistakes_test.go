@@ -78,6 +78,7 @@ func TestUserMistakes(t *testing.T) {
 		{"immediately", "Every immediately", `2:7: expected immediate, best effort, interactive or an interval, found "immediately": write Every immediate`},
 		{"best efforts", "Every best efforts", `2:12: expected "effort" after "best", found "efforts": write Every best effort`},
 		{"offset without base", "To +1 month", `2:4: expected date (MM/DD/YYYY), Now, start(name) or end(name), found "+": an offset is added to a time point, as in To Now + 1 month`},
+		{"fetch every unit", "Fetch every day", `2:7: "every" does not go after Fetch: write the interval, with its count, alone, as in Fetch 1 day`},
 		{"semicolon", "Monitor any change;", `2:19: illegal character ';': clauses and sentinels end without ";": remove it`},
 	}
 	for _, tt := range tests {

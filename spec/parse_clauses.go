@@ -30,6 +30,10 @@ func (p *parser) parseFetch(pos Pos) *FetchClause {
 			iv := p.parseInterval("Fetch")
 			p.fail(pos, word, "interval", `"every" does not go after Fetch: write the interval alone, as in Fetch `+iv.Duration.String())
 		}
+		if u, ok := ParseUnit(p.lit); ok && p.tok == IDENT {
+			// Fetch every day: the count left out too.
+			p.fail(pos, word, "interval", `"every" does not go after Fetch: write the interval, with its count, alone, as in Fetch `+Duration{N: 1, Unit: u}.String())
+		}
 		p.fail(pos, word, "interval", `"every" does not go after Fetch: write the interval alone, as in Fetch 2 hours`)
 	default:
 		p.intervalMistake("Fetch")

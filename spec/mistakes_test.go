@@ -79,6 +79,7 @@ func TestUserMistakes(t *testing.T) {
 		{"best efforts", "Every best efforts", `2:12: expected "effort" after "best", found "efforts": write Every best effort`},
 		{"offset without base", "To +1 month", `2:4: expected date (MM/DD/YYYY), Now, start(name) or end(name), found "+": an offset is added to a time point, as in To Now + 1 month`},
 		{"fetch every unit", "Fetch every day", `2:7: "every" does not go after Fetch: write the interval, with its count, alone, as in Fetch 1 day`},
+		{"confirm without after", "Fetch 5 minutes Confirm 10 minutes", `2:25: expected "after", found "10": write Confirm after 10 minutes`},
 		{"semicolon", "Monitor any change;", `2:19: illegal character ';': clauses and sentinels end without ";": remove it`},
 	}
 	for _, tt := range tests {

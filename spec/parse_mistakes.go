@@ -387,3 +387,15 @@ func (p *parser) nearWord(what, word, instead string) {
 	}
 	p.failHere(p.lit, what, "expected "+what+", found "+p.describe()+": write "+instead)
 }
+
+// afterMissing fails at an interval right after the Confirm at pos, on
+// its line, "after" left out (Confirm 10 minutes), with the clause to
+// write. It returns, failing nothing, at any other token.
+func (p *parser) afterMissing(pos Pos) {
+	if p.tok != INT || p.pos.Line != pos.Line {
+		return
+	}
+	at, word := p.pos, p.lit
+	iv := p.parseInterval("Confirm after")
+	p.fail(at, word, `"after"`, `expected "after", found `+quote(word)+": write Confirm after "+iv.Duration.String())
+}

@@ -551,6 +551,7 @@ func (p *parser) parseClause(s *Sentinel) {
 		}
 	case CONFIRM:
 		dup(s.Confirm != nil)
+		p.afterMissing(pos)
 		p.expectWord(`"after"`, "after")
 		c := &ConfirmClause{Confirm: pos, After: p.parseInterval("Confirm after")}
 		c.toks = p.clauseToks

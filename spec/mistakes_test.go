@@ -80,6 +80,10 @@ func TestUserMistakes(t *testing.T) {
 		{"offset without base", "To +1 month", `2:4: expected date (MM/DD/YYYY), Now, start(name) or end(name), found "+": an offset is added to a time point, as in To Now + 1 month`},
 		{"fetch every unit", "Fetch every day", `2:7: "every" does not go after Fetch: write the interval, with its count, alone, as in Fetch 1 day`},
 		{"confirm without after", "Fetch 5 minutes Confirm 10 minutes", `2:25: expected "after", found "10": write Confirm after 10 minutes`},
+		{"above", `Monitor value In css ".p" above 10`, `2:27: expected value condition (changes, increases, decreases, rises above N, falls below N), found "above": write rises above 10`},
+		{"greater than", `Monitor value In css ".p" greater than 1.5`, `2:27: expected value condition (changes, increases, decreases, rises above N, falls below N), found "greater": write rises above 1.5`},
+		{"under", `Monitor value In css ".p" under 3`, `2:27: expected value condition (changes, increases, decreases, rises above N, falls below N), found "under": write falls below 3`},
+		{"less than, no number", `Monitor value In css ".p" less than`, `2:27: expected value condition (changes, increases, decreases, rises above N, falls below N), found "less": write falls below N`},
 		{"semicolon", "Monitor any change;", `2:19: illegal character ';': clauses and sentinels end without ";": remove it`},
 	}
 	for _, tt := range tests {

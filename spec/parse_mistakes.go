@@ -329,8 +329,11 @@ func (p *parser) byMissing() {
 // Times of day as English writes them after a date: in 12 hours (9am,
 // 9:30 PM, 12 a.m.), or with seconds (23:59:59).
 var (
-	clock12     = regexp.MustCompile(`^(?i)(\d{1,2})(?::(\d{2}))?[ \t]*([ap])\.?m\.?(?:$|[ \t#])`)
-	clockSecond = regexp.MustCompile(`^(\d{1,2}):(\d{2}):\d{2}(?:\.\d+)?(?:$|[ \t#])`)
+	clock12 = regexp.MustCompile(`^(?i)(\d{1,2})(?::(\d{2}))?[ \t]*([ap])\.?m\.?(?:$|[ \t#])`)
+	// A value condition as English says it: above 10, greater than 10.
+	conditionAbove = regexp.MustCompile(`^(?i)(?:above|over|exceeds|(?:greater|more|higher)[ \t]+than)(?:$|[ \t]+(-?\d+(?:\.\d+)?)?)`)
+	conditionBelow = regexp.MustCompile(`^(?i)(?:below|under|(?:less|fewer|lower)[ \t]+than)(?:$|[ \t]+(-?\d+(?:\.\d+)?)?)`)
+	clockSecond    = regexp.MustCompile(`^(\d{1,2}):(\d{2}):\d{2}(?:\.\d+)?(?:$|[ \t#])`)
 )
 
 // clockMistake fails at the current token, on the line of the date d
@@ -398,4 +401,29 @@ func (p *parser) afterMissing(pos Pos) {
 	at, word := p.pos, p.lit
 	iv := p.parseInterval("Confirm after")
 	p.fail(at, word, `"after"`, `expected "after", found `+quote(word)+": write Confirm after "+iv.Duration.String())
+}
+
+// conditionMistake returns the value condition to write for the text
+// at the current token, where a condition was expected, when it says
+// one as English does ("above 10": rises above 10, "less than 3": falls
+// below 3; N for a number it does not give); "" otherwise.
+func (p *parser) conditionMistake() string {
+	if p.tok != IDENT {
+		return ""
+	}
+	end := p.pos.Offset
+	for end < len(p.sc.src) && !isLineEnd(p.sc.src[end]) {
+		end++
+	}
+	rest := string(p.sc.src[p.pos.Offset:end])
+	for op, re := range map[string]*regexp.Regexp{"rises above": conditionAbove, "falls below": conditionBelow} {
+		if g := re.FindStringSubmatch(rest); g != nil {
+			n := g[1]
+			if n == "" {
+				n = "N"
+			}
+			return op + " " + n
+		}
+	}
+	return ""
 }

@@ -421,7 +421,11 @@ func (p *parser) parseCondition() *Condition {
 		}
 		c.Op = FallsBelow
 	default:
-		p.failExpected("value condition (changes, increases, decreases, rises above N, falls below N)")
+		what := "value condition (changes, increases, decreases, rises above N, falls below N)"
+		if write := p.conditionMistake(); write != "" {
+			p.failHere(p.lit, what, "expected "+what+", found "+p.describe()+": write "+write)
+		}
+		p.failExpected(what)
 	}
 	p.next()
 	if c.Op.HasThreshold() {

@@ -79,8 +79,9 @@ func (p *parser) parseTargetTerm() Target {
 	return nil
 }
 
-// duplicateUsing is the error of a second Using in a header, in its
-// target ("Using a OR Using b") or after it ("Using a Using b").
+// duplicateUsing is the error of a second Using within a header's target
+// ("Using a OR Using b"); one after the whole target is told how to join
+// both (secondUsing).
 const duplicateUsing = "duplicate Using: a sentinel has one Using; join the pages and sentinels of its target with OR or AND"
 
 // parseSite parses the rest of a site target after the word "site" at

@@ -340,8 +340,10 @@ func checkScheme(u *url.URL) error {
 
 // Fetch implements vigil.Fetcher. Its errors name req.URL with its
 // password hidden (vigil.RedactURL): they go to the log, to a failed
-// version's error and to a failure notice. What is fetched, and the
-// result's URL, are the URL as asked.
+// version's error and to a failure notice. What is fetched is the URL as
+// asked (a host in Unicode by its ASCII form); the result's URL is the
+// page's final one, after its redirects, plain or rendered, which its
+// links resolve against.
 func (c *Client) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigil.FetchResult, error) {
 	u, err := url.Parse(req.URL)
 	if err != nil {

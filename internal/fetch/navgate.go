@@ -321,12 +321,14 @@ func (g *navigationGate) shown(tab context.Context, asked string) (documentAnswe
 	if tree.Frame == nil || g.answers[tree.Frame.LoaderID] == nil {
 		shown := ""
 		if tree.Frame != nil {
-			shown = tree.Frame.URL
+			// Redacted before it is cut: a cut could leave a
+			// password without the "@" that marks it.
+			shown = vigil.RedactURL(tree.Frame.URL)
 		}
 		if len(shown) > 100 {
 			shown = shown[:100] + "…"
 		}
-		return documentAnswer{}, fmt.Errorf("%w: the tab shows %s, a document with no HTTP answer (not the page's)", ErrUnsupported, vigil.RedactURL(shown))
+		return documentAnswer{}, fmt.Errorf("%w: the tab shows %s, a document with no HTTP answer (not the page's)", ErrUnsupported, shown)
 	}
 	return g.named(*g.answers[tree.Frame.LoaderID], asked), nil
 }

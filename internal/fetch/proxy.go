@@ -364,12 +364,12 @@ func (p *guardProxy) tunnel(w http.ResponseWriter, r *http.Request) {
 	go func() {
 		defer p.wg.Done()
 		defer shut()
-		p.pipe(upstream, firstRead{r: buf, first: spoke}) // what the client sent, buffered or not
+		p.pipe(upstream, buf, spoke) // what the client sent, buffered or not
 	}()
 	go func() {
 		defer p.wg.Done()
 		defer shut()
-		p.pipe(client, firstRead{r: upstream, first: answered})
+		p.pipe(client, upstream, answered)
 	}()
 }
 
@@ -413,27 +413,29 @@ func (e *tunnelTimeoutError) Timeout() bool { return true }
 // Temporary is net.Error's: a timeout may pass.
 func (e *tunnelTimeoutError) Temporary() bool { return true }
 
-// firstRead is a reader that calls first once it has read a byte.
-type firstRead struct {
-	r     io.Reader
-	first func()
-}
-
-func (f firstRead) Read(b []byte) (int, error) {
-	n, err := f.r.Read(b)
-	if n > 0 {
-		f.first()
-	}
-	return n, err
-}
-
 // pipe copies src to dst, one way of a tunnel, on the tunnel's own
-// goroutine. A panic there (a bug in a connection's Read or Write) ends
-// the tunnel, which the browser sees fail, rather than the process, and
-// is counted and kept (a *vigil.PanicError) for the renders in flight to
-// fail with (panicSince).
-func (p *guardProxy) pipe(dst io.Writer, src io.Reader) {
+// goroutine, and calls first once src has given its first bytes. That
+// first read is pipe's own; the rest is io.Copy's, which can splice one
+// TCP connection into the other. A panic there (a bug in a connection's
+// Read or Write) ends the tunnel, which the browser sees fail, rather
+// than the process, and is counted and kept (a *vigil.PanicError) for
+// the renders in flight to fail with (panicSince).
+func (p *guardProxy) pipe(dst io.Writer, src io.Reader, first func()) {
 	err := vigil.Protect(func() error {
+		b := make([]byte, 32<<10)
+		for {
+			n, err := src.Read(b)
+			if n > 0 {
+				first()
+				if _, err := dst.Write(b[:n]); err != nil {
+					return nil // the tunnel's end
+				}
+				break
+			}
+			if err != nil {
+				return nil // the tunnel's end
+			}
+		}
 		io.Copy(dst, src) // its error is the tunnel's end
 		return nil
 	})

@@ -44,10 +44,12 @@ type RenderedPage struct {
 	URL string
 }
 
-// PageRenderer is a Renderer that tells the HTTP status of the page it
-// rendered too: the client fails a page whose status is not 2xx as its
-// plain fetch does (ErrStatus), where a Renderer's page is taken for a
-// 200.
+// PageRenderer is a Renderer that tells what the HTTP answer of the page
+// it rendered was too (RenderedPage): its status, its final URL and its
+// Retry-After. The client fails a page whose status is not 2xx as its
+// plain fetch does (ErrStatus), waits out a 429's or 503's Retry-After as
+// it does, and names the result by the final URL, where a Renderer's page
+// is taken for a 200 of the URL asked.
 type PageRenderer interface {
 	Renderer
 	RenderPage(ctx context.Context, url string) (*RenderedPage, error)

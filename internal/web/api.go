@@ -252,7 +252,11 @@ func (s *Server) handleVersionList(w http.ResponseWriter, r *http.Request, u *vi
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, listBody[*versionBody]{Items: s.versionBodies(r.Context(), list), Total: total})
+	items, err := s.versionBodies(r.Context(), list)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, listBody[*versionBody]{Items: items, Total: total})
 	return nil
 }
 
@@ -269,7 +273,11 @@ func (s *Server) handleVersionGet(w http.ResponseWriter, r *http.Request, u *vig
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, s.versionBodies(r.Context(), []*vigil.Version{v})[0])
+	items, err := s.versionBodies(r.Context(), []*vigil.Version{v})
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, items[0])
 	return nil
 }
 
@@ -286,7 +294,11 @@ func (s *Server) handleVersionBody(w http.ResponseWriter, r *http.Request, u *vi
 	if err := hasBody(v); err != nil {
 		return err
 	}
-	body, err := s.Warehouse.Body(r.Context(), v.ID)
+	wh, err := s.warehouse()
+	if err != nil {
+		return err
+	}
+	body, err := wh.Body(r.Context(), v.ID)
 	if err != nil {
 		return err
 	}
@@ -328,7 +340,11 @@ func (s *Server) handleVersionText(w http.ResponseWriter, r *http.Request, u *vi
 	if err := hasBody(v); err != nil {
 		return err
 	}
-	doc, err := s.Warehouse.Document(r.Context(), v.ID)
+	wh, err := s.warehouse()
+	if err != nil {
+		return err
+	}
+	doc, err := wh.Document(r.Context(), v.ID)
 	if err != nil {
 		return err
 	}

@@ -448,7 +448,10 @@ func (s *Server) handleDiffPage(w http.ResponseWriter, r *http.Request, sess *se
 	// read here within the request's budget, as a history's are
 	// (readAsTextAll), else said not known yet. Neither is a failed
 	// fetch: diffVersions refuses one.
-	why := s.readAsTextAll(r.Context(), []*vigil.Version{data.From, data.To})
+	why, err := s.readAsTextAll(r.Context(), []*vigil.Version{data.From, data.To})
+	if err != nil {
+		return err
+	}
 	data.FromReading, data.FromReadAsText = reading(why, data.From.ID)
 	data.ToReading, data.ToReadAsText = reading(why, data.To.ID)
 	if data.FromLink, data.ToLink, err = s.timelineLinks(r.Context(), res, data.From, data.To); err != nil {

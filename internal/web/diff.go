@@ -98,7 +98,10 @@ func historyVersionList(res *vigil.Resource) string {
 // diffVersions.
 func (s *Server) loadDiff(ctx context.Context, res *vigil.Resource, fromText, toText, lists string) (*diffPair, error) {
 	p := &diffPair{Resource: res}
-	var err error
+	wh, err := s.warehouse()
+	if err != nil {
+		return nil, err
+	}
 	if p.From, p.To, err = s.diffVersions(ctx, res, fromText, toText, lists); err != nil {
 		return nil, err
 	}
@@ -106,7 +109,7 @@ func (s *Server) loadDiff(ctx context.Context, res *vigil.Resource, fromText, to
 	start := time.Now()
 	// One read and one parse of each version: the document the changes
 	// are laid over is the tree differ's old one.
-	if p.Old, p.Delta, err = s.Warehouse.DocumentDiff(ctx, from, to); err != nil {
+	if p.Old, p.Delta, err = wh.DocumentDiff(ctx, from, to); err != nil {
 		return nil, err
 	}
 	s.Metrics.observeDiff(time.Since(start))
@@ -118,7 +121,11 @@ func (s *Server) loadDiff(ctx context.Context, res *vigil.Resource, fromText, to
 // records returns the typed change records of "any change" between the two
 // versions (the intent layer's records).
 func (s *Server) records(ctx context.Context, p *diffPair) ([]intent.Change, error) {
-	newDoc, err := s.Warehouse.Document(ctx, p.To.ID)
+	wh, err := s.warehouse()
+	if err != nil {
+		return nil, err
+	}
+	newDoc, err := wh.Document(ctx, p.To.ID)
 	if err != nil {
 		return nil, err
 	}

@@ -161,7 +161,11 @@ func (s *Server) historyPage(w http.ResponseWriter, r *http.Request, sess *sessi
 	for i, v := range data.Versions {
 		shown[i] = v.Version
 	}
-	data.ReadAsTextReasons = markReadAsText(data.Versions, s.readAsTextAll(r.Context(), shown))
+	why, err := s.readAsTextAll(r.Context(), shown)
+	if err != nil {
+		return err
+	}
+	data.ReadAsTextReasons = markReadAsText(data.Versions, why)
 	for _, v := range data.Versions {
 		data.ReadingUnknown = data.ReadingUnknown || v.ReadingUnknown
 	}

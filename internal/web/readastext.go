@@ -77,13 +77,17 @@ const DefaultReadAsTextBudget = 4 << 20
 // shown without a reason, as not known yet. Its bodies parsed come to
 // ReadAsTextBudget bytes at most. A version whose body cannot be read
 // does not fail the page or list that shows it: the failures are logged,
-// once for the request.
-func (s *Server) readAsTextAll(ctx context.Context, vs []*vigil.Version) map[int64]string {
+// once for the request. It fails only on a server without a warehouse.
+func (s *Server) readAsTextAll(ctx context.Context, vs []*vigil.Version) (map[int64]string, error) {
 	budget := s.ReadAsTextBudget
 	if budget == 0 {
 		budget = DefaultReadAsTextBudget
 	}
-	known, failed := s.Warehouse.ReadAsTextAll(ctx, vs, budget)
+	wh, err := s.warehouse()
+	if err != nil {
+		return nil, err
+	}
+	known, failed := wh.ReadAsTextAll(ctx, vs, budget)
 	if len(failed) > 0 {
 		ids := make([]int64, 0, len(failed))
 		for id := range failed {
@@ -93,18 +97,21 @@ func (s *Server) readAsTextAll(ctx context.Context, vs []*vigil.Version) map[int
 		s.logger().Warn("versions whose body cannot be read are shown without why each is read as text",
 			"versions", ids, "version", ids[0], "err", failed[ids[0]])
 	}
-	return known
+	return known, nil
 }
 
 // versionBodies returns the versions of list as the API answers them.
-func (s *Server) versionBodies(ctx context.Context, list []*vigil.Version) []*versionBody {
-	why := s.readAsTextAll(ctx, list)
+func (s *Server) versionBodies(ctx context.Context, list []*vigil.Version) ([]*versionBody, error) {
+	why, err := s.readAsTextAll(ctx, list)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]*versionBody, len(list))
 	for i, v := range list {
 		out[i] = &versionBody{Version: v, File: fileOf(v)}
 		out[i].Reading, out[i].ReadAsText = reading(why, v.ID)
 	}
-	return out
+	return out, nil
 }
 
 // changeBody is a change as the API answers it: with how each of its two
@@ -148,7 +155,10 @@ func (s *Server) changeBodies(ctx context.Context, list []*vigil.Change) ([]*cha
 			kept[id] = true
 		}
 	}
-	byID := s.readAsTextAll(ctx, vs)
+	byID, err := s.readAsTextAll(ctx, vs)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]*changeBody, len(list))
 	for i, c := range list {
 		b := &changeBody{Change: c}

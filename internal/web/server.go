@@ -64,6 +64,18 @@ type Warehouse interface {
 	DocumentDiff(ctx context.Context, from, to int64) (*tree.Document, *delta.Delta, error)
 }
 
+// warehouse returns the server's warehouse, or an error (EINTERNAL,
+// which the client is told) if the server was built without one: every
+// route that reads versions asks it first, and a server without it
+// answers them with that error, where they panicked on the nil
+// warehouse. vigil serve always has one.
+func (s *Server) warehouse() (Warehouse, error) {
+	if s.Warehouse == nil {
+		return nil, vigil.Errorf(vigil.EINTERNAL, "this server keeps no versions: it was started without a warehouse")
+	}
+	return s.Warehouse, nil
+}
+
 // Server serves the REST API, the metrics and the dashboard. Set the
 // fields, then call Register.
 type Server struct {

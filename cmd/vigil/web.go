@@ -235,9 +235,10 @@ func (c countedStore) RecordChecks(ctx context.Context, recs []*vigil.CheckRecor
 	return c.checks.RecordChecks(ctx, recs)
 }
 
-// sentinelStates returns, by id, the lifespan phase, the scope notes and
-// the start of each failing page's run of failures (monitor.Summary) the monitor last recorded for each of sens that has a
-// state, read from the store at once.
+// sentinelStates returns, by id, the lifespan phase, the scope notes, the
+// start of each failing page's run of failures and the end of the open
+// digest period (monitor.Summary) the monitor last recorded for each of
+// sens that has a state, read from the store at once.
 func sentinelStates(ctx context.Context, st vigil.Store, sens []*vigil.Sentinel) (map[int64]web.SentinelState, error) {
 	cs, ok := st.(vigil.CheckStore)
 	if !ok {
@@ -255,7 +256,8 @@ func sentinelStates(ctx context.Context, st vigil.Store, sens []*vigil.Sentinel)
 	for _, s := range sens {
 		if raw, ok := states[s.ID]; ok {
 			sum := monitor.Summary(raw, s)
-			out[s.ID] = web.SentinelState{Lifespan: sum.Lifespan.Phase().String(), ScopeNotes: sum.ScopeNotes, FailingSince: sum.FailingSince}
+			out[s.ID] = web.SentinelState{Lifespan: sum.Lifespan.Phase().String(), ScopeNotes: sum.ScopeNotes, FailingSince: sum.FailingSince,
+				NextDigest: sum.DigestDue}
 		}
 	}
 	return out, nil

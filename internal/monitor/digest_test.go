@@ -214,3 +214,37 @@ func TestDigestSubject(t *testing.T) {
 		}
 	}
 }
+
+// TestSummaryDigestDue: the summary of a sentinel's stored state says
+// when its next digest goes out (StateSummary.DigestDue): nothing before
+// its first check, the end of the period the first check opened, the end
+// of the next once a period ended, and nothing once it was edited to send
+// no digests and its next check sent the open period's. It said nothing,
+// and no reader of the state could tell when the digest would go out.
+func TestSummaryDigestDue(t *testing.T) {
+	p := newDigestPages(t, "")
+	due := func() time.Time {
+		t.Helper()
+		states, err := p.db.SentinelStates(context.Background(), []int64{p.s.ID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return Summary(states[p.s.ID], p.s).DigestDue
+	}
+	if got := due(); !got.IsZero() {
+		t.Errorf("before the first check: %v, want none", got)
+	}
+	for _, tc := range []struct {
+		at, want time.Duration
+	}{{0, 24 * time.Hour}, {2 * time.Hour, 24 * time.Hour}, {25 * time.Hour, 48 * time.Hour}} {
+		p.run(t, tc.at)
+		if got, want := due(), p.start.Add(tc.want); !got.Equal(want) {
+			t.Errorf("after the check at +%v: %v, want %v", tc.at, got, want)
+		}
+	}
+	p.edit(t, digestSource("immediate", ""))
+	p.run(t, 26*time.Hour)
+	if got := due(); !got.IsZero() {
+		t.Errorf("edited to send no digests: %v, want none", got)
+	}
+}

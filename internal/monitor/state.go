@@ -113,11 +113,19 @@ func Lifespan(raw json.RawMessage) schedule.Status { return decodeState(raw).Sta
 // lifespan status (Lifespan), its scope notes (ScopeNotes) and, by page
 // URL, the start of each failing page's run of failed fetches
 // (FailingSince, what its failure notice says; none for a page that
-// works).
+// works), and when its next digest goes out (DigestDue).
 type StateSummary struct {
 	Lifespan     schedule.Status      `json:"status"`
 	ScopeNotes   []string             `json:"scopeNotes"`
 	FailingSince map[string]time.Time `json:"-"`
+	// DigestDue is the end of the sentinel's open digest period (Every
+	// <interval>), when the digest of the changes found in it is sent,
+	// if there are any: zero when no period is open, before the first
+	// check of a sentinel sending digests and once one that no longer
+	// does sent its last. A sentinel edited to send none keeps its
+	// period until its next check sends it; an ended sentinel's was
+	// sent at its end.
+	DigestDue time.Time `json:"digestDue"`
 }
 
 // Summary returns the lifespan, scope notes and pages' failures recorded

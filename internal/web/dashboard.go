@@ -46,6 +46,10 @@ type sentinelRow struct {
 	// Unreachable say which of its pages and webhooks this server does
 	// not reach (sentinelView.unreachable).
 	Unreachable []string
+	// Digests says it sends digests now, and NextDigest when the next
+	// goes out, zero before its first period (sentinelView.NextDigest).
+	Digests    bool
+	NextDigest time.Time
 }
 
 // sentinelRow returns the row of a sentinel whose view (lifespan phase,
@@ -54,7 +58,7 @@ type sentinelRow struct {
 func (s *Server) sentinelRow(ctx context.Context, sen *vigil.Sentinel, v sentinelView) (*sentinelRow, error) {
 	lifespan := v.Lifespan
 	row := &sentinelRow{Sentinel: sen, Lifespan: lifespan, Checking: s.Checking != nil && s.Checking(sen.ID), ScopeNotes: v.ScopeNotes,
-		Warnings: v.fetchWarnings, Unreachable: v.unreachable}
+		Warnings: v.fetchWarnings, Unreachable: v.unreachable, Digests: v.digests, NextDigest: v.NextDigest}
 	if c := v.checked; c != nil { // decoded once, for the view
 		row.URLs = c.URLs
 		if lifespan != "active" && lifespan != "ended" && c.Start.After(s.now()) {

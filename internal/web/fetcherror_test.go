@@ -113,7 +113,7 @@ func TestOpenAPISentinelSchema(t *testing.T) {
 		Sentinel: &vigil.Sentinel{ID: 1, OwnerID: 1, Name: "s", Source: "Create Sentinel s", Spec: json.RawMessage(`{}`),
 			Status: vigil.SentinelActive, CreatedAt: now, UpdatedAt: now, NextCheck: now, LastCheck: now, FeedGeneration: 1, Importance: 1, TimeZone: "Asia/Tokyo"},
 		Feed: "/feeds/x", Lifespan: "active", Checking: true, ScopeNotes: []string{"n"},
-		LastFetchError: "fetch http://a.example/: HTTP error status 404", FailingSince: now, Warnings: []string{"w"},
+		LastFetchError: "fetch http://a.example/: HTTP error status 404", FailingSince: now, Warnings: []string{"w"}, NextDigest: now,
 	}
 	js, err := json.Marshal(full)
 	if err != nil {

@@ -198,6 +198,9 @@ type notificationsData struct {
 	Rows  []*notificationRow
 	State vigil.NotificationState
 	Pager *pager
+	// Digests are the user's sentinels that send digests, with when
+	// each sends its next (nextDigests).
+	Digests []*digestRow
 }
 
 // notRetried returns why the retry of dead letter n, of sentinel sen (nil
@@ -237,6 +240,9 @@ func (s *Server) handleNotificationsPage(w http.ResponseWriter, r *http.Request,
 	}
 	p.Total, p.Shown = total, len(list)
 	data := &notificationsData{State: f.State, Pager: p}
+	if data.Digests, err = s.nextDigests(r.Context(), sess.User); err != nil {
+		return err
+	}
 	var mine map[int64]*vigil.Sentinel // u's sentinels, read for the first dead letter
 	for _, n := range list {
 		row := &notificationRow{Notification: n, Target: shownTarget(n.Target)}

@@ -713,6 +713,15 @@ type sentinelView struct {
 	// yet.
 	LastFetchError string    `json:"lastFetchError,omitempty"`
 	FailingSince   time.Time `json:"failingSince,omitzero"`
+	// NextDigest is when the sentinel's next digest goes out, with the
+	// changes it found until then, if any (SentinelState.NextDigest):
+	// absent for a sentinel that sends none now (its Every is no
+	// interval, it is paused or its lifespan ended) and before the
+	// monitor opened its first period, at its next check (digests).
+	NextDigest time.Time `json:"nextDigest,omitzero"`
+	// digests is set for a sentinel that sends digests now (sendsDigests),
+	// NextDigest set or not.
+	digests bool
 	// Warnings say what of the sentinel this server does not do as it
 	// says: a Fetch shorter than the server's --min-interval
 	// (fetchWarning); in the view of one sentinel (sentinelView, not the
@@ -779,6 +788,12 @@ type SentinelState struct {
 	// time its failure notice says); a page that works, or that the
 	// monitor has not checked for the sentinel, has none.
 	FailingSince map[string]time.Time
+	// NextDigest is the end of the sentinel's open digest period (Every
+	// <interval>): when its digest of the changes found in the period
+	// goes out, if it found any. Zero when no period is open: before the
+	// first check of a sentinel sending digests, and for one that sends
+	// none.
+	NextDigest time.Time
 }
 
 // sentinelViews returns the views of sentinels, their lifespans and scope
@@ -811,6 +826,7 @@ func (s *Server) sentinelViews(ctx context.Context, sens []*vigil.Sentinel) []se
 		fetch := s.storedFetchWarnings(checked)
 		out[i] = sentinelView{Sentinel: sen, Lifespan: st.Lifespan, Checking: checking, ScopeNotes: st.ScopeNotes,
 			Warnings: fetch, fetchWarnings: fetch, checked: checked}
+		out[i].digests, out[i].NextDigest = nextDigest(sen, checked, st)
 		var urls []string
 		if checked != nil {
 			urls = checked.URLs

@@ -118,7 +118,8 @@ type Server struct {
 	FeedPath func(s *vigil.Sentinel) string
 	// SentinelStates, if not nil, returns what the monitor last recorded
 	// of each of the sentinels sens that it shows, by id: its lifespan
-	// phase and its scope notes (SentinelState), read at once; cmd/vigil
+	// phase, its scope notes, its failing pages and the end of its open
+	// digest period (SentinelState), read at once; cmd/vigil
 	// reads them from the monitor's state (monitor.Summary), the notes of
 	// a Monitor clause edited since left out.
 	SentinelStates func(ctx context.Context, sens []*vigil.Sentinel) (map[int64]SentinelState, error)

@@ -220,47 +220,44 @@ func runServe(ctx context.Context, env *environment, args []string) (code int, e
 	logger := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: level}))
 
 	c.sharedStore = *sf.postgres != ""
-	// Listen before the data directory is made and the store opened: a
-	// start whose address is taken fails having made nothing (the
-	// directory, its lock, a store, keys, their files), though it names
-	// the daemon that holds the directory, if one does.
-	ln, err := net.Listen("tcp", c.addr)
-	if err != nil {
-		if !c.sharedStore {
-			if held := dataDirHeld(*sf.data); held != nil {
-				return exitError, held
-			}
-		}
-		from := ""
-		if !given["addr"] && env.getenv("VIGIL_ADDR") != "" {
-			from = " (from $VIGIL_ADDR)"
-		}
-		return exitError, fmt.Errorf("--addr %q%s: %w", c.addr, from, err)
-	}
-	defer ln.Close()
-	// Only the names the daemon is reached by are answered: a page of a
-	// domain rebound to its address is refused (serveHosts).
-	hosts, hostNames, everyInterface, err := serveHosts(allowedHosts, c.baseURL, c.addr, ln.Addr(), os.Hostname)
-	if err != nil {
-		return exitError, err
-	}
-	// The data directory is taken before the daemon answers and says it
-	// listens: one that another daemon holds, or an import, is refused
-	// without a word of listening.
+	// The data directory is taken before the daemon listens: a start on
+	// one that another daemon holds, or an import, is refused without
+	// binding its address, so that no client connects to a daemon that
+	// will not start (a connection the system accepted before the
+	// refusal was reset as it exited), and without a word of listening.
+	// A start that fails before it opens the store (its address taken)
+	// makes nothing: the directory made for it, and its lock, are
+	// removed (unmake).
+	unmake := func() error { return nil }
 	if !c.sharedStore {
 		// One daemon a SQLite store; several may share a PostgreSQL one.
-		if err := makeDataDir(*sf.data); err != nil {
+		if unmake, err = makeDataDirUndone(*sf.data); err != nil {
 			return exitError, err
 		}
 		unlock, err := lockDataDir(*sf.data)
 		if err != nil {
-			return exitError, err
+			return exitError, errors.Join(err, unmake())
 		}
 		defer unlock()
 		// An import in one transaction would hold the daemon's writes.
 		if err := importHeld(*sf.data); err != nil {
 			return exitError, err
 		}
+	}
+	ln, err := net.Listen("tcp", c.addr)
+	if err != nil {
+		from := ""
+		if !given["addr"] && env.getenv("VIGIL_ADDR") != "" {
+			from = " (from $VIGIL_ADDR)"
+		}
+		return exitError, errors.Join(fmt.Errorf("--addr %q%s: %w", c.addr, from, err), unmake())
+	}
+	defer ln.Close()
+	// Only the names the daemon is reached by are answered: a page of a
+	// domain rebound to its address is refused (serveHosts).
+	hosts, hostNames, everyInterface, err := serveHosts(allowedHosts, c.baseURL, c.addr, ln.Addr(), os.Hostname)
+	if err != nil {
+		return exitError, errors.Join(err, unmake())
 	}
 	// Answer at once, before the store is opened: a migration of a large
 	// store may take minutes, and connections meanwhile get 503 and

@@ -85,6 +85,50 @@ func makeDataDir(dataDir string) error {
 	return nil
 }
 
+// makeDataDirUndone makes the data directory as makeDataDir does, and
+// returns the function that removes what it made, for a start that fails
+// before it opens the store: the directories it made, deepest first,
+// with the serve lock file a start put in the data directory; nothing
+// when the directory was there. It removes no directory that is not
+// empty, and says what it could not remove.
+func makeDataDirUndone(dataDir string) (undo func() error, err error) {
+	if err := notADataDir(dataDir); err != nil {
+		return nil, err
+	}
+	var made []string
+	for d := filepath.Clean(dataDir); ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		made = append(made, d)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	if err := os.MkdirAll(dataDir, 0o750); err != nil {
+		return nil, fmt.Errorf("data directory: %w", err)
+	}
+	return func() error {
+		if len(made) == 0 {
+			return nil
+		}
+		err := os.Remove(filepath.Join(dataDir, serveLockFile))
+		if errors.Is(err, fs.ErrNotExist) {
+			err = nil
+		}
+		for _, d := range made {
+			if rerr := os.Remove(d); rerr != nil {
+				err = errors.Join(err, rerr)
+				break // its parents are not empty either
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("remove the data directory this start made: %w", err)
+		}
+		return nil
+	}, nil
+}
+
 // closeStore closes the store of a command that returns code and err,
 // deferred with its named results (defer closeStore(st, &code, &err)): a
 // Close that fails (SQLite's last checkpoint on a full disk, or blocked

@@ -364,10 +364,14 @@ func runServe(ctx context.Context, env *environment, args []string) (code int, e
 
 // daemon is everything vigil serve runs, wired.
 type daemon struct {
-	dataDir     string
-	store       vigil.Store
-	secret      []byte
-	baseURL     string
+	dataDir string
+	store   vigil.Store
+	secret  []byte
+	baseURL string
+	// publicURL is the --base-url given, "" if none: the dashboard's
+	// links are then under the URL each page is asked at, where baseURL
+	// falls back to the listen address.
+	publicURL   string
 	logger      *slog.Logger
 	fetcher     *fetch.Client
 	chromium    *fetch.Chromium
@@ -446,7 +450,7 @@ func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logge
 		return nil, err
 	}
 	keys.report(logger, secretFile, secret, secretOrigin)
-	d := &daemon{dataDir: dataDir, store: st, secret: secret, baseURL: strings.TrimRight(c.baseURL, "/"), logger: logger,
+	d := &daemon{dataDir: dataDir, store: st, secret: secret, baseURL: strings.TrimRight(c.baseURL, "/"), publicURL: strings.TrimRight(c.baseURL, "/"), logger: logger,
 		monitorKick: make(chan struct{}, 1), outboxKick: make(chan struct{}, 1), publicMetrics: c.publicMetrics, secureCookies: c.secureCookies,
 		location: c.location}
 	fopt := c.fetchOptions()

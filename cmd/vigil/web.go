@@ -199,7 +199,8 @@ func mountWeb(mux *http.ServeMux, d *daemon) {
 			}
 			return c, err
 		},
-		FeedPath:       func(s *vigil.Sentinel) string { return feed.Path(d.secret, s, "atom") },
+		FeedPath:       func(s *vigil.Sentinel, format string) string { return feed.Path(d.secret, s, format) },
+		BaseURL:        d.publicURL,
 		UserWebhookKey: d.userWebhookKey(),
 		Metrics:        metrics,
 		PublicMetrics:  d.publicMetrics,

@@ -47,7 +47,9 @@ func wantFeeds(t *testing.T, base, when string, want map[string]int) {
 	}
 }
 
-var dashboardFeed = regexp.MustCompile(`href="(/feeds/[^"]+/atom\.xml)"`)
+// dashboardFeed finds the link of a sentinel's Atom feed on its page: its
+// absolute URL, at the daemon's address (no --base-url), and its path.
+var dashboardFeed = regexp.MustCompile(`href="(http://[^/"]+)(/feeds/[^"]+/atom\.xml)"`)
 
 func TestWebFeedRotation(t *testing.T) {
 	site := newSite(t)
@@ -110,7 +112,7 @@ func TestWebFeedRotation(t *testing.T) {
 
 	// The dashboard shows the current feed and a button to replace it.
 	page := sess.get(fmt.Sprintf("/sentinels/%d", a.ID))
-	if m := dashboardFeed.FindStringSubmatch(page); m == nil || m[1] != a1.Feed {
+	if m := dashboardFeed.FindStringSubmatch(page); m == nil || m[1] != d.base || m[2] != a1.Feed {
 		t.Errorf("the sentinel's page links to feed %v, want %s", m, a1.Feed)
 	}
 	form := fmt.Sprintf(`action="/sentinels/%d/rotate-feed"`, a.ID)
@@ -167,7 +169,7 @@ func TestWebFeedRotation(t *testing.T) {
 	if st != http.StatusOK || a2.FeedGeneration != 2 || a2.Feed == a1.Feed {
 		t.Fatalf("dashboard rotation: %d, now %+v", st, a2)
 	}
-	if m := dashboardFeed.FindStringSubmatch(page); m == nil || m[1] != a2.Feed {
+	if m := dashboardFeed.FindStringSubmatch(page); m == nil || m[1] != d.base || m[2] != a2.Feed {
 		t.Errorf("the page after the rotation links to feed %v, want %s", m, a2.Feed)
 	}
 	wantFeeds(t, d.base, "after the dashboard's rotation", map[string]int{a.Feed: 404, a1.Feed: 404, a2.Feed: 200, b.Feed: 200})
@@ -218,4 +220,26 @@ func TestWebFeedRotationMessages(t *testing.T) {
 		t.Errorf("the message links to a feed other than %s (revoked: %s):\n%s", rotated.Feed, s.Feed, text)
 	}
 	wantFeeds(t, d.base, "the message's feed", map[string]int{rotated.Feed: 200, s.Feed: 404})
+}
+
+// TestWebFeedLinksUnderBaseURL: vigil serve --base-url gives a sentinel's
+// page its Atom and RSS feeds as absolute links under that URL, its path
+// kept, which the page's own address (the listen address here) does not
+// change; the page gave the bare path.
+func TestWebFeedLinksUnderBaseURL(t *testing.T) {
+	const base = "http://vigil.example/watch"
+	d := startWebDaemon(t, "--base-url", base+"/")
+	sess, status := signIn(t, d.base, testAdminPassword)
+	if status != http.StatusSeeOther {
+		t.Fatalf("sign in: %d", status)
+	}
+	c := &apiClient{t: t, base: d.base, token: sess.newToken("feed links")}
+	var s feedSentinel
+	c.want(201, "POST", "/api/v1/sentinels", map[string]string{"source": "Create Sentinel fed Using http://a.example/p Fetch 1 day"}).json(t, &s)
+	page := sess.get(fmt.Sprintf("/sentinels/%d", s.ID))
+	for _, feed := range []string{s.Feed, strings.TrimSuffix(s.Feed, "atom.xml") + "rss.xml"} {
+		if want := fmt.Sprintf(`<a href="%s%s" class="url">%s%s</a>`, base, feed, base, feed); !strings.Contains(page, want) {
+			t.Errorf("the sentinel's page does not link %s", want)
+		}
+	}
 }

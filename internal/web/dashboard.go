@@ -120,7 +120,9 @@ type editorData struct {
 	// ChangesPager pages Changes, the newest first (sentinelChangesPage
 	// a page); nil in the editor of a new sentinel.
 	ChangesPager *pager
-	Feed         string
+	// Feeds are the sentinel's feeds, for its owner (feedLinks); none
+	// in the editor of a new sentinel, or without Server.FeedPath.
+	Feeds []feedLink
 	// Done says what the form that led here did (takeDone), or is
 	// empty.
 	Done string
@@ -236,9 +238,7 @@ func (s *Server) handleSentinelPage(w http.ResponseWriter, r *http.Request, sess
 	p.Total, p.Shown = total, len(changes)
 	data := &editorData{Editing: sen, Source: sen.Source, Segments: segments(sen.Source, nil), Row: row, Changes: changes, ChangesPager: p, Done: s.takeDone(w, r),
 		TimeZone: s.zoneName(sess.User), SavedZone: s.sentinelLocation(sen).String()}
-	if s.FeedPath != nil {
-		data.Feed = s.FeedPath(sen)
-	}
+	data.Feeds = s.feedLinks(r, sen)
 	return s.page(w, r, sess, http.StatusOK, "sentinel", "Sentinel "+sen.Name, "sentinels", data)
 }
 

@@ -3,6 +3,8 @@ package web
 import (
 	"context"
 	"net/http"
+	"net/url"
+	"strings"
 
 	"github.com/vigil-web/vigil"
 )
@@ -44,4 +46,40 @@ func (s *Server) handleSentinelRotateFeedPage(w http.ResponseWriter, r *http.Req
 		return err
 	}
 	return s.seeOtherDone(w, r, sentinelPath(sen.ID)+"#feed", "feed")
+}
+
+// feedLink is a sentinel's feed as its page links it: its format's name
+// and its absolute URL, the link's text too, to be copied into a feed
+// reader.
+type feedLink struct {
+	Name, URL string
+}
+
+// feedLinks returns the Atom and RSS feeds of sentinel sen, under the
+// server's public URL (absoluteURL); none without Server.FeedPath. Their
+// token is the sentinel owner's: only the owner's page shows them.
+func (s *Server) feedLinks(r *http.Request, sen *vigil.Sentinel) []feedLink {
+	if s.FeedPath == nil {
+		return nil
+	}
+	return []feedLink{
+		{"Atom", s.absoluteURL(r, s.FeedPath(sen, "atom"))},
+		{"RSS", s.absoluteURL(r, s.FeedPath(sen, "rss"))},
+	}
+}
+
+// absoluteURL returns the absolute URL of path on this server, for a
+// link given to be used elsewhere: under Server.BaseURL, or without it
+// at the scheme and host request r came to (a host Hosts.Check lets
+// through in the daemon), https over TLS or behind a proxy that
+// terminates it (SecureCookies).
+func (s *Server) absoluteURL(r *http.Request, path string) string {
+	if s.BaseURL != "" {
+		return strings.TrimRight(s.BaseURL, "/") + path
+	}
+	scheme := "http"
+	if r.TLS != nil || s.SecureCookies {
+		scheme = "https"
+	}
+	return (&url.URL{Scheme: scheme, Host: r.Host, Path: path}).String()
 }

@@ -844,7 +844,7 @@ func (s *Server) sentinelViews(ctx context.Context, sens []*vigil.Sentinel) []se
 			out[i].LastFetchError, out[i].FailingSince = failed.Message, failed.Since
 		}
 		if s.FeedPath != nil {
-			out[i].Feed = s.FeedPath(sen)
+			out[i].Feed = s.FeedPath(sen, "atom")
 		}
 	}
 	return out

@@ -113,9 +113,15 @@ type Server struct {
 	// tokens page show the user: cmd/vigil derives it from the key the
 	// daemon signs with. Nil: this server signs no webhooks.
 	UserWebhookKey func(userID int64) string
-	// FeedPath, if not nil, returns the path of a sentinel's Atom feed at
-	// the sentinel's current feed generation.
-	FeedPath func(s *vigil.Sentinel) string
+	// FeedPath, if not nil, returns the path of a sentinel's feed, of
+	// format "atom" or "rss", at the sentinel's current feed generation.
+	FeedPath func(s *vigil.Sentinel, format string) string
+	// BaseURL is the public URL of the server (vigil serve --base-url),
+	// which the dashboard writes the absolute links it gives to be used
+	// elsewhere (a sentinel's feeds) under; empty: the URL the page was
+	// asked at (its host one Hosts.Check lets through), https when the
+	// request came over TLS or SecureCookies says a proxy terminates it.
+	BaseURL string
 	// SentinelStates, if not nil, returns what the monitor last recorded
 	// of each of the sentinels sens that it shows, by id: its lifespan
 	// phase, its scope notes, its failing pages and the end of its open

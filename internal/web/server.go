@@ -168,9 +168,9 @@ type Server struct {
 	// refusals logs the refused sign-ins, a flood of them in a few
 	// lines (loginlog.go); Register sets it.
 	refusals *refusalLog
-	// flashes hold what the Users and Tokens pages' forms did, and the
-	// secrets they made, for the page their redirect leads to
-	// (flash.go); Register sets it.
+	// flashes hold the secrets the Users and Tokens pages' forms made,
+	// for the page their redirect leads to, which reads what the forms
+	// did from a signed cookie (flash.go); Register sets it.
 	flashes *flashes
 }
 

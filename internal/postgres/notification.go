@@ -113,7 +113,7 @@ const outboxClaimQuery = "SELECT " + notificationColumns + ` FROM notifications 
 		SELECT 1 FROM notifications o
 		WHERE o.channel = n.channel AND hashtextextended(o.target, 0) = hashtextextended(n.target, 0)
 			AND o.target = n.target AND o.id < n.id AND o.state IN ('pending', 'failed') AND o.next_attempt > ?)
-	ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED`
+	ORDER BY id LIMIT ?`
 
 // outboxClaimLock is the key of the transaction-level advisory lock that a claim
 // holds from its look for the entries it takes to its commit: of two
@@ -154,17 +154,53 @@ func (db *DB) ClaimNotifications(ctx context.Context, now time.Time, lease time.
 		if err := rows.Err(); err != nil {
 			return err
 		}
-		until := now.Add(lease).UTC()
-		for _, n := range out {
-			if _, err := tx.ExecContext(ctx, q("UPDATE notifications SET next_attempt = ?, attempts = attempts + 1 WHERE id = ?"), tv(until), n.ID); err != nil {
-				return err
-			}
-			n.NextAttempt = until
-			n.Attempts++
-		}
-		return nil
+		out, err = leaseClaimed(ctx, tx, out, now, now.Add(lease).UTC())
+		return err
 	})
 	return out, err
+}
+
+// outboxLease is the statement that leases one entry a claim selected,
+// until $1, if it is still due at $2 and not delivered: the row is locked
+// by the statement, which waits for a transaction that holds it (a worker
+// recording what became of it), and then reads it as that transaction
+// left it.
+const outboxLease = `UPDATE notifications SET next_attempt = ?, attempts = attempts + 1
+	WHERE id = ? AND state IN ('pending', 'failed') AND next_attempt <= ?`
+
+// leaseClaimed leases the entries a claim selected (claimed), in their order,
+// until until, and returns those it leased. An entry changed since the
+// claim read it, by a transaction it did not see (a worker whose lease
+// ran out recording it failed, and due later, or sent), is left out, and
+// so are those after it to its address: the claim read them as free to go
+// because it read that entry as due. The claim's look took no row lock:
+// one that skipped the rows others held (FOR UPDATE SKIP LOCKED) read the
+// entry a late worker was recording as due, skipped it, and took the next
+// to its address, delivered before the failed one was retried.
+func leaseClaimed(ctx context.Context, tx *sql.Tx, claimed []*vigil.Notification, now, until time.Time) ([]*vigil.Notification, error) {
+	type address struct{ channel, target string }
+	held := map[address]bool{}
+	var out []*vigil.Notification
+	for _, n := range claimed {
+		a := address{n.Channel, n.Target}
+		if held[a] {
+			continue
+		}
+		res, err := tx.ExecContext(ctx, q(outboxLease), tv(until), n.ID, tv(now))
+		if err != nil {
+			return nil, fmt.Errorf("claim notification %d: %w", n.ID, err)
+		}
+		if k, err := res.RowsAffected(); err != nil {
+			return nil, fmt.Errorf("claim notification %d: %w", n.ID, err)
+		} else if k == 0 {
+			held[a] = true
+			continue
+		}
+		n.NextAttempt = until
+		n.Attempts++
+		out = append(out, n)
+	}
+	return out, nil
 }
 
 // ReleaseNotification implements vigil.OutboxStore.

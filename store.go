@@ -455,7 +455,9 @@ type OutboxStore interface {
 	// without Offset and Limit.
 	FindNotifications(ctx context.Context, f NotificationFilter) ([]*Notification, int, error)
 	// ClaimNotifications returns up to limit pending or failed entries due at
-	// or before now, in the order they were queued (ID), and leases them:
+	// or before now, in the order they were queued (ID; a retried dead
+	// letter is queued again when it is retried, see RetryNotification),
+	// and leases them:
 	// NextAttempt moves to now+lease and Attempts grows by one, so that no
 	// other worker claims them before the lease ends. It returns no entry
 	// while an earlier pending or failed one to the same address (Channel
@@ -486,7 +488,11 @@ type OutboxStore interface {
 	// RetryNotification gives a dead letter another chance, asked for by
 	// its user: it is pending again, due at r.At, to r.Target if that is
 	// not "", its Attempts counted afresh from 0 and its LastError kept
-	// until the next attempt.
+	// until the next attempt. It is queued again, keeping its ID: it takes
+	// its place in its address's queue after the entries queued before the
+	// retry, which were let pass it while it was dead and do not wait for
+	// it, and before those queued after the retry, which do, as for a
+	// message queued at the retry (ClaimNotifications).
 	// ENOTFOUND if absent; ECONFLICT if it is not a dead letter, or is one
 	// because its sentinel was removed (LastError SentinelRemoved), or
 	// r.SentinelID is not 0 and that sentinel does not exist (a message

@@ -99,7 +99,8 @@ func (db *DB) FindNotifications(ctx context.Context, f vigil.NotificationFilter)
 
 // outboxClaimQuery selects the entries a claim takes at $1 ($2 the same), at
 // most $3 of them: the due undelivered ones in the order they were queued
-// (id), but none while an earlier undelivered one to its address (channel
+// (their places, coalesce(requeued, id): a retried dead letter is queued
+// again, RetryNotification), but none while an earlier undelivered one to its address (channel
 // and target) is not due, waiting for its retry or claimed by another
 // worker (under its lease), so that the entries to an address are
 // delivered in the order they were queued, across claims and daemons as
@@ -112,8 +113,8 @@ const outboxClaimQuery = "SELECT " + notificationColumns + ` FROM notifications 
 	WHERE state IN ('pending', 'failed') AND next_attempt <= ? AND NOT EXISTS (
 		SELECT 1 FROM notifications o
 		WHERE o.channel = n.channel AND hashtextextended(o.target, 0) = hashtextextended(n.target, 0)
-			AND o.target = n.target AND o.id < n.id AND o.state IN ('pending', 'failed') AND o.next_attempt > ?)
-	ORDER BY id LIMIT ?`
+			AND o.target = n.target AND coalesce(o.requeued, o.id) < coalesce(n.requeued, n.id) AND o.state IN ('pending', 'failed') AND o.next_attempt > ?)
+	ORDER BY coalesce(requeued, id) LIMIT ?`
 
 // outboxClaimLock is the key of the transaction-level advisory lock that a claim
 // holds from its look for the entries it takes to its commit: of two
@@ -321,8 +322,11 @@ func (db *DB) RetryNotification(ctx context.Context, id int64, r vigil.Notificat
 				return fmt.Errorf("retry notification %d: its sibling: %w", id, err)
 			}
 		}
+		// Its place in the queue: a value of the id sequence, after
+		// every id given before.
 		_, err = tx.ExecContext(ctx, q(`UPDATE notifications SET state = 'pending', attempts = 0, next_attempt = ?,
-			target = coalesce(nullif(?, ''), target) WHERE id = ?`), tv(r.At.UTC()), r.Target, id)
+			target = coalesce(nullif(?, ''), target), requeued = nextval(pg_get_serial_sequence('notifications', 'id'))
+			WHERE id = ?`), tv(r.At.UTC()), r.Target, id)
 		return err
 	})
 }

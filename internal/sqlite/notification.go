@@ -99,7 +99,8 @@ func (db *DB) FindNotifications(ctx context.Context, f vigil.NotificationFilter)
 
 // outboxClaimQuery selects the entries a claim takes at $1 ($2 the same), at
 // most $3 of them: the due undelivered ones in the order they were queued
-// (id), but none while an earlier undelivered one to its address (channel
+// (their places, coalesce(requeued, id): a retried dead letter is queued
+// again, RetryNotification), but none while an earlier undelivered one to its address (channel
 // and target) is not due, waiting for its retry or claimed by another
 // worker (under its lease), so that the entries to an address are
 // delivered in the order they were queued, across claims as within one; a
@@ -110,9 +111,9 @@ func (db *DB) FindNotifications(ctx context.Context, f vigil.NotificationFilter)
 const outboxClaimQuery = "SELECT " + notificationColumns + ` FROM notifications n INDEXED BY notifications_queued
 	WHERE state IN ('pending', 'failed') AND next_attempt <= ? AND NOT EXISTS (
 		SELECT 1 FROM notifications o INDEXED BY notifications_address
-		WHERE o.channel = n.channel AND o.target = n.target AND o.id < n.id
+		WHERE o.channel = n.channel AND o.target = n.target AND coalesce(o.requeued, o.id) < coalesce(n.requeued, n.id)
 			AND o.state IN ('pending', 'failed') AND o.next_attempt > ?)
-	ORDER BY id LIMIT ?`
+	ORDER BY coalesce(requeued, id) LIMIT ?`
 
 // ClaimNotifications implements vigil.OutboxStore. The writes of a store
 // are one at a time: no other claim takes an entry between this one's
@@ -248,8 +249,13 @@ func (db *DB) RetryNotification(ctx context.Context, id int64, r vigil.Notificat
 				return fmt.Errorf("retry notification %d: its sibling: %w", id, err)
 			}
 		}
+		// Its place in the queue: an id, after every one given before.
+		var place int64
+		if err := tx.QueryRowContext(ctx, q("UPDATE id_floor SET id = id + 1 WHERE name = 'notifications' RETURNING id")).Scan(&place); err != nil {
+			return fmt.Errorf("retry notification %d: its place in the queue: %w", id, err)
+		}
 		_, err = tx.ExecContext(ctx, q(`UPDATE notifications SET state = 'pending', attempts = 0, next_attempt = ?,
-			target = coalesce(nullif(?, ''), target) WHERE id = ?`), tv(r.At.UTC()), r.Target, id)
+			target = coalesce(nullif(?, ''), target), requeued = ? WHERE id = ?`), tv(r.At.UTC()), r.Target, place, id)
 		return err
 	})
 }

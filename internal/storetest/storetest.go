@@ -90,6 +90,7 @@ func Run(t *testing.T, open Opener) {
 		"OutboxStaleMarks":            testOutboxStaleMarks,
 		"OutboxRelease":               testOutboxRelease,
 		"OutboxAddressOrder":          testOutboxAddressOrder,
+		"OutboxRetriedLetterOrder":    testOutboxRetriedLetterOrder,
 		"ConcurrentReadersWrite":      testConcurrent,
 		"Secrets":                     testSecrets,
 		"SecretsConcurrent":           testSecretsConcurrent,

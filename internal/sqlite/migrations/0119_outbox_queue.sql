@@ -1,0 +1,15 @@
+-- A dead letter that its user retries (RetryNotification) takes its
+-- place in its address's queue when it is retried: requeued is that
+-- place, a value of the notifications' ids (id_floor) taken then, after
+-- every id given before; NULL for an entry never retried, whose place is
+-- its id. The outbox is claimed in the order of the places,
+-- coalesce(requeued, id), which notifications_queued and
+-- notifications_address (0118) now index.
+-- internal/postgres/migrations/0115_outbox_queue.sql is the same in
+-- PostgreSQL.
+ALTER TABLE notifications ADD COLUMN requeued INTEGER;
+DROP INDEX notifications_queued;
+DROP INDEX notifications_address;
+CREATE INDEX notifications_queued ON notifications(coalesce(requeued, id), next_attempt) WHERE state IN ('pending', 'failed');
+CREATE INDEX notifications_address ON notifications(channel, target, coalesce(requeued, id), next_attempt)
+	WHERE state IN ('pending', 'failed');

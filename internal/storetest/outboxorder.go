@@ -98,3 +98,72 @@ func testOutboxAddressOrder(t *testing.T, s vigil.Store) {
 	want("one queued after one not due yet", claim(now, 10))
 	want("both due", claim(now.Add(time.Hour), 10), f1, f2)
 }
+
+// testOutboxHeadLeaves: the first undelivered entry to an address goes
+// out once every entry before it has left the queue, whichever way it
+// left (sent, given up, its sentinel removed, its user deleted), after
+// claims that read the entries behind the first while it was held: a
+// claim reads the first undelivered entry of each address, and no other
+// before the ones it takes, whatever number are held back behind it.
+// Two users share the address (a webhook).
+func testOutboxHeadLeaves(t *testing.T, s vigil.Store) {
+	ctx := context.Background()
+	ada, bob := newUser(t, s, "ada@example.com"), newUser(t, s, "bob@example.com")
+	r, err := s.EnsureResource(ctx, "http://example.com/")
+	must(t, err)
+	sn := &vigil.Sentinel{OwnerID: bob.ID, Name: "s", Source: "x", Status: vigil.SentinelActive}
+	must(t, s.CreateSentinel(ctx, sn))
+	ch := &vigil.Change{SentinelID: sn.ID, ResourceID: r.ID, ToVersion: 1, DetectedAt: t0}
+	must(t, s.CreateChange(ctx, ch))
+	enqueue := func(u *vigil.User, changeID int64) int64 {
+		t.Helper()
+		n := &vigil.Notification{UserID: u.ID, ChangeID: changeID, Channel: "webhook", Target: "https://hooks.example/shared",
+			Payload: json.RawMessage(`{}`), NextAttempt: t0}
+		must(t, s.EnqueueNotification(ctx, n))
+		return n.ID
+	}
+	claim := func(now time.Time, limit int) []int64 {
+		t.Helper()
+		got, err := s.ClaimNotifications(ctx, now, time.Minute, limit)
+		must(t, err)
+		var ids []int64
+		for _, n := range got {
+			ids = append(ids, n.ID)
+		}
+		return ids
+	}
+	want := func(what string, got []int64, ids ...int64) {
+		t.Helper()
+		if !slices.Equal(got, ids) {
+			t.Fatalf("%s: claimed %v, want %v", what, got, ids)
+		}
+	}
+
+	a1, b1, a2, b2 := enqueue(ada, 0), enqueue(bob, ch.ID), enqueue(ada, 0), enqueue(bob, 0)
+	now := t0
+	want("a claim of one", claim(now, 1), a1)
+	must(t, s.MarkNotificationFailed(ctx, a1, "503", now.Add(time.Hour)))
+	want("while the first waits for its retry", claim(now.Add(time.Minute), 10))
+	want("again", claim(now.Add(2*time.Minute), 10))
+	must(t, s.DeleteUser(ctx, ada.ID))
+	for _, id := range []int64{a1, a2} {
+		_, err := s.FindNotificationByID(ctx, id)
+		wantCode(t, err, vigil.ENOTFOUND) // deleted with her
+	}
+	want("once the first's user is deleted", claim(now.Add(3*time.Minute), 1), b1)
+	must(t, s.MarkNotificationFailed(ctx, b1, "503", now.Add(time.Hour)))
+	want("while the next waits for its retry", claim(now.Add(4*time.Minute), 10))
+	must(t, s.DeleteSentinel(ctx, sn.ID)) // b1 given up
+	want("once its sentinel is removed", claim(now.Add(5*time.Minute), 10), b2)
+	must(t, s.MarkNotificationFailed(ctx, b2, "503", now.Add(time.Hour)))
+	b3, b4 := enqueue(bob, 0), enqueue(bob, 0)
+	want("behind a failed one", claim(now.Add(6*time.Minute), 10))
+	must(t, s.MarkNotificationDead(ctx, b2, "410 gone"))
+	want("once it is dead", claim(now.Add(7*time.Minute), 1), b3)
+	must(t, s.MarkNotificationSent(ctx, b3, now.Add(7*time.Minute)))
+	want("once the one before is sent", claim(now.Add(8*time.Minute), 10), b4)
+	must(t, s.MarkNotificationFailed(ctx, b4, "503", now.Add(time.Hour)))
+	must(t, s.RetryNotification(ctx, b2, vigil.NotificationRetry{At: now}))
+	want("a retried letter behind a failed one", claim(now.Add(9*time.Minute), 10))
+	want("at the failed one's retry", claim(now.Add(time.Hour), 10), b4, b2)
+}

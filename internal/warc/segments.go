@@ -42,6 +42,11 @@ type Joiner struct {
 	opened  int                   // first segments taken, for End's order
 	size    int64                 // the bytes of blocks in open
 	headers int64                 // the bytes of headers in open
+	// broken holds the ids of the records whose chains broke (an
+	// error said so), whose later continuations are theirs, not records
+	// of their own; brokenSize counts its bytes, at most MaxHeader.
+	broken     map[string]bool
+	brokenSize int64
 	// number and where are Origin's.
 	number int
 	where  string
@@ -94,7 +99,10 @@ func (j *Joiner) limit() int64 {
 // WARC-Block-Digest, which was its first segment's, and its blocks
 // joined) when rec is its last segment. A segment that cannot be joined
 // is an error (*SegmentError), and so is the record it belongs to: the
-// segments of it already taken are dropped.
+// segments of it already taken are dropped, and those after it are
+// dropped without an error of their own (nil, nil), the record's error
+// said (of the ids of up to MaxHeader bytes of such records; past them,
+// a continuation is one whose first segment was not read).
 func (j *Joiner) Add(rec *Record, number int, where string) (*Record, error) {
 	if j.files == 0 || j.File != j.file {
 		j.files++
@@ -115,6 +123,7 @@ func (j *Joiner) Add(rec *Record, number int, where string) (*Record, error) {
 			return nil, &SegmentError{number, where, j.File, rec.ID(), fmt.Errorf("%s record with %s %d: only a continuation record has a number past 1", rec.Type(), FieldSegmentNumber, num)}
 		}
 		id := rec.ID()
+		j.unbreak(id)
 		if s := j.open[id]; s != nil {
 			return nil, &SegmentError{number, where, j.File, id, fmt.Errorf("a first segment of a record whose segments are being joined, from %s", s.where)}
 		}
@@ -141,6 +150,10 @@ func (j *Joiner) Add(rec *Record, number int, where string) (*Record, error) {
 		return nil, &SegmentError{number, where, j.File, rec.ID(), fmt.Errorf("continuation without %s", FieldSegmentOriginID)}
 	}
 	s := j.open[originID]
+	if s == nil && j.broken[originID] {
+		// A segment of a record already named in error.
+		return nil, nil
+	}
 	if s == nil {
 		return nil, &SegmentError{number, where, j.File, rec.ID(), fmt.Errorf("continuation segment %d of %s, whose first segment is not in the %s before it", num, originID, plural(j.files, "file", "files"))}
 	}
@@ -152,7 +165,11 @@ func (j *Joiner) Add(rec *Record, number int, where string) (*Record, error) {
 	}
 	fail := func(err error) (*Record, error) {
 		j.drop(originID)
+		j.breakChain(originID)
 		return nil, &SegmentError{s.number, s.where, s.file, originID, err}
+	}
+	if num < s.next {
+		return fail(fmt.Errorf("segment %d (%s) again, where segment %d was due: a segment given twice", num, where, s.next))
 	}
 	if num != s.next {
 		return fail(fmt.Errorf("segment %d (%s) where segment %d was due: a segment is missing", num, where, s.next))
@@ -205,6 +222,28 @@ func (j *Joiner) drop(id string) {
 	delete(j.open, id)
 }
 
+// breakChain remembers that the chain of the record id broke, while the
+// ids remembered take no more than MaxHeader bytes.
+func (j *Joiner) breakChain(id string) {
+	if j.broken[id] || j.brokenSize+int64(len(id)) > MaxHeader {
+		return
+	}
+	if j.broken == nil {
+		j.broken = map[string]bool{}
+	}
+	j.broken[id] = true
+	j.brokenSize += int64(len(id))
+}
+
+// unbreak forgets that the chain of the record id broke: a first segment
+// of it starts another.
+func (j *Joiner) unbreak(id string) {
+	if j.broken[id] {
+		delete(j.broken, id)
+		j.brokenSize -= int64(len(id))
+	}
+}
+
 // headerSize is about what h takes in memory: its names and values, and
 // a few bytes a field.
 func headerSize(h Header) int64 {
@@ -236,6 +275,7 @@ func (j *Joiner) End() []error {
 			fmt.Errorf("split in segments, segment %d %s, without %s: %w", s.next-1, last, FieldSegmentTotalLength, errIncomplete)})
 	}
 	j.open, j.size, j.headers = nil, 0, 0
+	j.broken, j.brokenSize = nil, 0
 	return errs
 }
 

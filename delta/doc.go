@@ -86,12 +86,14 @@
 // XID maps, that an element before the place is none) makes Compose refuse
 // (ErrNeedsDocuments, "use ComposeWith"). A move says nothing about the
 // declarations at either end: a content that one delta inserts or deletes
-// and the other moves to another parent makes Compose refuse the same
-// way when the default namespace at its place is asked and the other
-// delta's contents do not show it below the new parent (an element
-// inserted in the Atom part of a page and moved into its SVG part was
-// read as Atom); a prefix's binding, and the default namespace of a
-// content below an element moved, keep the binding of the middle version.
+// and the other moves to another parent out of a declared default
+// namespace makes Compose refuse the same way when the default namespace
+// at its place is asked and the other delta's contents do not show it
+// below the new parent (an element inserted in the Atom part of a page
+// and moved into its SVG part was read as Atom); a content that left no
+// default namespace (an HTML page's, whose <svg> parts declare theirs), a
+// prefix's binding, and the default namespace of a content below an
+// element moved, keep the binding of the middle version.
 // ComposeWith, built from the documents, is exact in every case.
 //
 // # Formats

@@ -337,8 +337,9 @@ func declaredPrefixes(d *Delta) []string {
 // taken off on an element that may be an ancestor: the deltas do not say
 // which elements are, only that one before the place in the post-order of
 // their XID maps is none). So for the default namespace and for a prefix.
-// A content that the other delta moves to another parent is refused so
-// when its default namespace is asked and not shown there (see carry); a
+// A content that the other delta moves to another parent out of a
+// declared default namespace is refused so when its default namespace is
+// asked and not shown there (see carry); a content that left none, a
 // content placed below an element the other delta moves, and a prefix's
 // binding at a content moved, keep the binding of the place in the
 // middle version; ComposeWith is exact.

@@ -158,14 +158,20 @@ type scopeQuestion struct {
 // the value in scope changes nothing, so those are left out.
 //
 // A move of the content itself by s to another parent (q.from is not
-// its parent in the to version) makes carry fail the same way, unless
-// s's contents say what is in scope below the new parent, or s changes
-// the declaration on it: the binding taken is that of the place it left,
-// and a move says nothing about the declarations at either end. Compose
-// asks so of the default namespace (an <svg> or <math> part of an XHTML
-// page is in another), not of a prefix, which a document seldom binds
-// two ways, where refusing refused right compositions (a content moved
-// out of the element that declared its prefix). A move of
+// its parent in the to version) out of a declared default namespace
+// makes carry fail the same way, unless s's contents say what is in
+// scope below the new parent, or s changes the declaration on it: the
+// binding taken is that of the place it left, and a move says nothing
+// about the declarations at either end. Compose asks so of the default
+// namespace (an <svg> or <math> part of an XHTML page is in another), not
+// of a prefix, which a document seldom binds two ways, where refusing
+// refused right compositions (a content moved out of the element that
+// declared its prefix); and not of a content that left no default
+// namespace (a page in none, an HTML page, whose <svg> parts declare
+// theirs), which keeps none, where refusing refused right compositions
+// of real histories (an HTML page's content moved after another delta
+// added an inline SVG icon): one moved from there into an <svg> part
+// keeps none, and only ComposeWith is exact. A move of
 // an element that may be an ancestor of its place is not looked at: the
 // deltas of a page with a default namespace move elements across parents
 // often, seldom away from the declarations in scope (refusing them
@@ -189,9 +195,11 @@ func (s *scopeChanges) carry(q scopeQuestion) (string, bool, error) {
 	switch {
 	case onParent && c.hasTo:
 		return c.to, true, nil
-	case q.from != 0 && q.from != p:
-		// Moved by s to another parent: the binding taken is of the
-		// place it left.
+	case q.from != 0 && q.from != p && q.ok && q.uri != "":
+		// Moved by s to another parent out of a declared default
+		// namespace: the binding taken is of the place it left. A
+		// content that left none (a page in no namespace, an HTML
+		// page, whose <svg> parts declare theirs) keeps none.
 		from, to := q.from, p
 		if s.backwards {
 			from, to = to, from

@@ -163,7 +163,7 @@ func runSiteDiff(ctx context.Context, env *environment, args []string) (int, err
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
 		err = enc.Encode(siteDeltaJSON{Delta: d, Importance: changedImportance(d, s1, s2), ReadAsText: changedReadAsText(d, s1, s2),
-			Reading: changedReading(d, s1, s2), Failed: changedFailed(d, s1, s2), DigestNote: digestNotes(d, s2), Carried: carriedPages(s2)})
+			Reading: changedReading(d, s1, s2), Failed: changedFailed(d, s1, s2), DigestNote: digestNotes(d, s2), Carried: carriedPages(s2), LinksNote: linksNotes(s2)})
 	} else {
 		sd := newSiteDelta(d, s1, s2, w1, w2)
 		if *content {
@@ -247,6 +247,27 @@ type siteDeltaJSON struct {
 	// or was linked only from such pages, and is its last good read, by
 	// URL. The delta counts it as that read.
 	Carried map[string]siteCarried `json:"carried,omitempty"`
+	// LinksNote says, for each page of the new snapshot whose links in
+	// scope were cut at crawl.MaxLinks (crawl.Page.LinksTruncated), that
+	// they were, by URL (crawl.Page.LinksNote): the pages it links to
+	// past the cut are not read through it, and a page deleted may be
+	// linked there.
+	LinksNote map[string]string `json:"linksNote,omitempty"`
+}
+
+// linksNotes returns the notes of the pages of s2 whose links were cut
+// (siteDeltaJSON.LinksNote), nil if none was.
+func linksNotes(s2 *crawl.Snapshot) map[string]string {
+	var out map[string]string
+	for _, p := range s2.Pages {
+		if note := p.LinksNote(); note != "" {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[p.URL] = note
+		}
+	}
+	return out
 }
 
 // digestNotes returns the digest notes of the pages a delta modifies, in

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -47,5 +48,16 @@ func TestSiteLinksCut(t *testing.T) {
 		if code != exitChanged || !strings.Contains(out, want) {
 			t.Errorf("vigil site diff: exit %d, want 1 and %q in:\n%s", code, want, out)
 		}
+	}
+	// The JSON says it too: a program reading it was told of neither.
+	code, out = siteDiff(t, "--format", "json", before, after)
+	var d struct {
+		LinksNote map[string]string `json:"linksNote"`
+	}
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatal(err)
+	}
+	if got := d.LinksNote[s.URL("/docs/")]; code != exitChanged || got != cut || len(d.LinksNote) != 1 {
+		t.Errorf("vigil site diff --format json: exit %d, linksNote %q, want 1 and {%s: %q}", code, d.LinksNote, s.URL("/docs/"), cut)
 	}
 }

@@ -42,9 +42,10 @@ type Joiner struct {
 	opened  int                   // first segments taken, for End's order
 	size    int64                 // the bytes of blocks in open
 	headers int64                 // the bytes of headers in open
-	// broken holds the ids of the records whose chains broke (an
-	// error said so), whose later continuations are theirs, not records
-	// of their own; brokenSize counts its bytes, at most MaxHeader.
+	// broken holds the ids of the records whose chains broke, or whose
+	// continuations came without their first segment (an error said
+	// so), whose later continuations are theirs, not records of their
+	// own; brokenSize counts its bytes, at most MaxHeader.
 	broken     map[string]bool
 	brokenSize int64
 	// number and where are Origin's.
@@ -99,10 +100,12 @@ func (j *Joiner) limit() int64 {
 // WARC-Block-Digest, which was its first segment's, and its blocks
 // joined) when rec is its last segment. A segment that cannot be joined
 // is an error (*SegmentError), and so is the record it belongs to: the
-// segments of it already taken are dropped, and those after it are
-// dropped without an error of their own (nil, nil), the record's error
-// said (of the ids of up to MaxHeader bytes of such records; past them,
-// a continuation is one whose first segment was not read).
+// segments of it already taken are dropped, and the continuations of it
+// after it (or after a continuation whose first segment was not read)
+// are dropped without an error of their own (nil, nil), the record's
+// error said (of the ids of up to MaxHeader bytes of such records; past
+// them, each is an error). A first segment read after them starts the
+// record again.
 func (j *Joiner) Add(rec *Record, number int, where string) (*Record, error) {
 	if j.files == 0 || j.File != j.file {
 		j.files++
@@ -155,6 +158,8 @@ func (j *Joiner) Add(rec *Record, number int, where string) (*Record, error) {
 		return nil, nil
 	}
 	if s == nil {
+		// Its record's later continuations are dropped with it.
+		j.breakChain(originID)
 		return nil, &SegmentError{number, where, j.File, rec.ID(), fmt.Errorf("continuation segment %d of %s, whose first segment is not in the %s before it", num, originID, plural(j.files, "file", "files"))}
 	}
 	s.last = j.File

@@ -14,7 +14,9 @@ import (
 // break are its own, not records "whose first segment is not in the file
 // before it", as they were named: a video of ten segments past the
 // limit at its eighth was four errors, three of them saying wrongly that
-// its first segment was missing.
+// its first segment was missing. Likewise the continuations of a record
+// whose first segment was not read are one error, the first's, where each
+// was one (the files of a crawl given out of their order).
 func TestJoinerBrokenChainOnce(t *testing.T) {
 	cases := map[string]struct {
 		in   []*warc.Record
@@ -36,6 +38,10 @@ func TestJoinerBrokenChainOnce(t *testing.T) {
 			in: []*warc.Record{segment("a", 1, "ab", 0), segment("a", 2, "cd", 0), segment("a", 2, "cd", 0),
 				segment("a", 3, "ef", 6), plain("b", "y")},
 			want: []string{"b y", "error record 1 (a): segment 2 (record 3) again, where segment 3 was due: a segment given twice"},
+		},
+		"continuations of no first segment read": {
+			in:   []*warc.Record{segment("a", 3, "ef", 0), plain("b", "y"), segment("a", 4, "gh", 0), segment("a", 5, "ij", 10)},
+			want: []string{"b y", "error record 1 (a-3): continuation segment 3 of a, whose first segment is not in the file before it"},
 		},
 		"a continuation of another record still an error": {
 			in: []*warc.Record{segment("a", 1, "ab", 0), segment("a", 3, "ef", 0), segment("c", 2, "cd", 2)},

@@ -225,7 +225,12 @@ func problem(cond Condition, format string, args ...any) (Condition, string) {
 // keep it): a document that holds it, or whose next XID leaves too few
 // below it for the nodes added.
 func (a *applier) giveXIDs(nodes []*tree.Node) (Condition, string) {
-	if !a.xids {
+	var count uint64
+	for _, n := range nodes {
+		tree.PostOrder(n, func(*tree.Node) { count++ })
+	}
+	if !a.xids || count == 0 {
+		// An operation that adds no node needs no XID.
 		return "", ""
 	}
 	if !a.nextKnown {
@@ -237,11 +242,7 @@ func (a *applier) giveXIDs(nodes []*tree.Node) (Condition, string) {
 		}
 		a.doc.NextXID = max(a.doc.NextXID, top+1)
 	}
-	var count uint64
-	for _, n := range nodes {
-		tree.PostOrder(n, func(*tree.Node) { count++ })
-	}
-	if next := a.doc.NextXID; count > 0 && math.MaxUint64-uint64(next) <= count {
+	if next := a.doc.NextXID; math.MaxUint64-uint64(next) <= count {
 		return problem(InvalidPatchDirective, "the document's next XID %d leaves too few below %d, the largest, for the %d nodes the operation adds", next, uint64(math.MaxUint64), count)
 	}
 	for _, n := range nodes {

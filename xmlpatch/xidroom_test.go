@@ -39,6 +39,8 @@ func TestApplyNoXIDsLeft(t *testing.T) {
 			"(7-8;2|9)", false},
 		{"a removal needs none", []tree.XID{1, 2}, math.MaxUint64 - 1, `<remove sel="r/a"/>`,
 			"(2|18446744073709551614)", false},
+		{"an add of nothing needs none, the largest held", []tree.XID{1, math.MaxUint64}, 3, `<add sel="r"></add>`,
+			"(1;18446744073709551615|3)", false},
 	} {
 		doc := parseXML(t, `<r><a/></r>`)
 		for i, n := range tree.PostOrderNodes(doc.Root) {

@@ -29,8 +29,12 @@ func (s *Snapshot) LinksCut() []string {
 
 // CutNote is the note of a page no longer reached in a snapshot whose
 // pages cut holds the URLs of those whose links were cut (LinksCut, not
-// empty): it may be linked past the cut of one of them.
+// empty): it may be linked past the cut of one of them. With no page
+// cut it is the note of a page no longer reached at all.
 func CutNote(cut []string) string {
+	if len(cut) == 0 {
+		return "no longer reached"
+	}
 	note := fmt.Sprintf("no longer reached among the links kept; perhaps linked past the first %d of %s", MaxLinks, cut[0])
 	if len(cut) > 1 {
 		note += fmt.Sprintf(" or of %d other pages cut so", len(cut)-1)

@@ -41,8 +41,8 @@ func TestCheckingShowsNoLease(t *testing.T) {
 		if got := strings.Contains(body, "being checked"); got != tc.checking {
 			t.Errorf("GET %s: says it is being checked %v, want %v", tc.path, got, tc.checking)
 		}
-		if strings.Contains(body, fmtTime(lease)) || strings.Contains(body, datetime(lease)) {
-			t.Errorf("GET %s: shows the lease's end %s as the next check", tc.path, fmtTime(lease))
+		if strings.Contains(body, fmtTime(lease, nil)) || strings.Contains(body, datetime(lease)) {
+			t.Errorf("GET %s: shows the lease's end %s as the next check", tc.path, fmtTime(lease, nil))
 		}
 	}
 }

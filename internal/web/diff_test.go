@@ -36,8 +36,8 @@ func TestDiffPageVersionLabels(t *testing.T) {
 	res := strconv.FormatInt(e.res, 10)
 	page := e.get("/resources/" + res + "/diff?from=" + strconv.FormatInt(from.ID, 10) + "&to=" + strconv.FormatInt(to, 10) + "&view=inline")
 	for _, want := range []string{
-		`From <a href="/resources/` + res + `#version-` + strconv.FormatInt(from.ID, 10) + `"><time datetime="` + datetime(from.FetchedAt) + `">` + fmtTime(from.FetchedAt) + `</time> #1</a>`,
-		` to <a href="/resources/` + res + `#version-` + strconv.FormatInt(to, 10) + `"><time datetime="` + datetime(at.Add(time.Hour)) + `">` + fmtTime(at.Add(time.Hour)) + `</time> #4</a>`,
+		`From <a href="/resources/` + res + `#version-` + strconv.FormatInt(from.ID, 10) + `"><time datetime="` + datetime(from.FetchedAt) + `">` + fmtTime(from.FetchedAt, nil) + `</time> #1</a>`,
+		` to <a href="/resources/` + res + `#version-` + strconv.FormatInt(to, 10) + `"><time datetime="` + datetime(at.Add(time.Hour)) + `">` + fmtTime(at.Add(time.Hour), nil) + `</time> #4</a>`,
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the diff page lacks %q:\n%s", want, page)

@@ -145,7 +145,7 @@ func (s *Server) historyPage(w http.ResponseWriter, r *http.Request, sess *sessi
 	if err != nil {
 		return err
 	}
-	data := &historyData{Resource: res, Total: total, Changes: changes, ChangesTotal: changesTotal, Plot: changePlot(all, changes, s.now())}
+	data := &historyData{Resource: res, Total: total, Changes: changes, ChangesTotal: changesTotal, Plot: changePlot(all, changes, s.now(), s.displayLocation(sess.User))}
 	if changesTotal > len(changes) {
 		if data.ChangesBy, err = s.ownSentinelsOn(r, sess.User, res.ID, changes, changesTotal); err != nil {
 			return err

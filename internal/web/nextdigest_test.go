@@ -61,7 +61,7 @@ func TestNextDigestShown(t *testing.T) {
 	if status, body := c.do("GET", "/api/v1/sentinels", ""); status != 200 || strings.Count(body, `"nextDigest"`) != 1 {
 		t.Errorf("GET /api/v1/sentinels: %d, want one sentinel with nextDigest: %s", status, body)
 	}
-	shown := fmt.Sprintf(`<time datetime="%s">%s</time>`, datetime(due), fmtTime(due))
+	shown := fmt.Sprintf(`<time datetime="%s">%s</time>`, datetime(due), "2036-03-02 09:30:00 JST") // in the user's zone
 	status, page := c.do("GET", "/sentinels/"+strconv.FormatInt(daily.ID, 10), "")
 	if status != 200 || !strings.Contains(page, "<dt>Next digest</dt><dd>"+shown) {
 		t.Errorf("the page of a sentinel sending digests: %d, does not say its next digest is %s", status, shown)

@@ -24,7 +24,11 @@ var staticFS embed.FS
 // pages holds each page template parsed with the layout.
 var pages = func() map[string]*template.Template {
 	funcs := template.FuncMap{
+		// time shows a time in a zone, the view's (view.Loc, the
+		// user's): {{time .LastCheck $.Loc}}; zoned carries a time
+		// with the zone into a template that takes one value.
 		"time":     fmtTime,
+		"zoned":    func(t time.Time, loc *time.Location) zonedTime { return zonedTime{t, loc} },
 		"datetime": datetime,
 		// ago and due say a time against now, the server's clock
 		// (view.Now), not the wall's: {{ago .LastCheck $.Now}}.
@@ -98,6 +102,17 @@ type view struct {
 	// Now is the server's clock when the page is rendered (Server.now),
 	// which the ago and due helpers say times against.
 	Now time.Time
+	// Loc is the zone the page shows times in: the user's
+	// (Server.userLocation), the deployment's when they have none or
+	// no one is signed in. render sets it when nil.
+	Loc *time.Location
+}
+
+// zonedTime is a time with the zone to show it in, for a template that
+// takes one value ({{template "next-digest" (zoned .NextDigest $.Loc)}}).
+type zonedTime struct {
+	T   time.Time
+	Loc *time.Location
 }
 
 // pageFunc handles an authenticated dashboard request.
@@ -167,6 +182,9 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name
 	if v.Now.IsZero() {
 		v.Now = s.now()
 	}
+	if v.Loc == nil {
+		v.Loc = s.displayLocation(v.User)
+	}
 	if err := t.ExecuteTemplate(&buf, "layout.html", v); err != nil {
 		s.logger().Error("render page", "page", name, "err", err)
 		http.Error(w, "Internal error.", http.StatusInternalServerError)
@@ -188,11 +206,20 @@ func seeOther(w http.ResponseWriter, r *http.Request, to string) error {
 	return nil
 }
 
-func fmtTime(t time.Time) string {
+// fmtTime is how the dashboard shows a time to a person: in loc (the
+// user's zone, view.Loc), named by the zone's abbreviation for the day
+// shown, "2026-12-02 16:04:05 JST" ("EDT" or "EST" in New York, as
+// daylight saving time has it; "+04" for a zone without one), or "—" for
+// the zero time. A nil loc is UTC. Machine-readable times (datetime
+// attributes, the API) stay in UTC: see datetime.
+func fmtTime(t time.Time, loc *time.Location) string {
 	if t.IsZero() {
 		return "—"
 	}
-	return t.UTC().Format("2006-01-02 15:04:05 UTC")
+	if loc == nil {
+		loc = time.UTC
+	}
+	return t.In(loc).Format("2006-01-02 15:04:05 MST")
 }
 
 // datetime returns t as a time element's datetime attribute (RFC 3339),

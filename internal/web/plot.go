@@ -32,6 +32,10 @@ type bar struct {
 
 const plotBins = 30
 
+// plotTimeLayout is how a plot says its times, with the zone's
+// abbreviation, as fmtTime does, to the minute.
+const plotTimeLayout = "2006-01-02 15:04 MST"
+
 // plotPeriod is a period of the plot's bars, with its name in words ("New
 // versions per 5 minutes") and how a count for one period says it ("at
 // most 3 a day", "at most 3 in 5 minutes").
@@ -68,8 +72,13 @@ func counted(n int, thing string) string {
 // changePlot bins the versions (oldest first) and changes of a resource
 // over its history up to now: from the period of its first version, not
 // a fixed number of periods before now, which drew empty bars for the
-// time before the resource existed.
-func changePlot(versions []*vigil.Version, changes []*vigil.Change, now time.Time) *plot {
+// time before the resource existed. Its times are said in loc (the
+// user's zone, nil for UTC), whose midnight a day's bar starts at (at the
+// offset of the first version's day).
+func changePlot(versions []*vigil.Version, changes []*vigil.Change, now time.Time, loc *time.Location) *plot {
+	if loc == nil {
+		loc = time.UTC
+	}
 	p := &plot{Width: 600, Height: 160, Top: 10, Bottom: 130}
 	if len(versions) == 0 {
 		p.Empty = true
@@ -87,10 +96,14 @@ func changePlot(versions []*vigil.Version, changes []*vigil.Change, now time.Tim
 	var per plotPeriod
 	var start time.Time
 	n := 0
+	// Periods are cut at loc's clock, not UTC's: shifted by its offset.
+	_, off := first.In(loc).Zone()
+	shift := time.Duration(off) * time.Second
+	trunc := func(t time.Time) time.Time { return t.Add(shift).Truncate(period).Add(-shift) }
 	for _, pp := range plotPeriods {
 		period, per = pp.d, pp
-		start = first.Truncate(period)
-		n = int(end.Truncate(period).Sub(start)/period) + 1
+		start = trunc(first)
+		n = int(trunc(end).Sub(start)/period) + 1
 		if n <= plotBins {
 			break
 		}
@@ -98,7 +111,7 @@ func changePlot(versions []*vigil.Version, changes []*vigil.Change, now time.Tim
 	if n > plotBins {
 		// Longer than the longest period's bars: the last of them.
 		n = plotBins
-		start = end.Truncate(period).Add(-time.Duration(n-1) * period)
+		start = trunc(end).Add(-time.Duration(n-1) * period)
 	}
 	counts := make([]bar, n)
 	bin := func(t time.Time) int {
@@ -132,11 +145,11 @@ func changePlot(versions []*vigil.Version, changes []*vigil.Change, now time.Tim
 		}
 		b.Y = float64(p.Bottom) - b.H
 		b.Title = fmt.Sprintf("%s: %s, %s reported, %s",
-			from.UTC().Format("2006-01-02 15:04"), counted(b.Count, "new version"), counted(b.Changes, "change"), counted(b.Errors, "failed fetch"))
+			from.In(loc).Format(plotTimeLayout), counted(b.Count, "new version"), counted(b.Changes, "change"), counted(b.Errors, "failed fetch"))
 	}
 	p.Bars = counts
-	p.Start = start.UTC().Format("2006-01-02 15:04")
-	p.End = start.Add(time.Duration(n) * period).UTC().Format("2006-01-02 15:04")
+	p.Start = start.In(loc).Format(plotTimeLayout)
+	p.End = start.Add(time.Duration(n) * period).In(loc).Format(plotTimeLayout)
 	p.Period = per.name
 	total := 0
 	for _, b := range counts {

@@ -34,7 +34,7 @@ func TestPlotStartsAtFirstVersion(t *testing.T) {
 	c := newSignedIn(t, s, u)
 	_, page := c.do("GET", "/resources/"+strconv.FormatInt(res, 10), "")
 	page = html.UnescapeString(page)
-	want := "Change frequency: 1 new version from 2026-11-30 21:14 to 2026-11-30 21:17, per minute, at most 1 a minute."
+	want := "Change frequency: 1 new version from 2026-11-30 21:14 UTC to 2026-11-30 21:17 UTC, per minute, at most 1 a minute."
 	if !strings.Contains(page, want) {
 		t.Errorf("the history lacks %q:\n%s", want, page)
 	}
@@ -49,8 +49,8 @@ func TestPlotStartsAtFirstVersion(t *testing.T) {
 	for i := range 40 {
 		vs = append(vs, &vigil.Version{Seq: int64(i + 1), FetchedAt: now.Add(-time.Duration(40-i) * time.Hour)})
 	}
-	p := changePlot(vs, nil, now)
-	if len(p.Bars) > plotBins || p.Period != "6 hours" || !strings.HasPrefix(p.Bars[0].Title, "2026-11-28 18:00:") || p.Start != "2026-11-28 18:00" {
+	p := changePlot(vs, nil, now, nil)
+	if len(p.Bars) > plotBins || p.Period != "6 hours" || !strings.HasPrefix(p.Bars[0].Title, "2026-11-28 18:00 UTC:") || p.Start != "2026-11-28 18:00 UTC" {
 		t.Errorf("40 hours: %d bars per %s from %s, first %q", len(p.Bars), p.Period, p.Start, p.Bars[0].Title)
 	}
 	total := 0

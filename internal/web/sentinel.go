@@ -498,7 +498,7 @@ func (s *Server) setStatus(ctx context.Context, sen *vigil.Sentinel, action stri
 		case life != "active" && v.start().After(now):
 			// Nor before its start.
 			return vigil.Errorf(vigil.ECONFLICT, "sentinel %s has not started: it starts at %s; edit its From to check it before",
-				sen.Name, fmtTime(v.start()))
+				sen.Name, fmtTime(v.start(), nil))
 		case life == "pending":
 			return vigil.Errorf(vigil.ECONFLICT, "sentinel %s has not started (the event of its From has not come): it is checked from its start", sen.Name)
 		}

@@ -42,6 +42,14 @@ func (s *Server) userLocation(u *vigil.User) (loc *time.Location, own bool) {
 	return s.location(), false
 }
 
+// displayLocation returns the zone the dashboard shows u times in
+// (fmtTime): the one the dates u writes are read in (userLocation), the
+// deployment's for no user.
+func (s *Server) displayLocation(u *vigil.User) *time.Location {
+	loc, _ := s.userLocation(u)
+	return loc
+}
+
 // zoneName names the zone the dates u writes are read in
 // (userLocation), as the editor says it.
 func (s *Server) zoneName(u *vigil.User) string {

@@ -160,7 +160,7 @@ func TestPlot(t *testing.T) {
 		}
 		vs = append(vs, v)
 	}
-	p := changePlot(vs, nil, now)
+	p := changePlot(vs, nil, now, nil)
 	if p.Empty || len(p.Bars) == 0 || len(p.Bars) > plotBins || p.Max != 1 || p.Period != "day" {
 		t.Fatalf("plot: %+v", p)
 	}
@@ -175,21 +175,30 @@ func TestPlot(t *testing.T) {
 	if total != 8 || errs != 1 {
 		t.Errorf("counted %d versions and %d errors, want 8 and 1", total, errs)
 	}
-	if want := "Change frequency: 8 new versions from 2026-01-21 00:00 to 2026-02-01 00:00, per day, at most 1 a day."; p.Label != want {
+	if want := "Change frequency: 8 new versions from 2026-01-21 00:00 UTC to 2026-02-01 00:00 UTC, per day, at most 1 a day."; p.Label != want {
 		t.Errorf("label %q, want %q", p.Label, want)
 	}
-	if want := "2026-01-22 00:00: 1 new version, 0 changes reported, 0 failed fetches"; p.Bars[1].Title != want {
+	if want := "2026-01-22 00:00 UTC: 1 new version, 0 changes reported, 0 failed fetches"; p.Bars[1].Title != want {
 		t.Errorf("bar title %q, want %q", p.Bars[1].Title, want)
 	}
-	if want := "2026-01-25 00:00: 0 new versions, 0 changes reported, 1 failed fetch"; p.Bars[4].Title != want {
+	if want := "2026-01-25 00:00 UTC: 0 new versions, 0 changes reported, 1 failed fetch"; p.Bars[4].Title != want {
 		t.Errorf("bar title %q, want %q", p.Bars[4].Title, want)
 	}
 	short := changePlot([]*vigil.Version{{Seq: 1, FetchedAt: now.Add(-time.Hour)}, {Seq: 2, FetchedAt: now.Add(-time.Minute)}},
-		[]*vigil.Change{{DetectedAt: now.Add(-time.Minute)}}, now)
+		[]*vigil.Change{{DetectedAt: now.Add(-time.Minute)}}, now, nil)
 	if short.Period != "5 minutes" || !strings.Contains(short.Label, "per 5 minutes, at most 1 in 5 minutes.") {
 		t.Errorf("period %q, label %q", short.Period, short.Label)
 	}
-	if e := changePlot(nil, nil, now); !e.Empty {
+	// In Tokyo a day's bar starts at Tokyo's midnight, 15:00 UTC.
+	tokyo, err := time.LoadLocation("Asia/Tokyo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := changePlot(vs, nil, now, tokyo); !strings.HasPrefix(p.Label, "Change frequency: 8 new versions from 2026-01-21 00:00 JST to 2026-02-01 00:00 JST, per day") ||
+		!strings.HasPrefix(p.Bars[1].Title, "2026-01-22 00:00 JST: ") {
+		t.Errorf("in Tokyo: label %q, second bar %q", p.Label, p.Bars[1].Title)
+	}
+	if e := changePlot(nil, nil, now, nil); !e.Empty {
 		t.Errorf("no versions: %+v", e)
 	}
 }
@@ -446,7 +455,7 @@ func TestTemplatesRender(t *testing.T) {
 		"resources": &resourcesData{Resources: []*listedResource{{Resource: &vigil.Resource{ID: 2, URL: "http://a/b"}, Sites: []*vigil.Sentinel{{ID: 1, Name: "s"}}}},
 			Pager: &pager{Limit: 200, Total: 1, Shown: 1}},
 		"notifications": &notificationsData{Pager: &pager{Limit: 50}},
-		"resource":      &historyData{Resource: &vigil.Resource{ID: 1, URL: "http://a/"}, Plot: changePlot(nil, nil, time.Now()), Pager: &pager{Limit: timelinePage}},
+		"resource":      &historyData{Resource: &vigil.Resource{ID: 1, URL: "http://a/"}, Plot: changePlot(nil, nil, time.Now(), nil), Pager: &pager{Limit: timelinePage}},
 		"diff":          &diffData{Resource: &vigil.Resource{ID: 1}, From: &vigil.Version{ID: 1}, To: &vigil.Version{ID: 2}, View: "records"},
 		"tokens":        &tokensData{},
 		"sitechange": &siteChangeData{Change: &vigil.Change{Summary: "site http://a/: 1 page added"}, Sentinel: &vigil.Sentinel{ID: 1, Name: "s"},

@@ -266,7 +266,7 @@ func (s *Server) handleSentinelActionPage(w http.ResponseWriter, r *http.Request
 		}
 		return s.seeOtherDone(w, r, "/sentinels", "deleted")
 	default:
-		if err := s.setStatus(r.Context(), sen, action); err != nil {
+		if err := s.setStatus(r.Context(), sess.User, sen, action); err != nil {
 			return err
 		}
 		return s.seeOtherDone(w, r, sentinelPath(sen.ID), map[string]string{"pause": "paused", "resume": "resumed", "check-now": "check"}[action])

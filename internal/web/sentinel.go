@@ -473,8 +473,9 @@ func (s *Server) ownSentinel(ctx context.Context, u *vigil.User, idText string) 
 	return sen, nil
 }
 
-// setStatus pauses, resumes or schedules a sentinel for a check now.
-func (s *Server) setStatus(ctx context.Context, sen *vigil.Sentinel, action string) error {
+// setStatus pauses, resumes or schedules a sentinel for a check now, for
+// u, its owner, in whose zone a refusal says a time.
+func (s *Server) setStatus(ctx context.Context, u *vigil.User, sen *vigil.Sentinel, action string) error {
 	now := s.now().UTC()
 	switch action {
 	case "pause":
@@ -498,7 +499,7 @@ func (s *Server) setStatus(ctx context.Context, sen *vigil.Sentinel, action stri
 		case life != "active" && v.start().After(now):
 			// Nor before its start.
 			return vigil.Errorf(vigil.ECONFLICT, "sentinel %s has not started: it starts at %s; edit its From to check it before",
-				sen.Name, fmtTime(v.start(), nil))
+				sen.Name, fmtTime(v.start(), s.displayLocation(u)))
 		case life == "pending":
 			return vigil.Errorf(vigil.ECONFLICT, "sentinel %s has not started (the event of its From has not come): it is checked from its start", sen.Name)
 		}
@@ -1016,7 +1017,7 @@ func (s *Server) sentinelAction(action string) apiFunc {
 		if err != nil {
 			return err
 		}
-		if err := s.setStatus(r.Context(), sen, action); err != nil {
+		if err := s.setStatus(r.Context(), u, sen, action); err != nil {
 			return err
 		}
 		writeJSON(w, http.StatusOK, s.sentinelView(r.Context(), sen))

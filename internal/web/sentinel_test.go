@@ -207,7 +207,7 @@ func TestCheckNowEnded(t *testing.T) {
 		return map[int64]SentinelState{sen.ID: {Lifespan: phase}}, nil
 	}
 	before := sen.NextCheck
-	err := s.setStatus(ctx, sen, "check-now")
+	err := s.setStatus(ctx, u, sen, "check-now")
 	if want := "sentinel done has ended (its To has passed): edit its To to check it again"; vigil.ErrorCode(err) != vigil.ECONFLICT || vigil.ErrorMessage(err) != want {
 		t.Errorf("check-now of an ended sentinel: %v, want ECONFLICT %q", err, want)
 	}
@@ -215,7 +215,7 @@ func TestCheckNowEnded(t *testing.T) {
 		t.Errorf("next check moved from %v to %v", before, got.NextCheck)
 	}
 	phase = "active"
-	if err := s.setStatus(ctx, sen, "check-now"); err != nil {
+	if err := s.setStatus(ctx, u, sen, "check-now"); err != nil {
 		t.Errorf("check-now of an active sentinel: %v", err)
 	}
 }
@@ -445,7 +445,7 @@ func TestCheckNowPending(t *testing.T) {
 	// Started, it is checked now.
 	s.Now = func() time.Time { return start.AddDate(0, 0, 2) }
 	phase = "active"
-	if err := s.setStatus(ctx, sen, "check-now"); err != nil {
+	if err := s.setStatus(ctx, u, sen, "check-now"); err != nil {
 		t.Errorf("check-now of a started sentinel: %v", err)
 	}
 }

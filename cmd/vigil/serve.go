@@ -231,13 +231,16 @@ func runServe(ctx context.Context, env *environment, args []string) (code int, e
 	unmake := func() error { return nil }
 	if !c.sharedStore {
 		// One daemon a SQLite store; several may share a PostgreSQL one.
-		if unmake, err = makeDataDirUndone(*sf.data); err != nil {
+		undo, err := makeDataDirUndone(*sf.data)
+		if err != nil {
 			return exitError, err
 		}
 		unlock, err := lockDataDir(*sf.data)
 		if err != nil {
-			return exitError, errors.Join(err, unmake())
+			// Its lock file is not this start's to remove.
+			return exitError, errors.Join(err, undo(false))
 		}
+		unmake = func() error { return undo(true) }
 		defer unlock()
 		// An import in one transaction would hold the daemon's writes.
 		if err := importHeld(*sf.data); err != nil {

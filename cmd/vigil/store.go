@@ -88,10 +88,13 @@ func makeDataDir(dataDir string) error {
 // makeDataDirUndone makes the data directory as makeDataDir does, and
 // returns the function that removes what it made, for a start that fails
 // before it opens the store: the directories it made, deepest first,
-// with the serve lock file a start put in the data directory; nothing
-// when the directory was there. It removes no directory that is not
-// empty, and says what it could not remove.
-func makeDataDirUndone(dataDir string) (undo func() error, err error) {
+// with the serve lock file if locked says this start holds its lock;
+// nothing when the directory was there. A start refused the lock leaves
+// the lock file to the start that holds it, and so the directory, even
+// one it made: another start at once may have found it made and taken
+// its lock first. It removes no directory that is not empty, and says
+// what it could not remove, but to a start refused the lock.
+func makeDataDirUndone(dataDir string) (undo func(locked bool) error, err error) {
 	if err := notADataDir(dataDir); err != nil {
 		return nil, err
 	}
@@ -108,17 +111,22 @@ func makeDataDirUndone(dataDir string) (undo func() error, err error) {
 	if err := os.MkdirAll(dataDir, 0o750); err != nil {
 		return nil, fmt.Errorf("data directory: %w", err)
 	}
-	return func() error {
+	return func(locked bool) error {
 		if len(made) == 0 {
 			return nil
 		}
-		err := os.Remove(filepath.Join(dataDir, serveLockFile))
-		if errors.Is(err, fs.ErrNotExist) {
-			err = nil
+		var err error
+		if locked {
+			err = os.Remove(filepath.Join(dataDir, serveLockFile))
+			if errors.Is(err, fs.ErrNotExist) {
+				err = nil
+			}
 		}
 		for _, d := range made {
 			if rerr := os.Remove(d); rerr != nil {
-				err = errors.Join(err, rerr)
+				if locked {
+					err = errors.Join(err, rerr)
+				} // else the holder's files keep it, as they should
 				break // its parents are not empty either
 			}
 		}

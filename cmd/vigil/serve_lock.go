@@ -30,9 +30,9 @@ func lockDataDir(dataDir string) (func(), error) {
 // dataDirHeld returns the error lockDataDir would, naming the holder,
 // when another vigil serve holds the data directory's lock, and nil when
 // none does or the directory or its lock file does not exist: it creates
-// nothing. A start whose address is taken asks it, so that a second
-// daemon on the directory and the address of a running one names that
-// one, not only the address.
+// nothing. vigil keys rotate asks it, before and after it replaces a
+// key, and vigil import once it holds its own lock: neither takes
+// the serve lock, which vigil serve takes itself before it listens.
 func dataDirHeld(dataDir string) error {
 	if lockFileHeld(filepath.Join(dataDir, serveLockFile)) {
 		return heldError(dataDir)

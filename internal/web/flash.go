@@ -30,10 +30,12 @@ import (
 //     made it, alone: another page leaves it for its own; another user
 //     (the cookie sent by another account's session) is not shown it,
 //     and it is dropped;
-//   - deleted as it is taken: a reload, the back button, find nothing;
+//   - deleted as it is taken, its cookie and its secret: a reload, the
+//     back button, find nothing;
 //   - gone after flashTTL, as its cookie: the redirect is followed at
 //     once;
-//   - one of maxFlashes at most: past them the oldest is dropped (its
+//   - one of maxFlashes held at most (those with a secret, the rest
+//     held in their cookie alone): past them the oldest is dropped (its
 //     page says it cannot show it; a token or password lost so can be
 //     made again),
 //     so that forms sent without their redirect followed cannot grow the
@@ -49,8 +51,9 @@ import (
 // secret held there until it expires, shown to nobody.
 
 // flashCookie is the prefix of the cookie (flashCookieFor) that carries
-// the id of a flash from a form's redirect to the page it leads to, and
-// the page's path: "id:/tokens".
+// a flash from a form's redirect to the page it leads to: its id, the
+// page's path, its expiry, whether a secret is held, what the form did
+// and their signature, "id:/tokens:expiry:1:done:mac" (flashValue).
 const flashCookie = "vigil_flash"
 
 // flashCookieFor returns the name of the flash cookie of the page at

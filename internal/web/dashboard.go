@@ -47,9 +47,10 @@ type sentinelRow struct {
 	// not reach (sentinelView.unreachable).
 	Unreachable []string
 	// Digests says it sends digests now, and NextDigest when the next
-	// goes out, zero before its first period (sentinelView.NextDigest).
-	Digests    bool
-	NextDigest time.Time
+	// goes out, zero before its first period (sentinelView.NextDigest)
+	// and when DigestUnknown says the monitor's state could not be read.
+	Digests, DigestUnknown bool
+	NextDigest             time.Time
 }
 
 // sentinelRow returns the row of a sentinel whose view (lifespan phase,
@@ -58,7 +59,8 @@ type sentinelRow struct {
 func (s *Server) sentinelRow(ctx context.Context, sen *vigil.Sentinel, v sentinelView) (*sentinelRow, error) {
 	lifespan := v.Lifespan
 	row := &sentinelRow{Sentinel: sen, Lifespan: lifespan, Checking: s.Checking != nil && s.Checking(sen.ID), ScopeNotes: v.ScopeNotes,
-		Warnings: v.fetchWarnings, Unreachable: v.unreachable, Digests: v.digests, NextDigest: v.NextDigest}
+		Warnings: v.fetchWarnings, Unreachable: v.unreachable, Digests: v.digests, DigestUnknown: v.digestUnknown,
+		NextDigest: v.NextDigest}
 	if c := v.checked; c != nil { // decoded once, for the view
 		row.URLs = c.URLs
 		if lifespan != "active" && lifespan != "ended" && c.Start.After(s.now()) {

@@ -32,17 +32,20 @@ func nextDigest(sen *vigil.Sentinel, c *spec.Checked, st SentinelState) (bool, t
 }
 
 // digestRow is a sentinel of the Notifications page's list of the next
-// digests: its next digest, zero before its first period opens.
+// digests: its next digest, zero before its first period opens and when
+// DigestUnknown says the monitor's states could not be read.
 type digestRow struct {
-	ID         int64
-	Name       string
-	NextDigest time.Time
+	ID            int64
+	Name          string
+	NextDigest    time.Time
+	DigestUnknown bool
 }
 
 // nextDigests returns the sentinels of u that send digests now, with
 // when each sends its next (nextDigest), by id, the states of those
 // read at once. Without the states (Server.SentinelStates nil, or
-// failing) the list is still right, only without the times.
+// failing) the list is still right, only without the times: not known
+// now, for states that could not be read.
 func (s *Server) nextDigests(ctx context.Context, u *vigil.User) ([]*digestRow, error) {
 	sens, _, err := s.Store.FindSentinels(ctx, vigil.SentinelFilter{OwnerID: u.ID, Status: vigil.SentinelActive})
 	if err != nil {
@@ -57,15 +60,17 @@ func (s *Server) nextDigests(ctx context.Context, u *vigil.User) ([]*digestRow, 
 		}
 	}
 	var states map[int64]SentinelState
+	unread := false
 	if s.SentinelStates != nil && len(digests) > 0 {
 		if states, err = s.SentinelStates(ctx, digests); err != nil {
 			s.logger().Warn("read the sentinels' states", "error", err)
+			unread = true
 		}
 	}
 	var out []*digestRow
 	for _, sen := range digests {
 		if ok, next := nextDigest(sen, checked[sen.ID], states[sen.ID]); ok {
-			out = append(out, &digestRow{ID: sen.ID, Name: sen.Name, NextDigest: next})
+			out = append(out, &digestRow{ID: sen.ID, Name: sen.Name, NextDigest: next, DigestUnknown: unread})
 		}
 	}
 	return out, nil

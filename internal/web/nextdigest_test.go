@@ -94,3 +94,24 @@ func TestNextDigestShown(t *testing.T) {
 		}
 	}
 }
+
+// TestNextDigestStatesUnread: when the monitor's states cannot be read
+// (Server.SentinelStates fails), a sentinel that sends digests is said
+// to send them, its next one not known now, on its page and on the
+// Notifications page; they said it went out at the end of its first
+// period, which its next check starts, of a sentinel whose period may
+// be open for days.
+func TestNextDigestStatesUnread(t *testing.T) {
+	s, u := newTestServer(t)
+	daily := createChecked(t, s, u, "Create Sentinel daily Using http://a.example/ Fetch 1 hour Every 1 day")
+	s.SentinelStates = func(context.Context, []*vigil.Sentinel) (map[int64]SentinelState, error) {
+		return nil, vigil.Errorf(vigil.EUNAVAILABLE, "the store is busy")
+	}
+	c := newSignedIn(t, s, u)
+	for _, path := range []string{"/sentinels/" + strconv.FormatInt(daily.ID, 10), "/notifications"} {
+		status, page := c.do("GET", path, "")
+		if status != 200 || strings.Contains(page, "at the end of its first period") || !strings.Contains(page, "not known now") {
+			t.Errorf("GET %s: %d, says when the first period ends, or not that the next digest is not known now", path, status)
+		}
+	}
+}

@@ -25,10 +25,13 @@ var staticFS embed.FS
 var pages = func() map[string]*template.Template {
 	funcs := template.FuncMap{
 		// time shows a time in a zone, the view's (view.Loc, the
-		// user's): {{time .LastCheck $.Loc}}; zoned carries a time
-		// with the zone into a template that takes one value.
-		"time":     fmtTime,
-		"zoned":    func(t time.Time, loc *time.Location) zonedTime { return zonedTime{t, loc} },
+		// user's): {{time .LastCheck $.Loc}}; nextDigest carries a
+		// digest's time with the zone into a template that takes one
+		// value.
+		"time": fmtTime,
+		"nextDigest": func(t time.Time, unknown bool, loc *time.Location) nextDigestAt {
+			return nextDigestAt{T: t, Unknown: unknown, Loc: loc}
+		},
 		"datetime": datetime,
 		// ago and due say a time against now, the server's clock
 		// (view.Now), not the wall's: {{ago .LastCheck $.Now}}.
@@ -108,11 +111,15 @@ type view struct {
 	Loc *time.Location
 }
 
-// zonedTime is a time with the zone to show it in, for a template that
-// takes one value ({{template "next-digest" (zoned .NextDigest $.Loc)}}).
-type zonedTime struct {
-	T   time.Time
-	Loc *time.Location
+// nextDigestAt is when a sentinel's next digest goes out (zero: at the
+// end of its first period, which its next check starts), or Unknown
+// when the monitor's state could not be read, with the zone to show it
+// in, for the template that takes one value ({{template "next-digest"
+// (nextDigest .NextDigest .DigestUnknown $.Loc)}}).
+type nextDigestAt struct {
+	T       time.Time
+	Unknown bool
+	Loc     *time.Location
 }
 
 // pageFunc handles an authenticated dashboard request.

@@ -721,8 +721,9 @@ type sentinelView struct {
 	// monitor opened its first period, at its next check (digests).
 	NextDigest time.Time `json:"nextDigest,omitzero"`
 	// digests is set for a sentinel that sends digests now (sendsDigests),
-	// NextDigest set or not.
-	digests bool
+	// NextDigest set or not; digestUnknown when the monitor's states
+	// could not be read, which would have said when its next goes out.
+	digests, digestUnknown bool
 	// Warnings say what of the sentinel this server does not do as it
 	// says: a Fetch shorter than the server's --min-interval
 	// (fetchWarning); in the view of one sentinel (sentinelView, not the
@@ -802,11 +803,13 @@ type SentinelState struct {
 // sentinel's stored form is decoded once, here (sentinelView.checked).
 func (s *Server) sentinelViews(ctx context.Context, sens []*vigil.Sentinel) []sentinelView {
 	var states map[int64]SentinelState
+	unread := false // the states, which say when the next digests go out
 	if s.SentinelStates != nil && len(sens) > 0 {
 		// Without them the view is still right, only less complete.
 		var err error
 		if states, err = s.SentinelStates(ctx, sens); err != nil {
 			s.logger().Warn("read the sentinels' states", "error", err)
+			unread = true
 		}
 	}
 	out := make([]sentinelView, len(sens))
@@ -828,6 +831,7 @@ func (s *Server) sentinelViews(ctx context.Context, sens []*vigil.Sentinel) []se
 		out[i] = sentinelView{Sentinel: sen, Lifespan: st.Lifespan, Checking: checking, ScopeNotes: st.ScopeNotes,
 			Warnings: fetch, fetchWarnings: fetch, checked: checked}
 		out[i].digests, out[i].NextDigest = nextDigest(sen, checked, st)
+		out[i].digestUnknown = out[i].digests && unread
 		var urls []string
 		if checked != nil {
 			urls = checked.URLs

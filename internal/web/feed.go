@@ -72,10 +72,14 @@ func (s *Server) feedLinks(r *http.Request, sen *vigil.Sentinel) []feedLink {
 // link given to be used elsewhere: under Server.BaseURL, or without it
 // at the scheme and host request r came to (a host Hosts.Check lets
 // through in the daemon), https over TLS or behind a proxy that
-// terminates it (SecureCookies).
+// terminates it (SecureCookies). A request with no Host (HTTP/1.0) gets
+// path alone, which its page resolves against the address it came to.
 func (s *Server) absoluteURL(r *http.Request, path string) string {
 	if s.BaseURL != "" {
 		return strings.TrimRight(s.BaseURL, "/") + path
+	}
+	if r.Host == "" {
+		return path
 	}
 	scheme := "http"
 	if r.TLS != nil || s.SecureCookies {

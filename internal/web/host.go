@@ -165,9 +165,12 @@ func (h *Hosts) Allow(host string) bool {
 			return false
 		}
 		_, ok := ipLiteral(host[:end+1])
-		return ok
+		return ok && (end+1 == len(host) || isPort(host[end+2:]))
 	}
 	if i := strings.LastIndexByte(host, ':'); i >= 0 {
+		if !isPort(host[i+1:]) {
+			return false // "127.0.0.1:80.evil.example" names no host of ours
+		}
 		name = host[:i]
 	}
 	if _, ok := ipLiteral(name); ok {
@@ -183,6 +186,21 @@ func (h *Hosts) Allow(host string) bool {
 		}
 	}
 	return false
+}
+
+// isPort reports whether s, what follows a Host header's last colon, is
+// a port: at most five digits, or none (a colon with no port after it,
+// which URLs allow). A link built from the header carries it as it is.
+func isPort(s string) bool {
+	if len(s) > 5 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // misdirected is the answer to a request whose Host is not allowed: it

@@ -85,6 +85,13 @@ func TestHostsAllow(t *testing.T) {
 		{"attacker.example:8080", false},
 		{"vigil.example.org.attacker.example", false},
 		{"evil-vigil.example.org", false},
+		// A port is digits: what follows the last colon is no name.
+		{"127.0.0.1:80.evil.example", false},
+		{"vigil.example.org:80.evil.example", false},
+		{"[::1]:80.evil.example", false},
+		{"localhost:8080x", false},
+		{"localhost:123456", false},
+		{"localhost:", true},
 		{"127.0.0.1.nip.io:8080", false},
 		{"localhost.attacker.example", false},
 		{"[::1", false},

@@ -26,9 +26,50 @@ import (
 // in the way, and it tries again, for up to lockWait, so that a look
 // cannot make a serve or an import refuse to start.
 func takeLockFile(path string) (release func(), held bool, err error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o640)
+	for range lockReopens {
+		f, held, err := lockFileAt(path)
+		if f == nil {
+			return nil, held, err
+		}
+		// The lock is on the file f opened: a process that held it may
+		// have removed the file since (a serve that fails to start
+		// removes the lock file it made), leaving this lock on a file
+		// no other process opens. It is the lock only if f is still
+		// the file at path.
+		st, err := f.Stat()
+		if err != nil {
+			f.Close()
+			return nil, false, fmt.Errorf("%s: %w", path, err)
+		}
+		if now, err := os.Stat(path); err == nil && os.SameFile(st, now) {
+			if err := f.Truncate(0); err == nil {
+				f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+			}
+			return func() { f.Close() }, false, nil
+		}
+		f.Close()
+	}
+	return nil, false, fmt.Errorf("%s: removed or replaced each time it was locked", path)
+}
+
+// lockReopens bounds how many times takeLockFile opens the lock file
+// again when the one it locked was removed meanwhile.
+const lockReopens = 10
+
+// lockFileOpened, when set (tests only), runs between lockFileAt's open
+// of the lock file and its lock.
+var lockFileOpened func()
+
+// lockFileAt opens the file at path, creating it, and takes its
+// exclusive lock: the open file holding it, or held (another process
+// holds it), or err.
+func lockFileAt(path string) (f *os.File, held bool, err error) {
+	f, err = os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o640)
 	if err != nil {
 		return nil, false, err
+	}
+	if lockFileOpened != nil {
+		lockFileOpened()
 	}
 	deadline := time.Now().Add(lockWait)
 	for {
@@ -45,10 +86,7 @@ func takeLockFile(path string) (release func(), held bool, err error) {
 		}
 		return nil, false, fmt.Errorf("%s: %w", path, err)
 	}
-	if err := f.Truncate(0); err == nil {
-		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
-	}
-	return func() { f.Close() }, false, nil
+	return f, false, nil
 }
 
 // lockWait is how long takeLockFile tries a lock that looks alone keep

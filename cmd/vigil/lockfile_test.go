@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -80,5 +81,39 @@ func TestLockFileLooksAtOnce(t *testing.T) {
 	wg.Wait()
 	if seen > 0 {
 		t.Errorf("%d looks of 16000 saw a lock no one holds as held", seen)
+	}
+}
+
+// TestLockFileRemovedWhileLocking: a lock file removed between its open
+// and its lock (its holder, a serve that failed to start, removed it and
+// ended) is opened again, so that the lock taken is the one at the path,
+// where the lock was taken on the removed file and a third process could
+// lock a new file at the path: two daemons on one store.
+func TestLockFileRemovedWhileLocking(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "serve.lock")
+	removed := 0
+	lockFileOpened = func() {
+		if removed == 0 {
+			removed++
+			if err := os.Remove(path); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	defer func() { lockFileOpened = nil }()
+	release, held, err := takeLockFile(path)
+	if err != nil || held {
+		t.Fatalf("takeLockFile: held %v, err %v", held, err)
+	}
+	defer release()
+	if removed != 1 {
+		t.Fatalf("the hook removed the file %d times", removed)
+	}
+	lockFileOpened = nil
+	if !lockFileHeld(path) {
+		t.Error("the file at the path is not locked: another process could take it")
+	}
+	if _, held, _ := takeLockFile(path); !held {
+		t.Error("a second takeLockFile was not told the lock is held")
 	}
 }

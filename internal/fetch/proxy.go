@@ -1,6 +1,7 @@
 package fetch
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/subtle"
@@ -364,7 +365,14 @@ func (p *guardProxy) tunnel(w http.ResponseWriter, r *http.Request) {
 	go func() {
 		defer p.wg.Done()
 		defer shut()
-		p.pipe(upstream, buf, spoke) // what the client sent, buffered or not
+		// What the client sent that the server buffered, then the
+		// client's connection itself, which io.Copy can splice.
+		var from io.Reader = client
+		if n := buf.Reader.Buffered(); n > 0 {
+			sent, _ := buf.Reader.Peek(n)
+			from = io.MultiReader(bytes.NewReader(sent), client)
+		}
+		p.pipe(upstream, from, spoke)
 	}()
 	go func() {
 		defer p.wg.Done()

@@ -260,16 +260,15 @@ func (p *parser) titleName(name *Ident) {
 	if p.tok != IDENT || misspelt(p.lit, "using") {
 		return
 	}
-	end := p.pos.Offset
-	for end < len(p.sc.src) && !isLineEnd(p.sc.src[end]) {
-		end++
-	}
-	var sc Scanner // the rest of the line, read ahead
-	sc.Init(p.sc.src[p.pos.Offset:end], nil)
+	var sc Scanner // the rest of the line, read ahead a word at a time
+	sc.Init(p.sc.src[p.pos.Offset:], nil)
 	words := []string{string(p.sc.src[name.NamePos.Offset:p.prevEnd.Offset])}
 	last := p.prevEnd.Offset
 	for len(words) < 8 {
 		pos, tok, lit := sc.Scan()
+		if pos.Line > 1 {
+			return // the next line's
+		}
 		switch tok {
 		case IDENT:
 			words, last = append(words, lit), p.pos.Offset+pos.Offset+len(lit)

@@ -336,16 +336,33 @@ var (
 	clockSecond    = regexp.MustCompile(`^(\d{1,2}):(\d{2}):\d{2}(?:\.\d+)?(?:$|[ \t#])`)
 )
 
+// maxAhead is the number of bytes of its line that a message reads
+// ahead of the current token, at most: enough for the words of a
+// mistake (9:30 p.m., greater than 1000.5), and few enough that a line
+// of a megabyte, a mistake a word, is not read again at each.
+const maxAhead = 64
+
+// lineAhead returns the text of the current line from the current
+// token on, at most maxAhead bytes of it.
+func (p *parser) lineAhead() string {
+	src := p.sc.src[p.pos.Offset:]
+	if len(src) > maxAhead {
+		src = src[:maxAhead]
+	}
+	for i, c := range src {
+		if isLineEnd(c) {
+			return string(src[:i])
+		}
+	}
+	return string(src)
+}
+
 // clockMistake fails at the current token, on the line of the date d
 // and after it, when it begins a time of day written in 12 hours or
 // with seconds, with the date and time to write (12/01/2027 21:30). It
 // returns, failing nothing, at any other text.
 func (p *parser) clockMistake(d *Date) {
-	end := p.pos.Offset
-	for end < len(p.sc.src) && !isLineEnd(p.sc.src[end]) {
-		end++
-	}
-	rest := string(p.sc.src[p.pos.Offset:end])
+	rest := p.lineAhead()
 	var h, m int
 	var how string
 	if g := clock12.FindStringSubmatch(rest); g != nil {
@@ -411,11 +428,7 @@ func (p *parser) conditionMistake() string {
 	if p.tok != IDENT {
 		return ""
 	}
-	end := p.pos.Offset
-	for end < len(p.sc.src) && !isLineEnd(p.sc.src[end]) {
-		end++
-	}
-	rest := string(p.sc.src[p.pos.Offset:end])
+	rest := p.lineAhead()
 	for op, re := range map[string]*regexp.Regexp{"rises above": conditionAbove, "falls below": conditionBelow} {
 		if g := re.FindStringSubmatch(rest); g != nil {
 			n := g[1]

@@ -1,0 +1,37 @@
+package spec
+
+import (
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// TestLongLineReadOnce: the messages that read ahead on the line of a
+// mistake (a time of day after a date, a value condition as English
+// says it, a name of several words) read a few words of it, not the
+// rest of the line: a line of a megabyte holding a date with a time a
+// sentinel (From 1/1/2030 9am From 1/1/2030 9am ...) copied the rest of
+// the line at each date, gigabytes, and took minutes to parse. (A name
+// of several words read the line without copying it: its case fails
+// only by the time it takes, seconds for this one, hours for 10 MB.)
+func TestLongLineReadOnce(t *testing.T) {
+	for name, src := range map[string]string{
+		"time of day": "Create Sentinel a Using b" + strings.Repeat(" From 1/1/2030 9am", 20000),
+		"date":        "Create Sentinel a Using b" + strings.Repeat(" From 1/1/2030", 20000),
+		"condition":   "Create Sentinel a Using b" + strings.Repeat(` Monitor value In css "p" above 1`, 20000),
+		"title":       strings.Repeat("Create Sentinel a b ", 20000),
+	} {
+		t.Run(name, func(t *testing.T) {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			Parse("f.ssl", []byte(src))
+			runtime.ReadMemStats(&after)
+			// Parsing allocates a few hundred bytes a byte of input;
+			// copying the rest of the line at each mistake, some
+			// thousand times more.
+			if got := after.TotalAlloc - before.TotalAlloc; got > 1000*uint64(len(src)) {
+				t.Errorf("Parse allocated %d bytes for %d bytes of input", got, len(src))
+			}
+		})
+	}
+}

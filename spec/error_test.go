@@ -258,6 +258,16 @@ func TestLongTokensQuotedShort(t *testing.T) {
 		"unknown event":         head + "From start(" + long + ")",
 		"reserved":              "Create Sentinel s Using http://a.example Monitor " + long + "x",
 		"distinct change types": head + "Monitor keywords {" + long + "} OR keywords {" + long + "}",
+		"notify without by":     head + "Notify " + long + "@example.org",
+		"webhook without by":    head + "Notify https://h.example/" + long,
+		"chat without by":       head + "Notify slack://" + long,
+		"condition as English":  head + "Monitor value In css \"p\" above " + digits,
+		"name of several words": "Create Sentinel my " + long + " Using http://a.example",
+		"name after a digit":    "Create Sentinel 1" + long + " Using http://a.example",
+		"confirm without after": head + "Confirm " + digits + " minutes",
+		"second target":         head[:len(head)-1] + " http://b.example/" + long,
+		"second using":          head + "Using http://b.example/" + long,
+		"swallowed sentinel":    head + "Monitor keywords {\"x Create Sentinel " + long,
 	} {
 		t.Run(name, func(t *testing.T) {
 			f, err := Parse("f.ssl", []byte(src))

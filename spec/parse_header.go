@@ -277,7 +277,7 @@ func (p *parser) titleName(name *Ident) {
 			joined := strings.Join(words, "-")
 			if t, ok := scanOne(joined); ok && t == IDENT {
 				text := string(p.sc.src[name.NamePos.Offset:last])
-				p.fail(name.NamePos, text, USING.String(), "a name is one word: write "+joined)
+				p.fail(name.NamePos, text, USING.String(), "a name is one word: write "+short(joined))
 			}
 		}
 		return

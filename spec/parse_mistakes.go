@@ -315,11 +315,11 @@ func (p *parser) byMissing() {
 	case p.isWord("email", "e-mail", "mail", "webhook"):
 		write = "Notify By " + strings.ToLower(p.lit) + " ..."
 	case hasScheme && IsChatScheme(strings.ToLower(scheme)):
-		write = "Notify By " + p.lit
+		write = "Notify By " + shortCode(p.lit)
 	case hasScheme:
-		write = "Notify By webhook " + p.lit
+		write = "Notify By webhook " + shortCode(p.lit)
 	case strings.Contains(v, "@") && p.tok != IDENT:
-		write = "Notify By email " + p.lit
+		write = "Notify By email " + shortCode(p.lit)
 	default:
 		return
 	}

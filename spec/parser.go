@@ -608,7 +608,7 @@ func (p *parser) parseName(what string) *Ident {
 			}
 		}
 		if name := letterFirst(p.lit); name != "" && (p.tok == WORD || p.tok == INT) {
-			p.failHere(p.lit, what, "expected "+what+", found "+p.describe()+": a name begins with a letter, as in "+name)
+			p.failHere(p.lit, what, "expected "+what+", found "+p.describe()+": a name begins with a letter, as in "+short(name))
 		}
 		p.failExpected(what)
 	}

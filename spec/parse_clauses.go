@@ -10,6 +10,20 @@ import (
 // The other clauses: Fetch, its intervals, times and dates, Notify and its
 // contacts, Every, and Compare.
 
+// fetchExample returns d as a Fetch interval to write, in a unit the
+// checker takes there: a month, which has no fixed length, as its days
+// (Fetch 30 days; Fetch 2 hours for more than a thousand months). The
+// count is kept as written: the checker tells of a count of 0.
+func fetchExample(d Duration) string {
+	switch {
+	case d.Unit == Month && d.N > 1000:
+		return "2 hours"
+	case d.Unit == Month:
+		return Duration{N: 30 * d.N, Unit: Day}.String()
+	}
+	return d.String()
+}
+
 func (p *parser) parseFetch(pos Pos) *FetchClause {
 	c := &FetchClause{Fetch: pos}
 	switch {
@@ -28,11 +42,11 @@ func (p *parser) parseFetch(pos Pos) *FetchClause {
 		p.next()
 		if p.tok == INT {
 			iv := p.parseInterval("Fetch")
-			p.fail(pos, word, "interval", `"every" does not go after Fetch: write the interval alone, as in Fetch `+iv.Duration.String())
+			p.fail(pos, word, "interval", `"every" does not go after Fetch: write the interval alone, as in Fetch `+fetchExample(iv.Duration))
 		}
 		if u, ok := ParseUnit(p.lit); ok && p.tok == IDENT {
 			// Fetch every day: the count left out too.
-			p.fail(pos, word, "interval", `"every" does not go after Fetch: write the interval, with its count, alone, as in Fetch `+Duration{N: 1, Unit: u}.String())
+			p.fail(pos, word, "interval", `"every" does not go after Fetch: write the interval, with its count, alone, as in Fetch `+fetchExample(Duration{N: 1, Unit: u}))
 		}
 		p.fail(pos, word, "interval", `"every" does not go after Fetch: write the interval alone, as in Fetch 2 hours`)
 	default:

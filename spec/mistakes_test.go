@@ -84,6 +84,14 @@ func TestUserMistakes(t *testing.T) {
 		{"greater than", `Monitor value In css ".p" greater than 1.5`, `2:27: expected value condition (changes, increases, decreases, rises above N, falls below N), found "greater": write rises above 1.5`},
 		{"under", `Monitor value In css ".p" under 3`, `2:27: expected value condition (changes, increases, decreases, rises above N, falls below N), found "under": write falls below 3`},
 		{"less than, no number", `Monitor value In css ".p" less than`, `2:27: expected value condition (changes, increases, decreases, rises above N, falls below N), found "less": write falls below N`},
+		// A number the threshold cannot take as it is, or cut by
+		// the end of what is read ahead, is not given back cut: 10
+		// for 10,000 is another threshold.
+		{"over grouped", `Monitor value In css ".p" over 10,000`, `2:27: expected value condition (changes, increases, decreases, rises above N, falls below N), found "over": write rises above N`},
+		{"above exponent", `Monitor value In css ".p" above 1e5`, `2:27: expected value condition (changes, increases, decreases, rises above N, falls below N), found "above": write rises above N`},
+		{"above percent", `Monitor value In css ".p" above 10%`, `2:27: expected value condition (changes, increases, decreases, rises above N, falls below N), found "above": write rises above N`},
+		{"under long", `Monitor value In css ".p" under ` + strings.Repeat("9", 80), `2:27: expected value condition (changes, increases, decreases, rises above N, falls below N), found "under": write falls below N`},
+		{"above, comment", `Monitor value In css ".p" above 10# c`, `2:27: expected value condition (changes, increases, decreases, rises above N, falls below N), found "above": write rises above 10`},
 		{"semicolon", "Monitor any change;", `2:19: illegal character ';': clauses and sentinels end without ";": remove it`},
 	}
 	for _, tt := range tests {

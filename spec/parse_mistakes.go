@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -331,8 +332,9 @@ func (p *parser) byMissing() {
 var (
 	clock12 = regexp.MustCompile(`^(?i)(\d{1,2})(?::(\d{2}))?[ \t]*([ap])\.?m\.?(?:$|[ \t#])`)
 	// A value condition as English says it: above 10, greater than 10.
-	conditionAbove = regexp.MustCompile(`^(?i)(?:above|over|exceeds|(?:greater|more|higher)[ \t]+than)(?:$|[ \t]+(-?\d+(?:\.\d+)?)?)`)
-	conditionBelow = regexp.MustCompile(`^(?i)(?:below|under|(?:less|fewer|lower)[ \t]+than)(?:$|[ \t]+(-?\d+(?:\.\d+)?)?)`)
+	// Its number, given back, ends a word: 10 of 10,000 is no other.
+	conditionAbove = regexp.MustCompile(`^(?i)(?:above|over|exceeds|(?:greater|more|higher)[ \t]+than)(?:$|[ \t]+(?:(-?\d+(?:\.\d+)?)(?:$|[ \t#]))?)`)
+	conditionBelow = regexp.MustCompile(`^(?i)(?:below|under|(?:less|fewer|lower)[ \t]+than)(?:$|[ \t]+(?:(-?\d+(?:\.\d+)?)(?:$|[ \t#]))?)`)
 	clockSecond    = regexp.MustCompile(`^(\d{1,2}):(\d{2}):\d{2}(?:\.\d+)?(?:$|[ \t#])`)
 )
 
@@ -343,16 +345,21 @@ var (
 const maxAhead = 64
 
 // lineAhead returns the text of the current line from the current
-// token on, at most maxAhead bytes of it.
+// token on, at most maxAhead bytes of it; cut short, without the word
+// the cut falls in, which is not all read (99 of 999...).
 func (p *parser) lineAhead() string {
 	src := p.sc.src[p.pos.Offset:]
-	if len(src) > maxAhead {
-		src = src[:maxAhead]
+	cut := len(src) > maxAhead
+	if cut {
+		src = src[:maxAhead+1]
 	}
 	for i, c := range src {
 		if isLineEnd(c) {
 			return string(src[:i])
 		}
+	}
+	if cut {
+		src = src[:bytes.LastIndexAny(src, " \t")+1]
 	}
 	return string(src)
 }

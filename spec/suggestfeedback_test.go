@@ -73,7 +73,11 @@ func TestSuggestionsParse(t *testing.T) {
 			t.Errorf("%s: %q suggests nothing", tc.src, list[0].Msg)
 			continue
 		}
-		fixed := strings.Replace(tc.fixed, "%s", g[1], 1)
+		write := g[1]
+		if n, ok := strings.CutSuffix(write, " N"); ok {
+			write = n + " 1" // N stands for the number the user gives
+		}
+		fixed := strings.Replace(tc.fixed, "%s", write, 1)
 		f, err := Parse("f.ssl", []byte(fixed))
 		if err == nil {
 			_, err = NewChecker(now).CheckFile(f)

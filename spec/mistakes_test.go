@@ -66,6 +66,10 @@ func TestUserMistakes(t *testing.T) {
 		{"a word far from any", "Frobnicate any change", `2:1: expected Monitor, Fetch, Confirm, From, To, Notify, Every, Compare or Create, found "Frobnicate"`},
 		{"notify without by", "Notify me@example.org", `2:8: expected "By", found "me@example.org": write Notify By email me@example.org`},
 		{"notify without by, a webhook", "Notify https://hooks.example/x", `2:8: expected "By", found "https://hooks.example/x": write Notify By webhook https://hooks.example/x`},
+		// A URL no webhook takes, or an address as a link writes it,
+		// is not told to be written as it is.
+		{"notify without by, no webhook", "Notify ftp://files.example/x", `2:8: expected "By", found "ftp://files.example/x"`},
+		{"notify without by, mailto", "Notify mailto:me@example.org", `2:8: expected "By", found "mailto:me@example.org": write Notify By email me@example.org`},
 		{"any changes", "Monitor any changes", `2:13: expected "change" after "any", found "changes": write any change`},
 		{"anychanges", "Monitor anychanges", `2:9: unknown change type "anychanges": did you mean any change?`},
 		// A time of day as English writes it.

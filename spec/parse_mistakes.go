@@ -303,25 +303,35 @@ func otherDate(lit string) string {
 
 // byMissing fails at a contact written right after Notify, By left out
 // ("Notify me@example.org"), with the clause to write: the address as
-// an email, a URL as a webhook, a chat URL or a contact keyword as it
-// is. It returns, failing nothing, at any other token.
+// an email (without the mailto: of a link), an http or https URL as a
+// webhook, a chat URL or a contact keyword as it is. It returns, failing
+// nothing, at any other token, a URL of another scheme among them.
 func (p *parser) byMissing() {
 	if p.tok != WORD && p.tok != STRING && p.tok != IDENT || p.pos.Line != p.prevEnd.Line {
 		return
 	}
 	v := p.litValue()
 	scheme, _, hasScheme := strings.Cut(v, "://")
+	scheme = strings.ToLower(scheme)
 	var write string
 	switch {
 	case p.isWord("email", "e-mail", "mail", "webhook"):
 		write = "Notify By " + strings.ToLower(p.lit) + " ..."
-	case hasScheme && IsChatScheme(strings.ToLower(scheme)):
+	case hasScheme && IsChatScheme(scheme):
 		write = "Notify By " + shortCode(p.lit)
-	case hasScheme:
+	case hasScheme && (scheme == "http" || scheme == "https"):
 		write = "Notify By webhook " + shortCode(p.lit)
+	case hasScheme:
+		// ftp://...: no webhook, nor any other contact.
+	case len(v) > len("mailto:") && strings.EqualFold(v[:len("mailto:")], "mailto:"):
+		// mailto:me@example.org, as a link writes an address.
+		if t, ok := scanOne(v[len("mailto:"):]); ok && t == WORD {
+			write = "Notify By email " + short(v[len("mailto:"):])
+		}
 	case strings.Contains(v, "@") && p.tok != IDENT:
 		write = "Notify By email " + shortCode(p.lit)
-	default:
+	}
+	if write == "" {
 		return
 	}
 	p.failHere(p.lit, `"By"`, `expected "By", found `+p.describe()+": write "+write)

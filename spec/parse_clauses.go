@@ -10,11 +10,12 @@ import (
 // The other clauses: Fetch, its intervals, times and dates, Notify and its
 // contacts, Every, and Compare.
 
-// fetchExample returns d as a Fetch interval to write, in a unit the
-// checker takes there: a month, which has no fixed length, as its days
-// (Fetch 30 days; Fetch 2 hours for more than a thousand months). The
-// count is kept as written: the checker tells of a count of 0.
-func fetchExample(d Duration) string {
+// fixedExample returns d as an interval of Fetch or Confirm to write,
+// in a unit the checker takes there (see fixedInterval): a month, which
+// has no fixed length, as its days (30 days; 2 hours for more than a
+// thousand months). The count is kept as written: the checker tells of
+// a count of 0.
+func fixedExample(d Duration) string {
 	switch {
 	case d.Unit == Month && d.N > 1000:
 		return "2 hours"
@@ -42,11 +43,11 @@ func (p *parser) parseFetch(pos Pos) *FetchClause {
 		p.next()
 		if p.tok == INT {
 			iv := p.parseInterval("Fetch")
-			p.fail(pos, word, "interval", `"every" does not go after Fetch: write the interval alone, as in Fetch `+fetchExample(iv.Duration))
+			p.fail(pos, word, "interval", `"every" does not go after Fetch: write the interval alone, as in Fetch `+fixedExample(iv.Duration))
 		}
 		if u, ok := ParseUnit(p.lit); ok && p.tok == IDENT {
 			// Fetch every day: the count left out too.
-			p.fail(pos, word, "interval", `"every" does not go after Fetch: write the interval, with its count, alone, as in Fetch `+fetchExample(Duration{N: 1, Unit: u}))
+			p.fail(pos, word, "interval", `"every" does not go after Fetch: write the interval, with its count, alone, as in Fetch `+fixedExample(Duration{N: 1, Unit: u}))
 		}
 		p.fail(pos, word, "interval", `"every" does not go after Fetch: write the interval alone, as in Fetch 2 hours`)
 	default:

@@ -434,7 +434,7 @@ func (p *parser) afterMissing(pos Pos) {
 	}
 	at, word := p.pos, p.lit
 	iv := p.parseInterval("Confirm after")
-	p.fail(at, word, `"after"`, `expected "after", found `+quote(word)+": write Confirm after "+iv.Duration.String())
+	p.fail(at, word, `"after"`, `expected "after", found `+quote(word)+": write Confirm after "+fixedExample(iv.Duration))
 }
 
 // conditionMistake returns the value condition to write for the text

@@ -40,6 +40,7 @@ func TestSuggestionsParse(t *testing.T) {
 		{head + "Every interactively", head + "%s"},
 		{head + "Every best efforts", head + "%s"},
 		{head + "Confirm 10 minutes", head + "%s"},
+		{head + "Confirm 2 months", head + "%s"},
 		{head + "Notify mailto:me@example.org", head + "%s"},
 		{head + "Notify HTTPS://hooks.example/x", head + "%s"},
 		{head + "Notify me@example.org", head + "%s"},

@@ -20,6 +20,8 @@ func TestLongLineReadOnce(t *testing.T) {
 		"date":        "Create Sentinel a Using b" + strings.Repeat(" From 1/1/2030", 20000),
 		"condition":   "Create Sentinel a Using b" + strings.Repeat(` Monitor value In css "p" above 1`, 20000),
 		"title":       strings.Repeat("Create Sentinel a b ", 20000),
+		// Each Using after a long target copied that target's text.
+		"second Using": "Create Sentinel a Using http://a.example/" + strings.Repeat("p", 100000) + strings.Repeat(" Using b", 20000),
 	} {
 		t.Run(name, func(t *testing.T) {
 			var before, after runtime.MemStats

@@ -58,8 +58,15 @@ func (p *parser) secondUsing(s *Sentinel, header []part) {
 	if !read || s.Target == nil {
 		return
 	}
-	first := string(p.sc.src[p.targetStart:p.targetEnd])
-	e.Msg = secondUsingError(s.Target, second, first, string(p.sc.src[start:p.prevEnd.Offset]))
+	e.Msg = secondUsingError(s.Target, second, p.joinText(p.targetStart, p.targetEnd), p.joinText(start, p.prevEnd.Offset))
+}
+
+// joinText returns the source text from start to end for joinWithOr,
+// cut after 2*maxQuoted+1 bytes: it quotes no longer text, and a long
+// target is not copied again at each Using after it.
+func (p *parser) joinText(start, end int) string {
+	end = min(end, start+2*maxQuoted+1)
+	return string(p.sc.src[start:end])
 }
 
 // secondUsingError is the message of a second Using after a header
@@ -311,5 +318,5 @@ func (p *parser) targetWithoutOr(s *Sentinel) string {
 		return ""
 	}
 	y := &URLTarget{URLPos: p.pos, URL: p.litValue()}
-	return joinWithOr(s.Target, y, string(p.sc.src[p.targetStart:p.targetEnd]), p.lit)
+	return joinWithOr(s.Target, y, p.joinText(p.targetStart, p.targetEnd), p.lit)
 }

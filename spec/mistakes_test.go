@@ -97,6 +97,13 @@ func TestUserMistakes(t *testing.T) {
 		{"under long", `Monitor value In css ".p" under ` + strings.Repeat("9", 80), `2:27: expected value condition (changes, increases, decreases, rises above N, falls below N), found "under": write falls below N`},
 		{"above, comment", `Monitor value In css ".p" above 10# c`, `2:27: expected value condition (changes, increases, decreases, rises above N, falls below N), found "above": write rises above 10`},
 		{"semicolon", "Monitor any change;", `2:19: illegal character ';': clauses and sentinels end without ";": remove it`},
+		// After a URL or an address, which may hold a ";" but
+		// hardly ends with one, it was read as part of it, without
+		// a word ("Using https://shop.example/;" watched that URL).
+		{"semicolon after a webhook", "Notify By webhook https://h.example/x;", `2:38: illegal character ';': clauses and sentinels end without ";": remove it`},
+		{"semicolon after an address", "Notify By email me@example.org;", `2:31: illegal character ';': clauses and sentinels end without ";": remove it`},
+		{"semicolons after a URL", "Monitor any change\nCreate Sentinel t Using https://b.example/;;", `3:43: illegal character ';': clauses and sentinels end without ";": remove it`},
+		{"semicolon inside a URL", "Monitor any change\nCreate Sentinel t Using https://b.example/a;b=1 ;", `3:49: illegal character ';': clauses and sentinels end without ";": remove it`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -24,7 +24,8 @@ type ErrorHandler func(pos Pos, msg, found string)
 //     IDENT, INT or WORD;
 //   - a word followed by ".", "/", ":" or "@" and then a character that is
 //     neither space nor one of ( ) { } , " becomes a WORD (a URL, a host
-//     name, an email address) that runs until such a character;
+//     name, an email address) that runs until such a character, but for
+//     the ";"s that end it, which are no part of it;
 //   - digits/digits/digits is a DATE, digits:digits a CLOCK, digits.digits a
 //     FLOAT, and a "-" directly before digits makes a negative number;
 //   - strings are "double quoted" with Go escapes (\" \\ \n \t \u00e9 ...)
@@ -232,6 +233,12 @@ func (s *Scanner) scanWord(start int) (Token, string) {
 					break
 				}
 				s.off += w
+			}
+			// A URL or an address may hold a ";" (a;b=1), but one
+			// that ends it ends a statement in other languages:
+			// left out, it is reported (see Scan).
+			for s.off > start+1 && s.src[s.off-1] == ';' {
+				s.off--
 			}
 			return WORD, string(s.src[start:s.off])
 		}

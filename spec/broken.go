@@ -11,9 +11,9 @@ package spec
 // part is a piece of a clause that did not parse (or of the header,
 // clause USING) that was read cleanly before its syntax error: a change
 // type, a contact, an interval, an event, or a page, a site (as far as
-// it was read) or a sentinel of the target. A partial check applies to each the rules of the piece alone
-// (checking.parts), none that combines it with the rest of its clause,
-// which is not known: "Notify By email nope, ???" is told that nope is
+// it was read) or a sentinel of the target. A partial check applies to
+// each the rules of the piece alone (checking.parts), none that
+// combines it with the rest of its clause, which is not known: "Notify By email nope, ???" is told that nope is
 // no address, "Fetch every 0 hours" nothing of 0 hours, which comes
 // after its mistake.
 type part struct {

@@ -284,7 +284,7 @@ func TestUsingAndFileReadFails(t *testing.T) {
 // names when several changed (" on URL") nor its time: "" for a message
 // that does not say it so.
 func fileLines(msg *vigil.Message, summary string) (text, markup string) {
-	t := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(summary) + `(?: on \S+)? \(\S+\)\n(.*)\n`).FindStringSubmatch(msg.Text)
+	t := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(summary) + `(?: on \S+)? \([^)]+\)\n(.*)\n`).FindStringSubmatch(msg.Text)
 	h := regexp.MustCompile(`<h3>` + regexp.QuoteMeta(html.EscapeString(summary)) + `(?: on [^<]*)? <small>[^<]*</small></h3>\n(<p>[^<]*</p>)\n`).FindStringSubmatch(msg.HTML)
 	if t != nil {
 		text = summary + "\n" + t[1]

@@ -61,7 +61,7 @@ func TestFailureNotice(t *testing.T) {
 		run(time.Duration(h) * time.Hour) // fails from 4h: told at 7h, once
 	}
 	got := subjects()
-	if len(got) != 1 || !strings.Contains(got[0], pageA+" fails since "+start.Add(4*time.Hour).Format(time.RFC3339)) {
+	if len(got) != 1 || !strings.Contains(got[0], pageA+" fails since "+start.Add(4*time.Hour).Format("2006-01-02 15:04 UTC")) {
 		t.Fatalf("messages after a failure of five hours: %q", got)
 	}
 	msgs := messagesOf(t, db, u, p.s)

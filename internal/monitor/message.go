@@ -211,7 +211,7 @@ func (m *Monitor) sendDigest(ctx context.Context, j *job, now time.Time) bool {
 		changes = "change"
 	}
 	msg := &vigil.Message{SentinelID: j.s.ID, SentinelName: j.s.Name, URL: j.plan.urls[0], Digest: true, Since: since, Until: now,
-		Subject: subjectLine(j.s.Name, subjectEntry{what: fmt.Sprintf("%d %s since %s", len(all), changes, since.UTC().Format("2006-01-02 15:04 MST"))}),
+		Subject: subjectLine(j.s.Name, subjectEntry{what: fmt.Sprintf("%d %s since %s", len(all), changes, messageTime(since, j.plan.location()))}),
 		Changes: items}
 	msg.Text, msg.HTML, msg.FeedLink = m.render(ctx, j, items, lists, pages, nil)
 	m.enqueue(j, msg, -1, now)
@@ -371,8 +371,9 @@ func (m *Monitor) render(ctx context.Context, j *job, items []*vigil.MessageItem
 		if len(changed) > 1 && i < len(pages) {
 			on = " on " + vigil.RedactURL(pages[i]) // which page, when several changed together
 		}
-		fmt.Fprintf(&t, "\n%s%s (%s)\n", it.Change.Summary, on, it.Change.DetectedAt.UTC().Format(time.RFC3339))
-		fmt.Fprintf(&h, "<h3>%s%s <small>%s</small></h3>\n", html.EscapeString(it.Change.Summary), html.EscapeString(on), it.Change.DetectedAt.UTC().Format(time.RFC3339))
+		at := messageTime(it.Change.DetectedAt, j.plan.location())
+		fmt.Fprintf(&t, "\n%s%s (%s)\n", it.Change.Summary, on, at)
+		fmt.Fprintf(&h, "<h3>%s%s <small>%s</small></h3>\n", html.EscapeString(it.Change.Summary), html.EscapeString(on), at)
 		list := lists[i]
 		if len(list) > 0 { // a file's change lists no records: no empty list
 			h.WriteString("<ul>\n")

@@ -60,7 +60,7 @@ func TestSubjectLine(t *testing.T) {
 func TestSubjectLinePage(t *testing.T) {
 	url := "https://shop.example/" + strings.Repeat("p", 240) + "/abcd"
 	longName := strings.Repeat("n", 200)
-	fails := " fails since 2026-12-01T04:05:07Z"
+	fails := " fails since 2026-12-01 13:05 JST"
 	for _, tc := range []struct {
 		name    string
 		sname   string

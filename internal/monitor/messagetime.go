@@ -3,7 +3,8 @@ package monitor
 import "time"
 
 // messageTime is how a message says a time to a person (a digest's
-// subject, a change's time in its body, since when a page fails): in
+// subject, a change's time in its body, since when a page fails, a
+// site's page failing crawls in a row in its record's note): in
 // loc, the zone the sentinel's dates were read in (plan.location), named
 // by the zone's abbreviation for the day said, "2026-12-02 16:04 JST"
 // ("EDT" or "EST" in New York, as daylight saving time has it, which

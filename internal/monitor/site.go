@@ -697,7 +697,7 @@ func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecor
 		p := pages1[string(id)]
 		info := &intent.PageInfo{URL: p.URL, Title: p.Title, OldVersion: prev.Versions[p.URL], Note: "no longer reached"}
 		if now := pages2[p.URL]; now != nil {
-			info.Note = "now failing: " + now.Failure() + failingSince(p, now)
+			info.Note = "now failing: " + now.Failure() + failingSince(p, now, j.plan.location())
 		} else if to, ok := redirected[p.URL]; ok {
 			info.Note = "now redirected to " + to
 		} else if why := unread2[p.URL]; why != "" {
@@ -837,18 +837,26 @@ func byImportance(ids []webtable.NodeID, pages map[string]*crawl.Page) []webtabl
 
 // failingSince returns, for a page carried over (before) that failed for
 // a moment again (now) past the bounds of carrying it (crawl.Carry),
-// since when it fails and when it was last read: ", failing 4 crawls in
-// a row since 2026-11-30T09:00:00Z, last read 2026-11-30T08:00:00Z". For any other failure, a 404 after a page was
-// carried included, it is "": the failure says it all.
-func failingSince(before, now *crawl.Page) string {
+// since when it fails and when it was last read, said in loc, the
+// sentinel's zone (plan.location), as its message says times
+// (messageTime): ", failing 4 crawls in a row since 2026-11-30 18:00
+// JST, last read 2026-11-30 17:00 JST". For any other failure, a 404
+// after a page was carried included, it is "": the failure says it all.
+//
+// The note is said in the sentinel's zone when the change is found, not
+// stored without a zone and said in the reader's: it is words in the
+// change's record (intent.PageInfo.Note), stored once and read as stored
+// by the dashboard, the messages, the feed and the webhook's records, as
+// the message that tells the change says it, and its zone's abbreviation
+// places it for a reader in another zone.
+func failingSince(before, now *crawl.Page, loc *time.Location) string {
 	c := before.Carried
 	if c == nil || !now.Momentary {
 		return ""
 	}
 	// The crawls that carried it (one or more), and this one: always
 	// crawls, plural.
-	return fmt.Sprintf(", failing %d crawls in a row since %s, last read %s", c.Crawls+1, c.Since.UTC().Format(time.RFC3339),
-		c.Read.UTC().Format(time.RFC3339))
+	return fmt.Sprintf(", failing %d crawls in a row since %s, last read %s", c.Crawls+1, messageTime(c.Since, loc), messageTime(c.Read, loc))
 }
 
 // reportSite records the change a check found on a site, on version to

@@ -114,34 +114,65 @@ func TestSiteCarryMomentary(t *testing.T) {
 }
 
 // TestSiteCarryBound: a page failing for more than crawl.MaxCarriedCrawls
-// checks in a row is removed, with the pages reached only through it.
+// checks in a row is removed, with the pages reached only through it. The
+// record's note says since when it fails and when it was last read in the
+// sentinel's zone, as the message that tells it does (messageTime), named
+// by the zone's abbreviation, UTC for a sentinel without a zone on a
+// deployment without one: the note is written once, with the change, and
+// read as stored on the dashboard, in the feed and in the messages. It
+// said them in RFC 3339 UTC.
 func TestSiteCarryBound(t *testing.T) {
-	db, wh, u := testStore(t)
-	site := crawltest.NewSite(t, carryRelease("Install."))
-	now := time.Now().UTC()
-	sen := createSentinel(t, db, spec.NewChecker(now), u, "docs", "Create Sentinel docs Using site "+site.URL("/docs/")+" depth 3 pages 20 Every interactive")
-	m := siteMonitor(db, wh, fetch.Options{}, &now)
-	runOnce(t, m, 1)
-	setFailing(site, "/docs/guide.html", 503)
-	for i := 1; i <= crawl.MaxCarriedCrawls; i++ {
-		checkAnHourLater(t, m, db, sen, &now)
-		if cs := changesOf(t, db, sen); len(cs) != 0 {
-			t.Fatalf("check %d failing: %d changes (%s)", i, len(cs), pageURLs(t, cs[0]))
+	for _, zone := range []string{"", "Asia/Tokyo", "America/New_York"} {
+		name := zone
+		if name == "" {
+			name = "none"
 		}
-	}
-	c := storedSite(t, db, sen).Snapshot.Page(site.URL("/docs/guide.html")).Carried
-	checkAnHourLater(t, m, db, sen, &now)
-	cs := changesOf(t, db, sen)
-	if len(cs) != 1 {
-		t.Fatalf("check %d failing: %d changes, want 1", crawl.MaxCarriedCrawls+1, len(cs))
-	}
-	if got, want := pageURLs(t, cs[0]), "delete "+site.URL("/docs/deep.html")+", delete "+site.URL("/docs/guide.html"); got != want {
-		t.Errorf("records %s, want %s", got, want)
-	}
-	want := fmt.Sprintf("now failing: HTTP 503, failing %d crawls in a row since %s, last read %s", crawl.MaxCarriedCrawls+1,
-		c.Since.UTC().Format(time.RFC3339), c.Read.UTC().Format(time.RFC3339))
-	if note := siteRecords(t, cs[0])[1].Page.Note; note != want {
-		t.Errorf("guide's note %q, want %q", note, want)
+		t.Run(name, func(t *testing.T) {
+			db, wh, u := testStore(t)
+			site := crawltest.NewSite(t, carryRelease("Install."))
+			now := time.Now().UTC()
+			src := "Create Sentinel docs Using site " + site.URL("/docs/") + " depth 3 pages 20 Every interactive"
+			var sen *vigil.Sentinel
+			if zone == "" {
+				sen = createSentinel(t, db, spec.NewChecker(now), u, "docs", src)
+			} else {
+				if err := db.SetUserTimeZone(context.Background(), u.ID, zone); err != nil {
+					t.Fatal(err)
+				}
+				sen = saveIn(t, db, u, nil, src, now)
+			}
+			loc, err := vigil.ZoneOr(zone, time.UTC)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := siteMonitor(db, wh, fetch.Options{}, &now)
+			runOnce(t, m, 1)
+			setFailing(site, "/docs/guide.html", 503)
+			for i := 1; i <= crawl.MaxCarriedCrawls; i++ {
+				checkAnHourLater(t, m, db, sen, &now)
+				if cs := changesOf(t, db, sen); len(cs) != 0 {
+					t.Fatalf("check %d failing: %d changes (%s)", i, len(cs), pageURLs(t, cs[0]))
+				}
+			}
+			c := storedSite(t, db, sen).Snapshot.Page(site.URL("/docs/guide.html")).Carried
+			checkAnHourLater(t, m, db, sen, &now)
+			cs := changesOf(t, db, sen)
+			if len(cs) != 1 {
+				t.Fatalf("check %d failing: %d changes, want 1", crawl.MaxCarriedCrawls+1, len(cs))
+			}
+			if got, want := pageURLs(t, cs[0]), "delete "+site.URL("/docs/deep.html")+", delete "+site.URL("/docs/guide.html"); got != want {
+				t.Errorf("records %s, want %s", got, want)
+			}
+			const layout = "2006-01-02 15:04 MST"
+			want := fmt.Sprintf("now failing: HTTP 503, failing %d crawls in a row since %s, last read %s", crawl.MaxCarriedCrawls+1,
+				c.Since.In(loc).Format(layout), c.Read.In(loc).Format(layout))
+			if note := siteRecords(t, cs[0])[1].Page.Note; note != want {
+				t.Errorf("guide's note %q, want %q", note, want)
+			}
+			if abbr, _ := c.Since.In(loc).Zone(); !strings.Contains(want, " "+abbr+",") {
+				t.Errorf("want %q does not name the zone %s", want, abbr)
+			}
+		})
 	}
 }
 

@@ -464,9 +464,7 @@ type OutboxStore interface {
 	// and Target) is not due (waiting for its retry, or claimed by another
 	// worker), so that the entries to an address are delivered in the order
 	// they were queued, across claims and workers; a dead or sent entry
-	// holds nothing back. Its cost does not grow with the entries held
-	// back: it reads the first undelivered entry to each address, and the
-	// entries it takes.
+	// holds nothing back.
 	ClaimNotifications(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]*Notification, error)
 	// ReleaseNotification gives back the claim of entry id that a worker
 	// which stops did not see through: the entry is due at now, the

@@ -25,10 +25,7 @@ var lastMigrationUndo = map[string]string{
 	// finds none to change.
 	"0117_time_microseconds.sql":    "SELECT 1",
 	"0118_outbox_address_order.sql": "DROP INDEX notifications_queued; DROP INDEX notifications_address",
-	"0119_outbox_queue.sql": "DROP TRIGGER notifications_head_left; DROP TRIGGER notifications_head_deleted; " +
-		"DROP TRIGGER notifications_head_queued; DROP TRIGGER notifications_head_returned; " +
-		"DROP INDEX notifications_heads; DROP INDEX notifications_address; " +
-		"ALTER TABLE notifications DROP COLUMN head; ALTER TABLE notifications DROP COLUMN requeued; " +
+	"0119_outbox_queue.sql": "DROP INDEX notifications_queued; DROP INDEX notifications_address; ALTER TABLE notifications DROP COLUMN requeued; " +
 		"CREATE INDEX notifications_queued ON notifications(id, next_attempt) WHERE state IN ('pending', 'failed'); " +
 		"CREATE INDEX notifications_address ON notifications(channel, target, id, next_attempt) WHERE state IN ('pending', 'failed')",
 }

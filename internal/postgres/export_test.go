@@ -31,20 +31,3 @@ const ClaimSettings = claimSettings
 
 // ClaimQuery is claimQuery for the tests.
 func ClaimQuery(now time.Time, limit int) (string, []any) { return claimQuery(now, limit) }
-
-// Statement is a statement and its arguments.
-type Statement struct {
-	Query string
-	Args  []any
-}
-
-// OutboxClaimStatements returns the statements with which a claim at now
-// reads the entries, with the arguments that read the candidate heads
-// from the first, and the queue of channel and target from its start,
-// for the tests.
-func OutboxClaimStatements(now time.Time, channel, target string, limit int) []Statement {
-	return []Statement{
-		{q(outboxHeadsQuery), []any{tv(now), int64(0), max(4*limit, 64)}},
-		{q(outboxQueueQuery), []any{tv(now), channel, target, target, int64(0), limit}},
-	}
-}

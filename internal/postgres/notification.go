@@ -1,12 +1,10 @@
 package postgres
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -99,169 +97,24 @@ func (db *DB) FindNotifications(ctx context.Context, f vigil.NotificationFilter)
 	return out, total, err
 }
 
-// A claim takes the due undelivered entries in the order they were
-// queued (their places, coalesce(requeued, id): a retried dead letter is
-// queued again, RetryNotification), but none while an earlier
-// undelivered one to its address (channel and target) is not due,
-// waiting for its retry or claimed by another worker (under its lease),
-// so that the entries to an address are delivered in the order they were
-// queued, across claims and daemons as within one claim; a dead or sent
-// entry holds nothing back. The entries it may take are those of each
-// address from its first undelivered one, its head, if due, up to the
-// first not due: it reads the heads in queue order (outboxHeadsQuery),
-// and, for each of the first limit due ones, at most limit entries of its
-// address from it (outboxQueueQuery), and takes the first limit of them
-// all in queue order. It reads none of the entries held back behind an
-// entry not due: a claim that read the undelivered entries in queue
-// order read every one of them, due and held back, before the ones it
-// took (0115). An address is keyed on the hash of its target
-// (notifications_address, 0114).
-
-// outboxHeadsQuery selects, after place $2, at most $3 of the candidate
-// heads (notifications_heads) in queue order: the id, address and place
-// of each, whether it is due at $1, and whether an earlier entry to its
-// address is undelivered (it is no head).
-const outboxHeadsQuery = `SELECT n.id, n.channel, n.target, coalesce(n.requeued, n.id), n.next_attempt <= ?,
-		coalesce(n.requeued, n.id) > (` + outboxFirstPlace + `)
-	FROM notifications n
-	WHERE n.head AND n.state IN ('pending', 'failed') AND coalesce(n.requeued, n.id) > ?
-	ORDER BY coalesce(n.requeued, n.id) LIMIT ?`
-
-// outboxFirstPlace is the SQL of the place of the first undelivered
-// entry to the address of entry n, read by the first entry of its
-// address in notifications_address: a subquery each row runs. As EXISTS
-// (an earlier one undelivered), the planner made it a semi-join hashed
-// on the address, which, for each of the entries to one address, read
-// the other entries to it until one earlier: for thousands held back,
-// millions of rows.
-const outboxFirstPlace = `SELECT coalesce(o.requeued, o.id) FROM notifications o
-		WHERE o.channel = n.channel AND hashtextextended(o.target, 0) = hashtextextended(n.target, 0) AND o.target = n.target
-			AND o.state IN ('pending', 'failed')
-		ORDER BY coalesce(o.requeued, o.id) LIMIT 1`
-
-// outboxQueueQuery selects the undelivered entries to channel $2 and
-// target $3 from place $4 on, in queue order, at most $5 of them, with
-// each one's place and whether it is due at $1.
-const outboxQueueQuery = "SELECT " + notificationColumns + `, coalesce(requeued, id), next_attempt <= ?
-	FROM notifications
-	WHERE channel = ? AND hashtextextended(target, 0) = hashtextextended(?, 0) AND target = ?
-		AND state IN ('pending', 'failed') AND coalesce(requeued, id) >= ?
+// outboxClaimQuery selects the entries a claim takes at $1 ($2 the same), at
+// most $3 of them: the due undelivered ones in the order they were queued
+// (their places, coalesce(requeued, id): a retried dead letter is queued
+// again, RetryNotification), but none while an earlier undelivered one to its address (channel
+// and target) is not due, waiting for its retry or claimed by another
+// worker (under its lease), so that the entries to an address are
+// delivered in the order they were queued, across claims and daemons as
+// within one claim; a dead or sent entry holds nothing back. An earlier
+// one that is due is claimed by the same claim, before it (the claim
+// takes the first in queue order). notifications_queued gives the
+// undelivered entries in queue order, notifications_address those of one
+// address, keyed on the hash of its target (0114).
+const outboxClaimQuery = "SELECT " + notificationColumns + ` FROM notifications n
+	WHERE state IN ('pending', 'failed') AND next_attempt <= ? AND NOT EXISTS (
+		SELECT 1 FROM notifications o
+		WHERE o.channel = n.channel AND hashtextextended(o.target, 0) = hashtextextended(n.target, 0)
+			AND o.target = n.target AND coalesce(o.requeued, o.id) < coalesce(n.requeued, n.id) AND o.state IN ('pending', 'failed') AND o.next_attempt > ?)
 	ORDER BY coalesce(requeued, id) LIMIT ?`
-
-// outboxUnhead takes the candidacy of the entries $1 away from those of
-// them that an earlier undelivered entry to their address precedes, as
-// the statement reads the table; a claim runs it once it holds their
-// rows (outboxUnheadLock), so that it reads what a transaction that held
-// one (a trigger that marked it the next head) left.
-const outboxUnhead = `UPDATE notifications n SET head = false FROM unnest(?::bigint[]) AS s(id)
-	WHERE n.id = s.id AND coalesce(n.requeued, n.id) > (` + outboxFirstPlace + `)`
-
-// outboxUnheadLock locks the rows of the entries $1, in queue order. The
-// ids are joined (unnest), each read by the primary key: = ANY of an
-// array of thousands compared each row of a scan with every id.
-const outboxUnheadLock = `SELECT n.id FROM notifications n JOIN unnest(?::bigint[]) AS s(id) ON n.id = s.id
-	ORDER BY coalesce(n.requeued, n.id) FOR UPDATE OF n`
-
-// outboxHead is a head a claim read: the first undelivered entry of its
-// address.
-type outboxHead struct {
-	channel, target string
-	place           int64
-}
-
-// outboxHeads returns the first limit due heads in queue order, and the
-// ids of the candidates it read that are no heads.
-func outboxHeads(ctx context.Context, tx *sql.Tx, now time.Time, limit int) ([]outboxHead, []int64, error) {
-	page := max(4*limit, 64)
-	var heads []outboxHead
-	var stale []int64
-	for after := int64(0); len(heads) < limit; {
-		rows, err := tx.QueryContext(ctx, q(outboxHeadsQuery), tv(now), after, page)
-		if err != nil {
-			return nil, nil, err
-		}
-		read := 0
-		for len(heads) < limit && rows.Next() {
-			var id int64
-			var h outboxHead
-			var due, earlier bool
-			if err := rows.Scan(&id, &h.channel, &h.target, &h.place, &due, &earlier); err != nil {
-				rows.Close()
-				return nil, nil, err
-			}
-			read, after = read+1, h.place
-			switch {
-			case earlier:
-				stale = append(stale, id)
-			case due:
-				heads = append(heads, h)
-			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, nil, err
-		}
-		if read < page {
-			break
-		}
-		page = min(2*page, 4096) // many candidates that are no heads (a claim's first since they were queued)
-	}
-	return heads, stale, nil
-}
-
-// claimable returns the entries a claim at now may take, at most limit,
-// in queue order, and the ids of the candidate heads it read that are no
-// heads.
-func claimable(ctx context.Context, tx *sql.Tx, now time.Time, limit int) ([]*vigil.Notification, []int64, error) {
-	heads, stale, err := outboxHeads(ctx, tx, now, limit)
-	if err != nil {
-		return nil, nil, err
-	}
-	type queued struct {
-		n     *vigil.Notification
-		place int64
-	}
-	var all []queued
-	for _, h := range heads {
-		rows, err := tx.QueryContext(ctx, q(outboxQueueQuery), tv(now), h.channel, h.target, h.target, h.place, limit)
-		if err != nil {
-			return nil, nil, err
-		}
-		for rows.Next() {
-			var e queued
-			var due bool
-			n, err := scanNotification(scanAlso{rows, []any{&e.place, &due}})
-			if err != nil {
-				rows.Close()
-				return nil, nil, err
-			}
-			if !due {
-				break
-			}
-			e.n = n
-			all = append(all, e)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, nil, err
-		}
-	}
-	slices.SortFunc(all, func(a, b queued) int { return cmp.Compare(a.place, b.place) })
-	out := make([]*vigil.Notification, 0, min(len(all), limit))
-	for _, e := range all[:min(len(all), limit)] {
-		out = append(out, e.n)
-	}
-	return out, stale, nil
-}
-
-// scanAlso scans a row into a notification's columns (scanNotification)
-// and then into more.
-type scanAlso struct {
-	row  interface{ Scan(...any) error }
-	more []any
-}
-
-func (s scanAlso) Scan(dest ...any) error { return s.row.Scan(append(dest, s.more...)...) }
 
 // outboxClaimLock is the key of the transaction-level advisory lock that a claim
 // holds from its look for the entries it takes to its commit: of two
@@ -286,23 +139,24 @@ func (db *DB) ClaimNotifications(ctx context.Context, now time.Time, lease time.
 		if _, err := tx.ExecContext(ctx, q("SELECT pg_advisory_xact_lock(?)"), outboxClaimLock); err != nil {
 			return fmt.Errorf("claim notifications: %w", err)
 		}
-		claimed, stale, err := claimable(ctx, tx, now, limit)
+		rows, err := tx.QueryContext(ctx, q(outboxClaimQuery), tv(now), tv(now), limit)
 		if err != nil {
-			return fmt.Errorf("claim notifications: %w", err)
-		}
-		if out, err = leaseClaimed(ctx, tx, claimed, now, now.Add(lease).UTC()); err != nil {
 			return err
 		}
-		// After the leases, which lock rows in queue order too.
-		if len(stale) > 0 {
-			if _, err := tx.ExecContext(ctx, q(outboxUnheadLock), stale); err != nil {
-				return fmt.Errorf("claim notifications: lock the entries read as no heads: %w", err)
+		for rows.Next() {
+			n, err := scanNotification(rows)
+			if err != nil {
+				rows.Close()
+				return err
 			}
-			if _, err := tx.ExecContext(ctx, q(outboxUnhead), stale); err != nil {
-				return fmt.Errorf("claim notifications: the entries read as no heads: %w", err)
-			}
+			out = append(out, n)
 		}
-		return nil
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		out, err = leaseClaimed(ctx, tx, out, now, now.Add(lease).UTC())
+		return err
 	})
 	return out, err
 }
@@ -469,8 +323,7 @@ func (db *DB) RetryNotification(ctx context.Context, id int64, r vigil.Notificat
 			}
 		}
 		// Its place in the queue: a value of the id sequence, after
-		// every id given before. Undelivered again, a candidate head of
-		// its address (notifications_head_returned, 0115).
+		// every id given before.
 		_, err = tx.ExecContext(ctx, q(`UPDATE notifications SET state = 'pending', attempts = 0, next_attempt = ?,
 			target = coalesce(nullif(?, ''), target), requeued = nextval(pg_get_serial_sequence('notifications', 'id'))
 			WHERE id = ?`), tv(r.At.UTC()), r.Target, id)

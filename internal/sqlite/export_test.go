@@ -39,7 +39,3 @@ func SetBusyTimeout(d time.Duration) (restore func()) {
 	busyTimeout = d
 	return func() { busyTimeout = old }
 }
-
-// OutboxClaimStatements are the statements of a claim of the outbox that
-// read the entries, for the tests.
-var OutboxClaimStatements = []string{outboxHeadsQuery, outboxQueueQuery}

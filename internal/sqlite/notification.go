@@ -1,13 +1,10 @@
 package sqlite
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -100,153 +97,23 @@ func (db *DB) FindNotifications(ctx context.Context, f vigil.NotificationFilter)
 	return out, total, err
 }
 
-// A claim takes the due undelivered entries in the order they were
-// queued (their places, coalesce(requeued, id): a retried dead letter is
-// queued again, RetryNotification), but none while an earlier
-// undelivered one to its address (channel and target) is not due,
-// waiting for its retry or claimed by another worker (under its lease),
-// so that the entries to an address are delivered in the order they were
-// queued, across claims as within one; a dead or sent entry holds
-// nothing back. The entries it may take are those of each address from
-// its first undelivered one, its head, if due, up to the first not due:
-// it reads the heads in queue order (outboxHeadsQuery), and, for each of
-// the first limit due ones, at most limit entries of its address from it
-// (outboxQueueQuery), and takes the first limit of them all in queue
-// order. It reads none of the entries held back behind an entry not due:
-// a claim that read the undelivered entries in queue order read every
-// one of them, due and held back, before the ones it took (0119).
-
-// outboxHeadsQuery selects, after place $2, at most $3 of the candidate
-// heads (notifications_heads) in queue order: the id, address and place
-// of each, whether it is due at $1, and whether an earlier entry to its
-// address is undelivered (it is no head).
-const outboxHeadsQuery = `SELECT n.id, n.channel, n.target, coalesce(n.requeued, n.id), n.next_attempt <= ?, EXISTS (
+// outboxClaimQuery selects the entries a claim takes at $1 ($2 the same), at
+// most $3 of them: the due undelivered ones in the order they were queued
+// (their places, coalesce(requeued, id): a retried dead letter is queued
+// again, RetryNotification), but none while an earlier undelivered one to its address (channel
+// and target) is not due, waiting for its retry or claimed by another
+// worker (under its lease), so that the entries to an address are
+// delivered in the order they were queued, across claims as within one; a
+// dead or sent entry holds nothing back. An earlier one that is due is
+// claimed by the same claim, before it (the claim takes the first in
+// queue order). notifications_queued gives the undelivered entries in
+// queue order, notifications_address those of one address (0118).
+const outboxClaimQuery = "SELECT " + notificationColumns + ` FROM notifications n INDEXED BY notifications_queued
+	WHERE state IN ('pending', 'failed') AND next_attempt <= ? AND NOT EXISTS (
 		SELECT 1 FROM notifications o INDEXED BY notifications_address
-		WHERE o.channel = n.channel AND o.target = n.target AND o.state IN ('pending', 'failed')
-			AND coalesce(o.requeued, o.id) < coalesce(n.requeued, n.id))
-	FROM notifications n INDEXED BY notifications_heads
-	WHERE n.head = 1 AND n.state IN ('pending', 'failed') AND coalesce(n.requeued, n.id) > ?
-	ORDER BY coalesce(n.requeued, n.id) LIMIT ?`
-
-// outboxQueueQuery selects the undelivered entries to channel $2 and
-// target $3 from place $4 on, in queue order, at most $5 of them, with
-// each one's place and whether it is due at $1.
-const outboxQueueQuery = "SELECT " + notificationColumns + `, coalesce(requeued, id), next_attempt <= ?
-	FROM notifications INDEXED BY notifications_address
-	WHERE channel = ? AND target = ? AND state IN ('pending', 'failed') AND coalesce(requeued, id) >= ?
+		WHERE o.channel = n.channel AND o.target = n.target AND coalesce(o.requeued, o.id) < coalesce(n.requeued, n.id)
+			AND o.state IN ('pending', 'failed') AND o.next_attempt > ?)
 	ORDER BY coalesce(requeued, id) LIMIT ?`
-
-// outboxHead is a head a claim read: the first undelivered entry of its
-// address.
-type outboxHead struct {
-	channel, target string
-	place           int64
-}
-
-// outboxHeads returns the first limit due heads in queue order, and
-// takes the candidacy of the candidates it read that are no heads
-// away, so that no claim reads them again.
-func outboxHeads(ctx context.Context, tx execer, now time.Time, limit int) ([]outboxHead, error) {
-	page := max(4*limit, 64)
-	var heads []outboxHead
-	var stale []int64
-	for after := int64(0); len(heads) < limit; {
-		rows, err := tx.QueryContext(ctx, q(outboxHeadsQuery), tv(now), after, page)
-		if err != nil {
-			return nil, err
-		}
-		read := 0
-		for len(heads) < limit && rows.Next() {
-			var id int64
-			var h outboxHead
-			var due, earlier bool
-			if err := rows.Scan(&id, &h.channel, &h.target, &h.place, &due, &earlier); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			read, after = read+1, h.place
-			switch {
-			case earlier:
-				stale = append(stale, id)
-			case due:
-				heads = append(heads, h)
-			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
-		if read < page {
-			break
-		}
-		page = min(2*page, 4096) // many candidates that are no heads (a claim's first since they were queued)
-	}
-	// The writes of a store are one at a time: an entry read as no head
-	// is none until this transaction ends.
-	if len(stale) > 0 {
-		ids, err := json.Marshal(stale)
-		if err != nil {
-			return nil, err
-		}
-		if _, err := tx.ExecContext(ctx, q("UPDATE notifications SET head = 0 WHERE id IN (SELECT value FROM json_each(?))"), string(ids)); err != nil {
-			return nil, fmt.Errorf("the entries read as no heads: %w", err)
-		}
-	}
-	return heads, nil
-}
-
-// claimable returns the entries a claim at now takes, at most limit, in
-// queue order.
-func claimable(ctx context.Context, tx execer, now time.Time, limit int) ([]*vigil.Notification, error) {
-	heads, err := outboxHeads(ctx, tx, now, limit)
-	if err != nil {
-		return nil, err
-	}
-	type queued struct {
-		n     *vigil.Notification
-		place int64
-	}
-	var all []queued
-	for _, h := range heads {
-		rows, err := tx.QueryContext(ctx, q(outboxQueueQuery), tv(now), h.channel, h.target, h.place, limit)
-		if err != nil {
-			return nil, err
-		}
-		for rows.Next() {
-			var e queued
-			var due bool
-			n, err := scanNotification(scanAlso{rows, []any{&e.place, &due}})
-			if err != nil {
-				rows.Close()
-				return nil, err
-			}
-			if !due {
-				break
-			}
-			e.n = n
-			all = append(all, e)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
-	}
-	slices.SortFunc(all, func(a, b queued) int { return cmp.Compare(a.place, b.place) })
-	out := make([]*vigil.Notification, 0, min(len(all), limit))
-	for _, e := range all[:min(len(all), limit)] {
-		out = append(out, e.n)
-	}
-	return out, nil
-}
-
-// scanAlso scans a row into a notification's columns (scanNotification)
-// and then into more.
-type scanAlso struct {
-	row  interface{ Scan(...any) error }
-	more []any
-}
-
-func (s scanAlso) Scan(dest ...any) error { return s.row.Scan(append(dest, s.more...)...) }
 
 // ClaimNotifications implements vigil.OutboxStore. The writes of a store
 // are one at a time: no other claim takes an entry between this one's
@@ -260,9 +127,21 @@ func (db *DB) ClaimNotifications(ctx context.Context, now time.Time, lease time.
 	}
 	var out []*vigil.Notification
 	err := db.update(ctx, func(tx execer) error {
-		var err error
-		if out, err = claimable(ctx, tx, now, limit); err != nil {
-			return fmt.Errorf("claim notifications: %w", err)
+		rows, err := tx.QueryContext(ctx, q(outboxClaimQuery), tv(now), tv(now), limit)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			n, err := scanNotification(rows)
+			if err != nil {
+				rows.Close()
+				return err
+			}
+			out = append(out, n)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
 		}
 		until := now.Add(lease).UTC()
 		for _, n := range out {
@@ -375,8 +254,6 @@ func (db *DB) RetryNotification(ctx context.Context, id int64, r vigil.Notificat
 		if err := tx.QueryRowContext(ctx, q("UPDATE id_floor SET id = id + 1 WHERE name = 'notifications' RETURNING id")).Scan(&place); err != nil {
 			return fmt.Errorf("retry notification %d: its place in the queue: %w", id, err)
 		}
-		// Undelivered again, a candidate head of its address
-		// (notifications_head_returned, 0119).
 		_, err = tx.ExecContext(ctx, q(`UPDATE notifications SET state = 'pending', attempts = 0, next_attempt = ?,
 			target = coalesce(nullif(?, ''), target), requeued = ? WHERE id = ?`), tv(r.At.UTC()), r.Target, place, id)
 		return err

@@ -91,7 +91,6 @@ func Run(t *testing.T, open Opener) {
 		"OutboxRelease":               testOutboxRelease,
 		"OutboxAddressOrder":          testOutboxAddressOrder,
 		"OutboxRetriedLetterOrder":    testOutboxRetriedLetterOrder,
-		"OutboxHeadLeaves":            testOutboxHeadLeaves,
 		"ConcurrentReadersWrite":      testConcurrent,
 		"Secrets":                     testSecrets,
 		"SecretsConcurrent":           testSecretsConcurrent,

@@ -450,3 +450,30 @@ func TestMigrateReportsSchema(t *testing.T) {
 		t.Errorf("the second open's report: %+v, want none applied, 9999_from_a_newer_vigil.sql unknown", got)
 	}
 }
+
+// TestMigrateOutboxQueue migrates an outbox an older Vigil left, with
+// entries sent, pending, under a worker's lease, failed and waiting for
+// their retries, and dead: claims deliver them all, each address's in
+// queue order (storetest.CheckOutboxMigrated).
+func TestMigrateOutboxQueue(t *testing.T) {
+	ctx := context.Background()
+	d, _ := newSchema(t)
+	c := olderSchema(t, d, "0115_outbox_queue.sql")
+	now := storetest.OutboxMigratedNow
+	for _, r := range storetest.OutboxBeforeQueue {
+		var sent time.Time
+		if r.State == vigil.NotificationSent {
+			sent = now
+		}
+		if _, err := c.Exec(ctx, `INSERT INTO notifications (channel, target, payload, state, attempts, next_attempt, last_error, created_at, sent_at)
+			VALUES ('email', $1, '{}', $2, $3, $4, '', $5, $6)`, r.Target, string(r.State), r.Attempts, now.Add(r.Due), now.Add(-2*time.Hour), sent); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db, err := postgres.Open(ctx, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	storetest.CheckOutboxMigrated(t, db)
+}

@@ -91,6 +91,7 @@ func Run(t *testing.T, open Opener) {
 		"OutboxRelease":               testOutboxRelease,
 		"OutboxAddressOrder":          testOutboxAddressOrder,
 		"OutboxRetriedLetterOrder":    testOutboxRetriedLetterOrder,
+		"OutboxHeadRemoved":           testOutboxHeadRemoved,
 		"ConcurrentReadersWrite":      testConcurrent,
 		"Secrets":                     testSecrets,
 		"SecretsConcurrent":           testSecretsConcurrent,

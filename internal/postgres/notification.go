@@ -126,6 +126,20 @@ const outboxClaimQuery = "SELECT " + notificationColumns + ` FROM notifications 
 // their addresses, delivered at once by the other daemon.
 const outboxClaimLock = 7423193
 
+// lockOutbox takes the claims' lock (outboxClaimLock) for the rest of tx,
+// for a statement that changes many entries of the outbox at once (a
+// sentinel's letters given up, a user's removed): a claim leases the
+// entries it took one by one in queue order, waiting for a row another
+// transaction holds, so one statement holding several of them in
+// another order could each wait for the other, and one fail (deadlock
+// detected). Under the lock they take turns.
+func lockOutbox(ctx context.Context, tx *sql.Tx) error {
+	if _, err := tx.ExecContext(ctx, q("SELECT pg_advisory_xact_lock(?)"), outboxClaimLock); err != nil {
+		return fmt.Errorf("lock the outbox's claims: %w", err)
+	}
+	return nil
+}
+
 // ClaimNotifications implements vigil.OutboxStore.
 func (db *DB) ClaimNotifications(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]*vigil.Notification, error) {
 	if limit <= 0 {
@@ -136,7 +150,7 @@ func (db *DB) ClaimNotifications(ctx context.Context, now time.Time, lease time.
 	}
 	var out []*vigil.Notification
 	err := db.update(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, q("SELECT pg_advisory_xact_lock(?)"), outboxClaimLock); err != nil {
+		if err := lockOutbox(ctx, tx); err != nil {
 			return fmt.Errorf("claim notifications: %w", err)
 		}
 		rows, err := tx.QueryContext(ctx, q(outboxClaimQuery), tv(now), tv(now), limit)

@@ -321,8 +321,12 @@ func (db *DB) DeleteSentinel(ctx context.Context, id int64) error {
 // giveUpLetters makes the letters of sentinel id not yet sent dead
 // letters (vigil.SentinelRemoved): those of its changes, and those of its
 // owner that report no one change (digests, failure notices: no change
-// id) whose message names it.
+// id) whose message names it. It takes the claims' lock first
+// (lockOutbox).
 func giveUpLetters(ctx context.Context, tx *sql.Tx, id int64) error {
+	if err := lockOutbox(ctx, tx); err != nil {
+		return err
+	}
 	if _, err := tx.ExecContext(ctx, q(`UPDATE notifications SET state = 'dead', last_error = ?
 		WHERE state IN ('pending', 'failed') AND change_id IN (SELECT id FROM changes WHERE sentinel_id = ?)`),
 		vigil.SentinelRemoved, id); err != nil {

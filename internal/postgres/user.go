@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/vigil-web/vigil"
@@ -241,9 +242,24 @@ func (db *DB) DisableUser(ctx context.Context, id int64, force bool) error {
 	})
 }
 
-// DeleteUser implements vigil.UserStore.
+// DeleteUser implements vigil.UserStore. The user's sentinels and
+// messages go with it (the cascade), the messages under the claims' lock
+// (lockOutbox). The rows are locked in the order every other writer
+// takes them, the user's, its sentinels' (DeleteSentinel), then the
+// claims' lock, so that none waits for another that waits for it.
 func (db *DB) DeleteUser(ctx context.Context, id int64) error {
 	return db.update(ctx, func(tx *sql.Tx) error {
+		var locked int64
+		err := tx.QueryRowContext(ctx, q("SELECT id FROM users WHERE id = ? FOR UPDATE"), id).Scan(&locked)
+		if err != nil {
+			return notFound(err, "user %d not found", id)
+		}
+		if _, err := tx.ExecContext(ctx, q("SELECT id FROM sentinels WHERE owner_id = ? ORDER BY id FOR UPDATE"), id); err != nil {
+			return fmt.Errorf("delete user %d: lock its sentinels: %w", id, err)
+		}
+		if err := lockOutbox(ctx, tx); err != nil {
+			return fmt.Errorf("delete user %d: %w", id, err)
+		}
 		res, err := tx.ExecContext(ctx, q("DELETE FROM users WHERE id = ?"), id)
 		return affected(res, err, "user %d not found", id)
 	})
@@ -264,6 +280,9 @@ func (db *DB) DeleteUserWithoutSentinels(ctx context.Context, id int64) error {
 		}
 		if err := ownsNoSentinel(ctx, tx, id); err != nil {
 			return err
+		}
+		if err := lockOutbox(ctx, tx); err != nil {
+			return fmt.Errorf("delete user %d: %w", id, err)
 		}
 		_, err = tx.ExecContext(ctx, q("DELETE FROM users WHERE id = ?"), id)
 		return err

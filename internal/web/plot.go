@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -35,6 +36,29 @@ const plotBins = 30
 // plotTimeLayout is how a plot says its times, with the zone's
 // abbreviation, as fmtTime does, to the minute.
 const plotTimeLayout = "2006-01-02 15:04 MST"
+
+// plotWallPeriod is the shortest period whose bars are cut at the wall
+// clock of the plot's zone (wallClock): 6 hours, cut at 00:00, 06:00,
+// 12:00 and 18:00 whatever the offset that day.
+const plotWallPeriod = 6 * time.Hour
+
+// wallClock returns what loc's clock says at a time, as a time in UTC,
+// where days are 24 hours: the plot steps its cuts on it.
+func wallClock(loc *time.Location) func(time.Time) time.Time {
+	return func(t time.Time) time.Time {
+		y, mo, d := t.In(loc).Date()
+		h, mi, s := t.In(loc).Clock()
+		return time.Date(y, mo, d, h, mi, s, t.Nanosecond(), time.UTC)
+	}
+}
+
+// wallTime is wallClock's inverse: the time at which loc's clock says
+// what w does (the first of two, when a clock goes back).
+func wallTime(loc *time.Location) func(time.Time) time.Time {
+	return func(w time.Time) time.Time {
+		return time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), w.Nanosecond(), loc)
+	}
+}
 
 // plotPeriod is a period of the plot's bars, with its name in words ("New
 // versions per 5 minutes") and how a count for one period says it ("at
@@ -73,8 +97,8 @@ func counted(n int, thing string) string {
 // over its history up to now: from the period of its first version, not
 // a fixed number of periods before now, which drew empty bars for the
 // time before the resource existed. Its times are said in loc (the
-// user's zone, nil for UTC), whose midnight a day's bar starts at (at the
-// offset of the first version's day).
+// user's zone, nil for UTC), whose midnight a day's bar starts at, its
+// own day's, on either side of a change of daylight saving time.
 func changePlot(versions []*vigil.Version, changes []*vigil.Change, now time.Time, loc *time.Location) *plot {
 	if loc == nil {
 		loc = time.UTC
@@ -92,18 +116,25 @@ func changePlot(versions []*vigil.Version, changes []*vigil.Change, now time.Tim
 	}
 	// The shortest readable period that holds the history in plotBins
 	// bars at most, the first holding the first version, the last now.
+	// A bar of 6 hours or more is cut at loc's clock, its days at their
+	// own midnight, EDT or EST as daylight saving time has it (cuts
+	// stepped on the wall clock); a shorter one at the offset of the first
+	// version's day, so that the hour a clock goes back twice is two.
 	var period time.Duration
 	var per plotPeriod
-	var start time.Time
+	var start time.Time // on the wall clock: fromWall(start) is when
 	n := 0
-	// Periods are cut at loc's clock, not UTC's: shifted by its offset.
 	_, off := first.In(loc).Zone()
 	shift := time.Duration(off) * time.Second
-	trunc := func(t time.Time) time.Time { return t.Add(shift).Truncate(period).Add(-shift) }
+	wall := func(t time.Time) time.Time { return t.Add(shift) } // as loc's clock says it, at the first's offset
+	fromWall := func(w time.Time) time.Time { return w.Add(-shift) }
 	for _, pp := range plotPeriods {
 		period, per = pp.d, pp
-		start = trunc(first)
-		n = int(trunc(end).Sub(start)/period) + 1
+		if period >= plotWallPeriod {
+			wall, fromWall = wallClock(loc), wallTime(loc)
+		}
+		start = wall(first).Truncate(period)
+		n = int(wall(end).Truncate(period).Sub(start)/period) + 1
 		if n <= plotBins {
 			break
 		}
@@ -111,11 +142,16 @@ func changePlot(versions []*vigil.Version, changes []*vigil.Change, now time.Tim
 	if n > plotBins {
 		// Longer than the longest period's bars: the last of them.
 		n = plotBins
-		start = trunc(end).Add(-time.Duration(n-1) * period)
+		start = wall(end).Truncate(period).Add(-time.Duration(n-1) * period)
+	}
+	// cuts[i] is where bar i starts, cuts[n] where the last ends.
+	cuts := make([]time.Time, n+1)
+	for i := range cuts {
+		cuts[i] = fromWall(start.Add(time.Duration(i) * period))
 	}
 	counts := make([]bar, n)
 	bin := func(t time.Time) int {
-		i := int(t.Sub(start) / period)
+		i := sort.Search(n+1, func(i int) bool { return cuts[i].After(t) }) - 1
 		return max(0, min(i, n-1))
 	}
 	for _, v := range versions {
@@ -137,7 +173,7 @@ func changePlot(versions []*vigil.Version, changes []*vigil.Change, now time.Tim
 	h := float64(p.Bottom - p.Top)
 	for i := range counts {
 		b := &counts[i]
-		from := start.Add(time.Duration(i) * period)
+		from := cuts[i]
 		b.X = 30 + float64(i)*w + 1
 		b.W = max(w-2, 1)
 		if p.Max > 0 {
@@ -148,8 +184,8 @@ func changePlot(versions []*vigil.Version, changes []*vigil.Change, now time.Tim
 			from.In(loc).Format(plotTimeLayout), counted(b.Count, "new version"), counted(b.Changes, "change"), counted(b.Errors, "failed fetch"))
 	}
 	p.Bars = counts
-	p.Start = start.In(loc).Format(plotTimeLayout)
-	p.End = start.Add(time.Duration(n) * period).In(loc).Format(plotTimeLayout)
+	p.Start = cuts[0].In(loc).Format(plotTimeLayout)
+	p.End = cuts[n].In(loc).Format(plotTimeLayout)
 	p.Period = per.name
 	total := 0
 	for _, b := range counts {

@@ -189,18 +189,24 @@ func (h *Hosts) Allow(host string) bool {
 }
 
 // isPort reports whether s, what follows a Host header's last colon, is
-// a port: at most five digits, or none (a colon with no port after it,
-// which URLs allow). A link built from the header carries it as it is.
+// a port: a number from 1 to 65535 in digits, or none (a colon with no
+// port after it, which URLs allow). A link built from the header carries
+// it as it is: "localhost:99999" or ":0" would name no port to follow.
 func isPort(s string) bool {
+	if s == "" {
+		return true
+	}
 	if len(s) > 5 {
 		return false
 	}
+	n := 0
 	for _, c := range []byte(s) {
 		if c < '0' || c > '9' {
 			return false
 		}
+		n = n*10 + int(c-'0')
 	}
-	return true
+	return n >= 1 && n <= 65535
 }
 
 // misdirected is the answer to a request whose Host is not allowed: it

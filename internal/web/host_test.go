@@ -91,6 +91,12 @@ func TestHostsAllow(t *testing.T) {
 		{"[::1]:80.evil.example", false},
 		{"localhost:8080x", false},
 		{"localhost:123456", false},
+		// and a port: one to 65535. A link built from the header names it.
+		{"localhost:99999", false},
+		{"[::1]:65536", false},
+		{"vigil.example.org:0", false},
+		{"localhost:65535", true},
+		{"[::1]:1", true},
 		{"localhost:", true},
 		{"127.0.0.1.nip.io:8080", false},
 		{"localhost.attacker.example", false},

@@ -157,7 +157,12 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 	f := fetch.New(fetch.Options{AllowPrivateNetworks: *allowPrivate, IgnoreRobots: *ignoreRobots, HostDelay: *hostDelay,
 		HostConcurrency: *hostConc, TotalTimeout: *fetchTimeout, Proxy: proxy, NoProxy: noProxy})
 	q.Workers = max(crawl.DefaultWorkers, *hostConc)
+	// The summary's time is the monotonic clock's: the snapshot's times
+	// are wall-clock readings, which a clock set back meanwhile (NTP on
+	// a machine just started) could make zero or less.
+	began := time.Now()
 	snap, err := crawl.Crawl(ctx, f, q)
+	took := time.Since(began)
 	if err != nil {
 		if ctx.Err() != nil {
 			fmt.Fprintln(env.stderr, "vigil site crawl: interrupted; nothing written")
@@ -215,7 +220,7 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 	}
 	fmt.Fprintf(env.stderr, "crawled %s: %d %s (%s), %d %s, %d %s in %s", snap.Pages[0].URL,
 		st.Pages, plural(st.Pages, "page", "pages"), failed, st.Links, plural(st.Links, "link", "links"),
-		st.Redirects, plural(st.Redirects, "redirect", "redirects"), snap.Finished.Sub(snap.Started).Round(time.Millisecond))
+		st.Redirects, plural(st.Redirects, "redirect", "redirects"), max(took.Round(time.Millisecond), time.Millisecond))
 	if snap.Truncated {
 		fmt.Fprintf(env.stderr, "; stopped at --max-pages %d with pages left", *maxPages)
 	}

@@ -42,6 +42,10 @@ func takeLockFile(path string) (release func(), held bool, err error) {
 			return nil, false, fmt.Errorf("%s: %w", path, err)
 		}
 		if now, err := os.Stat(path); err == nil && os.SameFile(st, now) {
+			// The pid is for the operator's eyes only (which
+			// process holds the store): the lock is the flock,
+			// so a file that cannot be written (a full disk)
+			// still locks.
 			if err := f.Truncate(0); err == nil {
 				f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 			}

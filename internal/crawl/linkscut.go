@@ -28,9 +28,9 @@ func (s *Snapshot) LinksCut() []string {
 }
 
 // CutNote is the note of a page no longer reached in a snapshot whose
-// pages cut holds the URLs of those whose links were cut (LinksCut, not
-// empty): it may be linked past the cut of one of them. With no page
-// cut it is the note of a page no longer reached at all.
+// pages cut holds the URLs of those whose links were cut (LinksCut): it
+// may be linked past the cut of one of them. With no page cut it is the
+// note of a page no longer reached at all.
 func CutNote(cut []string) string {
 	if len(cut) == 0 {
 		return "no longer reached"

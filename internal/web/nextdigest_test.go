@@ -115,3 +115,25 @@ func TestNextDigestStatesUnread(t *testing.T) {
 		}
 	}
 }
+
+// TestNextDigestPast: a digest period that ended before the page is
+// shown (the sentinel paused past its end, or its next check late) sends
+// its digest at the next check, and the page says so, with the end,
+// where it gave the past time as the next digest's.
+func TestNextDigestPast(t *testing.T) {
+	s, u := newTestServer(t)
+	daily := createChecked(t, s, u, "Create Sentinel daily Using http://a.example/ Fetch 1 hour Every 1 day")
+	ended := time.Date(2020, 3, 2, 0, 30, 0, 0, time.UTC)
+	s.SentinelStates = func(_ context.Context, sens []*vigil.Sentinel) (map[int64]SentinelState, error) {
+		return map[int64]SentinelState{daily.ID: {Lifespan: "active", NextDigest: ended}}, nil
+	}
+	c := newSignedIn(t, s, u)
+	want := fmt.Sprintf(`at its next check: its period ended <time datetime="%s">2020-03-02 00:30:00 UTC</time>`, datetime(ended))
+	status, page := c.do("GET", "/sentinels/"+strconv.FormatInt(daily.ID, 10), "")
+	if status != 200 || !strings.Contains(page, "<dt>Next digest</dt><dd>"+want) {
+		t.Errorf("the page of a sentinel whose digest period has ended: %d, does not say %q", status, want)
+	}
+	if status, page = c.do("GET", "/notifications", ""); status != 200 || !strings.Contains(page, fmt.Sprintf(`<a href="/sentinels/%d">daily</a>: %s`, daily.ID, want)) {
+		t.Errorf("the Notifications page: %d, does not say %q", status, want)
+	}
+}

@@ -29,8 +29,8 @@ var pages = func() map[string]*template.Template {
 		// digest's time with the zone into a template that takes one
 		// value.
 		"time": fmtTime,
-		"nextDigest": func(t time.Time, unknown bool, loc *time.Location) nextDigestAt {
-			return nextDigestAt{T: t, Unknown: unknown, Loc: loc}
+		"nextDigest": func(t time.Time, unknown bool, loc *time.Location, now time.Time) nextDigestAt {
+			return nextDigestAt{T: t, Unknown: unknown, Ended: !t.IsZero() && !t.After(now), Loc: loc}
 		},
 		"datetime": datetime,
 		// ago and due say a time against now, the server's clock
@@ -115,11 +115,14 @@ type view struct {
 // end of its first period, which its next check starts), or Unknown
 // when the monitor's state could not be read, with the zone to show it
 // in, for the template that takes one value ({{template "next-digest"
-// (nextDigest .NextDigest .DigestUnknown $.Loc)}}).
+// (nextDigest .NextDigest .DigestUnknown $.Loc $.Now)}}). Ended says
+// that the period ended before the page's Now: the digest goes out at
+// the sentinel's next check (a check late, or a sentinel paused past the
+// end).
 type nextDigestAt struct {
-	T       time.Time
-	Unknown bool
-	Loc     *time.Location
+	T              time.Time
+	Unknown, Ended bool
+	Loc            *time.Location
 }
 
 // pageFunc handles an authenticated dashboard request.

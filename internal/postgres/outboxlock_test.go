@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -21,22 +20,8 @@ import (
 func TestSentinelRemovalTakesTurnWithClaim(t *testing.T) {
 	ctx := context.Background()
 	db, d := openDSN(t)
-	u := &vigil.User{Email: "ada@example.com", Name: "Ada", PasswordHash: "$argon2id$x"}
-	sn := &vigil.Sentinel{Name: "s", Source: "x", Status: vigil.SentinelActive}
-	c := &vigil.Change{ToVersion: 1, DetectedAt: time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)}
-	err := db.CreateUser(ctx, u)
-	if err == nil {
-		sn.OwnerID = u.ID
-		err = db.CreateSentinel(ctx, sn)
-	}
-	var r *vigil.Resource
-	if err == nil {
-		r, err = db.EnsureResource(ctx, "http://example.com/")
-	}
-	if err == nil {
-		c.SentinelID, c.ResourceID = sn.ID, r.ID
-		err = db.CreateChange(ctx, c)
-	}
+	u, sn, c := sentinelWithChange(t, db)
+	var err error
 	var ids []int64
 	for i := 0; err == nil && i < 2; i++ {
 		n := &vigil.Notification{UserID: u.ID, ChangeID: c.ID, Channel: "webhook", Target: "https://hooks.example/x",

@@ -16,10 +16,26 @@ import (
 func deadLetterOf(t *testing.T, db *postgres.DB) (*vigil.Sentinel, int64) {
 	t.Helper()
 	ctx := context.Background()
+	u, sn, c := sentinelWithChange(t, db)
+	n := &vigil.Notification{UserID: u.ID, ChangeID: c.ID, Channel: "webhook", Target: "https://hooks.example/x", Payload: json.RawMessage(`{}`)}
+	err := db.EnqueueNotification(ctx, n)
+	if err == nil {
+		err = db.MarkNotificationDead(ctx, n.ID, "410 gone")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sn, n.ID
+}
+
+// sentinelWithChange stores a user, a sentinel of theirs and one change
+// it found.
+func sentinelWithChange(t *testing.T, db *postgres.DB) (*vigil.User, *vigil.Sentinel, *vigil.Change) {
+	t.Helper()
+	ctx := context.Background()
 	u := &vigil.User{Email: "ada@example.com", Name: "Ada", PasswordHash: "$argon2id$x"}
 	sn := &vigil.Sentinel{Name: "s", Source: "x", Status: vigil.SentinelActive}
 	c := &vigil.Change{ToVersion: 1, DetectedAt: time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)}
-	n := &vigil.Notification{Channel: "webhook", Target: "https://hooks.example/x", Payload: json.RawMessage(`{}`)}
 	err := db.CreateUser(ctx, u)
 	if err == nil {
 		sn.OwnerID = u.ID
@@ -33,17 +49,10 @@ func deadLetterOf(t *testing.T, db *postgres.DB) (*vigil.Sentinel, int64) {
 		c.SentinelID, c.ResourceID = sn.ID, r.ID
 		err = db.CreateChange(ctx, c)
 	}
-	if err == nil {
-		n.UserID, n.ChangeID = u.ID, c.ID
-		err = db.EnqueueNotification(ctx, n)
-	}
-	if err == nil {
-		err = db.MarkNotificationDead(ctx, n.ID, "410 gone")
-	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	return sn, n.ID
+	return u, sn, c
 }
 
 // whileHeld runs first in a transaction of its own connection to d, then

@@ -18,8 +18,8 @@ import (
 // that its links and the dashboard resolve against the page shown; a page
 // not redirected keeps the URL as asked (its fragment with it), where the
 // browser spells it otherwise, and one redirected to a fragment names it,
-// as the plain fetch does (the browser's answer has none). It named the URL asked, whatever page the
-// redirects led to.
+// as the plain fetch does (the browser's answer has none). It named the
+// URL asked, whatever page the redirects led to.
 func TestRenderChromiumFinalURL(t *testing.T) {
 	needChromium(t)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -97,18 +97,19 @@ func (db *DB) FindNotifications(ctx context.Context, f vigil.NotificationFilter)
 	return out, total, err
 }
 
-// outboxClaimQuery selects the entries a claim takes at $1 ($2 the same), at
-// most $3 of them: the due undelivered ones in the order they were queued
-// (their places, coalesce(requeued, id): a retried dead letter is queued
-// again, RetryNotification), but none while an earlier undelivered one to its address (channel
-// and target) is not due, waiting for its retry or claimed by another
-// worker (under its lease), so that the entries to an address are
-// delivered in the order they were queued, across claims and daemons as
-// within one claim; a dead or sent entry holds nothing back. An earlier
-// one that is due is claimed by the same claim, before it (the claim
-// takes the first in queue order). notifications_queued gives the
-// undelivered entries in queue order, notifications_address those of one
-// address, keyed on the hash of its target (0114).
+// outboxClaimQuery selects the entries a claim takes at $1 ($2 the same),
+// at most $3 of them: the due undelivered ones in the order they were
+// queued (their places, coalesce(requeued, id): a retried dead letter is
+// queued again, RetryNotification), but none while an earlier undelivered
+// one to its address (channel and target) is not due, waiting for its
+// retry or claimed by another worker (under its lease), so that the
+// entries to an address are delivered in the order they were queued,
+// across claims and daemons as within one claim; a dead or sent entry
+// holds nothing back. An earlier one that is due is claimed by the same
+// claim, before it (the claim takes the first in queue order).
+// notifications_queued gives the undelivered entries in queue order,
+// notifications_address those of one address, keyed on the hash of its
+// target (0114).
 const outboxClaimQuery = "SELECT " + notificationColumns + ` FROM notifications n
 	WHERE state IN ('pending', 'failed') AND next_attempt <= ? AND NOT EXISTS (
 		SELECT 1 FROM notifications o

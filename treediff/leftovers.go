@@ -87,42 +87,29 @@ func (m *matching) pairByWords(oldC, newC []wordCand, rule wordRule) {
 	if len(oldC) == 0 || len(newC) == 0 {
 		return
 	}
-	oldNames, newNames := map[int32]bool{}, map[int32]bool{}
-	for _, c := range oldC {
-		oldNames[m.oldName.at(c.node)] = true
-	}
-	for _, y := range newC {
-		newNames[m.newName.at(y.node)] = true
-	}
+	oldNames, newNames := classSetOf(oldC, &m.oldName), classSetOf(newC, &m.newName)
 	var cands []leftover
 	var scratch, store wordSet
 	var index wordIndex
-	postings := map[uint64][]int32{} // (name, word) -> candidates
 	for _, oc := range oldC {
 		i := oc.node
-		if !newNames[m.oldName.at(i)] {
+		if !newNames.has(m.oldName.at(i)) {
 			continue
 		}
-		c := leftover{node: i, region: oc.region, depth: oc.depth, words: wordsOf(m.old.Flat, i, rule.words(m.oldMatch), &scratch, &index, &store)}
-		name := nameHash(m.oldName.at(i))
-		for _, w := range c.words {
-			key := w ^ name
-			if p := postings[key]; len(p) <= leftoverPostings {
-				postings[key] = append(p, int32(len(cands)))
-			}
-		}
-		cands = push(cands, c)
+		cands = push(cands, leftover{node: i, region: oc.region, depth: oc.depth, words: wordsOf(m.old.Flat, i, rule.words(m.oldMatch), &scratch, &index, &store)})
 	}
 	if len(cands) == 0 {
 		return
 	}
+	var byWord postings // (name, word) -> candidates
+	byWord.build(cands, func(i int32) uint64 { return nameHash(m.oldName.at(i)) })
 	// shared[k] counts the rare words candidate k shares with the inserted
 	// region at hand; touched lists the candidates to reset.
 	shared := make([]int32, len(cands))
 	var touched, top []int32
 	for _, y := range newC {
 		j := y.node
-		if !oldNames[m.newName.at(j)] || m.newMatch[j] >= 0 || (rule.nested && m.newAncestorPaired(y)) {
+		if !oldNames.has(m.newName.at(j)) || m.newMatch[j] >= 0 || (rule.nested && m.newAncestorPaired(y)) {
 			continue
 		}
 		words := wordsOf(m.new.Flat, j, rule.words(m.newMatch), &scratch, &index, nil) // index holds words
@@ -132,10 +119,7 @@ func (m *matching) pairByWords(oldC, newC []wordCand, rule wordRule) {
 		}
 		touched = touched[:0]
 		for _, w := range words {
-			p := postings[w^name]
-			if len(p) > leftoverPostings {
-				continue
-			}
+			p, _ := byWord.list(w ^ name)
 			for _, k := range p {
 				if shared[k] == 0 {
 					touched = append(touched, k)
@@ -181,6 +165,26 @@ func (m *matching) pairByWords(oldC, newC []wordCand, rule wordRule) {
 		}
 	}
 }
+
+// classSet is a set of name classes, indexed by class.
+type classSet []bool
+
+// classSetOf returns the set of the name classes of the candidates cs,
+// given the classes of their version.
+func classSetOf(cs []wordCand, class *classes) classSet {
+	top := int32(0)
+	for _, c := range cs {
+		top = max(top, class.at(c.node))
+	}
+	set := make(classSet, top+1)
+	for _, c := range cs {
+		set[class.at(c.node)] = true
+	}
+	return set
+}
+
+// has reports whether class k is in the set.
+func (s classSet) has(k int32) bool { return int(k) < len(s) && s[k] }
 
 // keepTop adds k to top, the leftoverExact best items so far under the
 // order before, and returns it.

@@ -1,0 +1,120 @@
+package treediff
+
+// postings is pairByWords's inverted index: for each key (a word under a
+// name), the old candidates that hold it, in the order they were added.
+// The lists lie one after the other in one array (compressed rows), found
+// through an open-addressing table of the keys. It is built in two passes
+// over the candidates' words, counting and then filling, where a Go map of
+// slices allocated a slice a key and grew it word by word: on the 10 MB
+// records pair of vigil bench diff that map cost some 4 % of the whole
+// diff (a CPU profile), most of it waiting for memory.
+type postings struct {
+	slots []postingSlot
+	shift uint
+	// at holds the lists; a key's list is at[end-n:end] of its slot.
+	at []int32
+	// place is the slot of each word added, in the order added, read by
+	// the second pass.
+	place []int32
+}
+
+// postingSlot is one key of the table.
+type postingSlot struct {
+	key uint64
+	// n is the length of the key's list, at most leftoverPostings+1 (a
+	// key held by more is skipped as too common, its list not kept); 0
+	// for an empty slot.
+	n int32
+	// end is where the key's list ends in postings.at, once filled.
+	end int32
+}
+
+// build indexes the words of cands, each word under the hash of its
+// candidate's name (nameOf), with the candidates' numbers in cands.
+func (x *postings) build(cands []leftover, nameOf func(node int32) uint64) {
+	total := 0
+	for _, c := range cands {
+		total += len(c.words)
+	}
+	x.reset(total)
+	for _, c := range cands {
+		name := nameOf(c.node)
+		for _, w := range c.words {
+			x.count(w ^ name)
+		}
+	}
+	x.lay()
+	next := 0
+	for k, c := range cands {
+		for range c.words {
+			x.fill(int32(k), x.place[next])
+			next++
+		}
+	}
+}
+
+// reset empties the index and sizes it for up to n keys added.
+func (x *postings) reset(n int) {
+	size, shift := 16, uint(60)
+	for size*3 < 4*n {
+		size <<= 1
+		shift--
+	}
+	grow(&x.slots, size)
+	clear(x.slots)
+	x.shift = shift
+	x.place = x.place[:0]
+}
+
+// slot returns the slot of key: where it is, or the empty slot where it
+// goes.
+func (x *postings) slot(key uint64) int32 {
+	mask := uint64(len(x.slots) - 1)
+	for s := key * 0x9e3779b97f4a7c15 >> x.shift; ; s = (s + 1) & mask {
+		if x.slots[s].n == 0 || x.slots[s].key == key {
+			return int32(s)
+		}
+	}
+}
+
+// count adds one occurrence of key, for the first pass.
+func (x *postings) count(key uint64) {
+	s := x.slot(key)
+	slot := &x.slots[s]
+	slot.key = key
+	if slot.n <= leftoverPostings {
+		slot.n++
+	}
+	x.place = push(x.place, s)
+}
+
+// lay places the lists, after the first pass.
+func (x *postings) lay() {
+	total := int32(0)
+	for s := range x.slots {
+		if slot := &x.slots[s]; slot.n > 0 && slot.n <= leftoverPostings {
+			slot.end = total
+			total += slot.n
+		}
+	}
+	grow(&x.at, int(total))
+}
+
+// fill adds candidate k to the list of the key in slot s, for the second
+// pass.
+func (x *postings) fill(k, s int32) {
+	if slot := &x.slots[s]; slot.n <= leftoverPostings {
+		x.at[slot.end] = k
+		slot.end++
+	}
+}
+
+// list returns the candidates holding key, in the order they were added,
+// and false when more than leftoverPostings hold it (none are kept).
+func (x *postings) list(key uint64) ([]int32, bool) {
+	slot := &x.slots[x.slot(key)]
+	if slot.n > leftoverPostings {
+		return nil, false
+	}
+	return x.at[slot.end-slot.n : slot.end], true
+}

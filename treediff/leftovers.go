@@ -264,35 +264,27 @@ func (m *matching) pairIdenticalRegions(oldRoots, newRoots []int32) [][2]int32 {
 	if len(oldRoots) == 0 {
 		return nil
 	}
-	// The old roots by signature: head[sig] is the first of a chain, in
-	// document order, linked by next (positions in oldRoots, -1 ends).
-	head := make(map[tree.Signature]int32, len(oldRoots))
-	next := make([]int32, len(oldRoots))
-	for k := len(oldRoots) - 1; k >= 0; k-- {
-		sig := m.old.Signature[oldRoots[k]]
-		if h, ok := head[sig]; ok {
-			next[k] = h
-		} else {
-			next[k] = -1
-		}
-		head[sig] = int32(k)
-	}
+	// The old roots by signature, in document order.
+	table := newSigTableOf(m.old.Signature, oldRoots)
 	var zips [][2]int32
 	for _, j := range newRoots {
 		if m.newMatch[j] >= 0 {
 			continue // inside a region zipped before
 		}
 		sig := m.new.Signature[j]
-		h, ok := head[sig]
-		if !ok || (m.new.Kind[j] == tree.Text && !hasWordChar(m.new.Value(j))) {
+		if !table.mayHave(sig) {
 			continue
 		}
-		for k := h; k >= 0; k = next[k] {
-			if i := oldRoots[k]; m.oldMatch[i] < 0 && m.sameKey(i, j) {
+		first := table.lookup(sig).first
+		if first < 0 || (m.new.Kind[j] == tree.Text && !hasWordChar(m.new.Value(j))) {
+			continue
+		}
+		for k := first; k >= 0; k = table.next(k) {
+			if i := table.node(k); m.oldMatch[i] < 0 && m.sameKey(i, j) {
 				m.zip(i, j)
 				zips = append(zips, [2]int32{i, j})
 				// The candidates before it are not looked at again.
-				head[sig] = next[k]
+				table.dropThrough(sig, k)
 				break
 			}
 		}

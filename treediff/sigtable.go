@@ -69,6 +69,31 @@ func newSigTable(sigs []tree.Signature, match []int32) *sigTable {
 			n++
 		}
 	}
+	t := makeSigTable(n)
+	// Insert in reverse, prepending, so that chains are in document order.
+	for i := len(sigs) - 1; i >= 0; i-- {
+		if match[i] < 0 {
+			n--
+			t.insert(sigs[i], int32(i), n)
+		}
+	}
+	t.markSingles()
+	return t
+}
+
+// newSigTableOf indexes the given nodes of one version, in document order,
+// given the signatures of all its nodes.
+func newSigTableOf(sigs []tree.Signature, nodes []int32) *sigTable {
+	t := makeSigTable(len(nodes))
+	for k := len(nodes) - 1; k >= 0; k-- {
+		t.insert(sigs[nodes[k]], nodes[k], k)
+	}
+	t.markSingles()
+	return t
+}
+
+// makeSigTable returns an empty table for n nodes.
+func makeSigTable(n int) *sigTable {
 	// At most three quarters full: linear probing stays short.
 	size := 16
 	for size*3 < 4*n {
@@ -84,29 +109,33 @@ func newSigTable(sigs []tree.Signature, match []int32) *sigTable {
 	for i := range t.slots {
 		t.slots[i].head = -1
 	}
-	// Insert in reverse, prepending, so that chains are in document order.
-	for i := len(sigs) - 1; i >= 0; i-- {
-		if match[i] >= 0 {
-			continue
-		}
-		w, bit := t.filterBit(sigs[i])
-		t.filter[w] |= bit
-		s := &t.slots[t.slot(sigs[i])]
-		s.key = sigs[i]
-		n--
-		t.links[n] = sigLink{int32(i), s.head}
-		s.head = int32(n)
-		if s.count < maxCount {
-			s.count++
-		}
+	return t
+}
+
+// insert puts node i, of signature sig, at the front of its chain, as link
+// l: nodes inserted in reverse document order make chains in document
+// order.
+func (t *sigTable) insert(sig tree.Signature, i int32, l int) {
+	w, bit := t.filterBit(sig)
+	t.filter[w] |= bit
+	s := &t.slots[t.slot(sig)]
+	s.key = sig
+	t.links[l] = sigLink{i, s.head}
+	s.head = int32(l)
+	if s.count < maxCount {
+		s.count++
 	}
+}
+
+// markSingles sets the single filter's bits of the signatures of one node,
+// once every node is in.
+func (t *sigTable) markSingles() {
 	for _, s := range t.slots {
 		if s.head >= 0 && s.count == 1 {
 			w, bit := t.filterBit(s.key)
 			t.single[w] |= bit
 		}
 	}
-	return t
 }
 
 // mayHave reports whether sig may be in the table: false means it is not,
@@ -132,6 +161,13 @@ func (t *sigTable) slot(sig tree.Signature) uint64 {
 func (t *sigTable) lookup(sig tree.Signature) sigEntry {
 	s := &t.slots[t.slot(sig)]
 	return sigEntry{s.head, s.count, s.others}
+}
+
+// dropThrough removes from the front of sig's chain every link up to link
+// k: a caller that took link k's node passes over those before it from
+// then on. The counts stay as they were.
+func (t *sigTable) dropThrough(sig tree.Signature, k int32) {
+	t.slots[t.slot(sig)].head = t.links[k].next
 }
 
 // node returns the node of link k of a chain.

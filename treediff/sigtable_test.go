@@ -51,3 +51,34 @@ func TestSigTable(t *testing.T) {
 		}
 	}
 }
+
+// TestSigTableOf: a table of given nodes indexes those alone, in the order
+// given, and dropThrough passes over the front of a chain.
+func TestSigTableOf(t *testing.T) {
+	const a, b, c tree.Signature = 11, 22, 33
+	sigs := []tree.Signature{a, b, a, c, b, a, b}
+	tab := newSigTableOf(sigs, []int32{1, 2, 4, 5, 6})
+	chain := func(sig tree.Signature) []int32 {
+		var nodes []int32
+		for l := tab.lookup(sig).first; l >= 0; l = tab.next(l) {
+			nodes = append(nodes, tab.node(l))
+		}
+		return nodes
+	}
+	for _, tt := range []struct {
+		sig   tree.Signature
+		nodes []int32
+	}{{a, []int32{2, 5}}, {b, []int32{1, 4, 6}}, {c, nil}} {
+		if got := chain(tt.sig); !slices.Equal(got, tt.nodes) {
+			t.Errorf("signature %d: chain %v, want %v", tt.sig, got, tt.nodes)
+		}
+	}
+	second := tab.next(tab.lookup(b).first)
+	tab.dropThrough(b, second)
+	if got := chain(b); !slices.Equal(got, []int32{6}) {
+		t.Errorf("after dropping through node 4, chain of b %v, want [6]", got)
+	}
+	if got := chain(a); !slices.Equal(got, []int32{2, 5}) {
+		t.Errorf("dropping from b's chain changed a's: %v", got)
+	}
+}

@@ -34,8 +34,8 @@
 // reported, neither the page emptied nor its content back. A page empty
 // from its first fetch has nothing to lose: its empty body is a version,
 // and content that comes later is a change. A page of a site follows the
-// same rule (site.go: sitePageEmptied): its empty answer is no version,
-// the crawl takes it as the page's failure of the moment
+// same rule (sitefetch.go: sitePageEmptied): its empty answer is no
+// version, the crawl takes it as the page's failure of the moment
 // (vigil.EmptyBodyError), carried over from the previous crawl with its
 // version there, and a start page answering so fails the site's check.
 //

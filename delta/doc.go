@@ -158,7 +158,8 @@
 // that this declaration is not the root's own attribute (addedXmlns="yes",
 // a Vigil extension; Op.Namespaces[""]):
 //
-//	<i par="30" pos="2" xm="(10-12)" addedXmlns="yes"><entry xmlns="http://www.w3.org/2005/Atom"><title>New</title></entry></i>
+//	<i par="30" pos="2" xm="(10-12)" addedXmlns="yes"><entry
+//	  xmlns="http://www.w3.org/2005/Atom"><title>New</title></entry></i>
 //
 // so that a namespace-aware reader finds each element of a content in the
 // namespace it has in its document, while the delta's own elements stay
@@ -211,7 +212,8 @@
 //
 //	{"from":"v1.xml","to":"v2.xml","fromXidMap":"(1-15|16)","toXidMap":"(1-11;16-17;14-15|18)","ops":[
 //	{"op":"d","par":14,"pos":1,"xm":"(13)","move":true},
-//	{"op":"i","par":14,"pos":3,"xm":"(16-17)","content":{"kind":"element","name":"price","attrs":[["currency","USD"]],
+//	{"op":"i","par":14,"pos":3,"xm":"(16-17)",
+//	  "content":{"kind":"element","name":"price","attrs":[["currency","USD"]],
 //	  "children":[{"kind":"text","value":"$299"}]}},
 //	{"op":"au","xid":2,"a":"b","ov":"2","nv":"3"},
 //	{"op":"ad","xid":2,"a":"z","v":"gone"}, {"op":"ai","xid":2,"a":"c","v":"4"},
@@ -221,9 +223,10 @@
 // "value":..,"attrs":[[name,value],...],"children":[...]}; its XIDs are
 // those of xm, in post-order, as in XML. A change outside the root element
 // is "outside":{"old":{"doctype":"html","prolog":[node,...],"epilog":[...]},
-// "new":{...}}, with "doctypeAfter":N as doctype-after. Unknown fields, and fields given twice, are errors, and
-// errors name the field (ops[3].xm: ...). DecodeJSONAll reads several
-// deltas written one after the other.
+// "new":{...}}, with "doctypeAfter":N as doctype-after. Unknown fields,
+// and fields given twice, are errors, and errors name the field
+// (ops[3].xm: ...). DecodeJSONAll reads several deltas written one after
+// the other.
 //
 // Both decoders check the delta with Delta.Validate and bound what hostile
 // input can make them allocate: MaxOps operations, tree.MaxXIDMapLen XIDs

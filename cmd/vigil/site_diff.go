@@ -134,7 +134,7 @@ func runSiteDiff(ctx context.Context, env *environment, args []string) (int, err
 	}
 	if s2.Started.Before(s1.Started) {
 		fmt.Fprintf(env.stderr, "vigil site diff: note: %s was crawled (%s) before %s (%s): are OLD and NEW swapped?\n",
-			displayName(newName), s2.Started.Format(time.RFC3339), displayName(oldName), s1.Started.Format(time.RFC3339))
+			displayName(newName), s2.Started.UTC().Format(time.RFC3339), displayName(oldName), s1.Started.UTC().Format(time.RFC3339))
 	}
 	// Each against the other: a binary leaf's versions are compared only
 	// where both snapshots hashed it (crawl.Snapshot.TableAgainst).

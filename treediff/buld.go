@@ -76,6 +76,8 @@ func (p buldPhase) run(m *matching) {
 		for len(through) > 0 {
 			x := through[len(through)-1]
 			through = through[:len(through)-1]
+			// x's match, read once for all its children queued.
+			target := m.newMatch[x]
 			m.new.Children(x, func(k int32) {
 				switch {
 				case m.zipped[k]:
@@ -92,7 +94,7 @@ func (p buldPhase) run(m *matching) {
 						through = push(through, k)
 						return
 					}
-					q.push(queued{key: weightKey(m.new.Weight[k]), sig: sig, node: k, parent: x, sigEntry: e})
+					q.push(queued{key: weightKey(m.new.Weight[k]), sig: sig, node: k, parent: x, target: target, sigEntry: e})
 				}
 			})
 		}
@@ -101,7 +103,7 @@ func (p buldPhase) run(m *matching) {
 		queueChildren(newRoot)
 	} else {
 		sig := m.new.Signature[newRoot]
-		q.push(queued{key: weightKey(w0), sig: sig, node: newRoot, parent: -1, sigEntry: c.old.lookup(sig)})
+		q.push(queued{key: weightKey(w0), sig: sig, node: newRoot, parent: -1, target: -1, sigEntry: c.old.lookup(sig)})
 	}
 	lightMoves := m.lightMoves[:0] // short values matched as unique on both sides
 	for q.n > 0 {
@@ -109,7 +111,10 @@ func (p buldPhase) run(m *matching) {
 		dmax := p.minDepth + int(lookupFactor*logN*it.weight()/w0)
 		if i, level, unique := c.best(it, dmax); i >= 0 {
 			m.zip(i, it.node)
-			m.forceAncestors(i, it.node, level-1)
+			if level > 1 {
+				m.forceAncestors(i, it.node, level-1)
+				c.forced = true
+			}
 			// The subtrees are identical: the new one's weight is the
 			// old one's, read without a look at the old one's weights.
 			if unique && level == 1 && it.weight() <= strayWeight && shortValue(m.oldSize[i], it.weight()) {
@@ -145,6 +150,10 @@ type candidates struct {
 	built map[tree.Signature]bool
 	// siblings: see buldPhase.
 	siblings bool
+	// forced says that forceAncestors matched ancestors of a match: the
+	// only way a node the phase looked through gets matched after its
+	// children were queued.
+	forced bool
 	// work counts the candidates anchored looked at and the places its
 	// candidate lists' scans stepped through (candList.free): a count,
 	// not a time, for the tests' check that it grows as the document
@@ -196,7 +205,13 @@ func (c *candidates) best(it queued, dmax int) (i int32, level int, unique bool)
 	}
 	a := it.parent
 	for k := 1; k <= dmax && a >= 0; k++ {
-		if target := m.newMatch[a]; target >= 0 {
+		// The parent's match as it was when j was queued holds unless
+		// an ancestor was forced since (see queued.target).
+		target := it.target
+		if k > 1 || (target < 0 && c.forced) {
+			target = m.newMatch[a]
+		}
+		if target >= 0 {
 			if i := c.anchored(sig, first, count, k, target, j); i >= 0 {
 				return i, k, false
 			}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/vigil-web/vigil/delta"
+	"github.com/vigil-web/vigil/markup"
 	"github.com/vigil-web/vigil/tree"
 )
 
@@ -262,5 +263,37 @@ func TestCandListFree(t *testing.T) {
 				t.Fatalf("after %d: %d, want %d (nodes %v)", lo, got, want, l.nodes)
 			}
 		}
+	}
+}
+
+// TestBestAfterForcedAncestor: the look-up reads the parent's match as it
+// was when the node was queued (queued.target), and again once an ancestor
+// was forced since, which may have matched the parent.
+func TestBestAfterForcedAncestor(t *testing.T) {
+	parse := func(s string) *tree.Flat {
+		f, err := markup.ParseXMLFlat(strings.NewReader(s), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	// Post-order: old t0 x1 a2 t3 x4 b5 r6, new t0 x1 b2 r3. The two old
+	// x are alike: only an anchor tells which one the new x is.
+	m := newMatching(parse("<r><a><x>t</x></a><b><x>t</x></b></r>"), parse("<r><b><x>t</x></b></r>"), nil)
+	m.pair(6, 3)
+	c := newCandidates(m)
+	c.siblings = true
+	sig := m.new.Signature[1]
+	it := queued{sig: sig, node: 1, parent: 2, target: -1, sigEntry: c.old.lookup(sig)}
+	if it.count != 2 {
+		t.Fatalf("the x's signature has %d old nodes, want 2", it.count)
+	}
+	if i, _, _ := c.best(it, 1); i != -1 {
+		t.Errorf("parent unmatched when queued, nothing forced: best gave old node %d, want none", i)
+	}
+	m.pair(5, 2) // b's match, as forceAncestors makes it
+	c.forced = true
+	if i, level, _ := c.best(it, 1); i != 4 || level != 1 {
+		t.Errorf("parent matched by a forced ancestor: best gave old node %d at level %d, want 4 at level 1", i, level)
 	}
 }

@@ -47,6 +47,13 @@ type queued struct {
 	sig    tree.Signature
 	node   int32
 	parent int32 // -1 for the root
+	// target is the parent's match when the node was queued, or -1.
+	// A match made in the phase is never undone, and a node the phase
+	// looks through (the parent of every node queued) is matched later
+	// only by forceAncestors: target spares the look-up a read of the
+	// parent's match, a miss of the cache on a large document, until an
+	// ancestor is forced.
+	target int32
 	sigEntry
 }
 

@@ -174,7 +174,8 @@ func (db *DB) Close() error {
 // migration's transaction after its SQL, for what SQL does not say as the
 // store's Go code does.
 var migrationSteps = map[string]func(ctx context.Context, tx execer) error{
-	"0105_change_pages.sql": backfillChangePages,
+	"0105_change_pages.sql":         backfillChangePages,
+	"0116_sentinel_name_unique.sql": renameDuplicateSentinels,
 }
 
 func (db *DB) migrate(ctx context.Context) error {

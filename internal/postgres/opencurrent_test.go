@@ -27,7 +27,7 @@ func TestOpenCurrent(t *testing.T) {
 	}
 
 	old, _ := newSchema(t)
-	const last = "0115_outbox_queue.sql"
+	const last = "0116_sentinel_name_unique.sql"
 	c := olderSchema(t, old, last)
 	db, err := postgres.OpenCurrent(ctx, old)
 	if err == nil {
@@ -67,13 +67,13 @@ func TestOpenCurrent(t *testing.T) {
 func TestOpenCurrentSeveralMissing(t *testing.T) {
 	ctx := context.Background()
 	old, _ := newSchema(t)
-	olderSchema(t, old, "0114_outbox_address_order.sql")
+	olderSchema(t, old, "0115_outbox_queue.sql")
 	db, err := postgres.OpenCurrent(ctx, old)
 	if err == nil {
 		db.Close()
 		t.Fatal("OpenCurrent opened a store an older vigil left")
 	}
-	want := vigil.ErrorMessage(vigil.NotMigrated([]string{"0114_outbox_address_order.sql", "0115_outbox_queue.sql"}))
+	want := vigil.ErrorMessage(vigil.NotMigrated([]string{"0115_outbox_queue.sql", "0116_sentinel_name_unique.sql"}))
 	if vigil.ErrorCode(err) != vigil.ECONFLICT || vigil.ErrorMessage(err) != want {
 		t.Errorf("OpenCurrent of a store two migrations behind: %v; want ECONFLICT %q", err, want)
 	}

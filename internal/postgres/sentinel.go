@@ -62,6 +62,8 @@ func (db *DB) CreateSentinel(ctx context.Context, s *vigil.Sentinel) error {
 	if isForeignKey(err) {
 		// The owner was deleted after userExists saw them.
 		return vigil.Errorf(vigil.ENOTFOUND, "user %d not found", s.OwnerID)
+	} else if isNameTaken(err) {
+		return db.nameTaken(ctx, err, []*vigil.Sentinel{s})
 	} else if err != nil {
 		return err
 	}
@@ -274,7 +276,9 @@ func (db *DB) UpdateSentinels(ctx context.Context, list []*vigil.Sentinel) error
 		}
 		return nil
 	})
-	if err != nil {
+	if isNameTaken(err) {
+		return db.nameTaken(ctx, err, list)
+	} else if err != nil {
 		return err
 	}
 	for i, s := range list {

@@ -48,6 +48,15 @@ func testSentinelNameUnique(t *testing.T, s vigil.Store) {
 	err = s.CreateSentinel(ctx, &vigil.Sentinel{OwnerID: bob.ID, Name: "SALE", Source: "x", Status: vigil.SentinelActive, NextCheck: t0})
 	wantCode(t, err, vigil.ECONFLICT)
 	wantNameTaken(t, err, "SALE", sale.ID, "sale")
+	// A letter outside ASCII in another case is the same name too, on
+	// every backend, though PostgreSQL's constraint (0116) compares the
+	// names in ASCII lower case: the stores look for the name as the
+	// checker does.
+	ete := &vigil.Sentinel{OwnerID: bob.ID, Name: "Été", Source: "x", Status: vigil.SentinelActive, NextCheck: t0}
+	must(t, s.CreateSentinel(ctx, ete))
+	err = s.CreateSentinel(ctx, &vigil.Sentinel{OwnerID: bob.ID, Name: "été", Source: "x", Status: vigil.SentinelActive, NextCheck: t0})
+	wantCode(t, err, vigil.ECONFLICT)
+	wantNameTaken(t, err, "été", ete.ID, "Été")
 
 	// Three rounds of eight: one round lets several through only now
 	// and then when the look and the insert are apart.

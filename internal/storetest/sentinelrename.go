@@ -128,32 +128,36 @@ type NameWriter func(t *testing.T, id int64, name string)
 // by an older store, do not stop an update that renames neither (a
 // change of status of either, or of both at once), nor a rename of one
 // to a free name or a change of its case, while a rename of a third to
-// that name is still refused. open returns a fresh, empty store and its
+// that name is still refused. The names differ in the case of a letter
+// outside ASCII ("ébène", "ÉBÈNE"), the same name to the checker (in
+// lower case) and to the stores, which a database that refuses names
+// the same in ASCII lower case (PostgreSQL's sentinels_owner_name_key,
+// 0116) still lets past. open returns a fresh, empty store and its
 // NameWriter.
 func RunSentinelOldDuplicates(t *testing.T, open func(t *testing.T) (vigil.Store, NameWriter)) {
 	s, write := open(t)
 	ctx := context.Background()
 	ada := newUser(t, s, "ada@example.com")
 	var sns []*vigil.Sentinel
-	for _, name := range []string{"dup", "dup2", "third"} {
+	for _, name := range []string{"ébène", "ébène2", "third"} {
 		sn := &vigil.Sentinel{OwnerID: ada.ID, Name: name, Source: "x", Status: vigil.SentinelActive, NextCheck: t0}
 		must(t, s.CreateSentinel(ctx, sn))
 		sns = append(sns, sn)
 	}
-	write(t, sns[1].ID, "DUP")
+	write(t, sns[1].ID, "ÉBÈNE")
 	first, second := *sns[0], *sns[1]
-	second.Name = "DUP"
+	second.Name = "ÉBÈNE"
 	second.Status = vigil.SentinelPaused
 	must(t, s.UpdateSentinel(ctx, &second))
 	first.Status, second.Status = vigil.SentinelPaused, vigil.SentinelActive
 	must(t, s.UpdateSentinels(ctx, []*vigil.Sentinel{&first, &second}))
-	second.Name = "Dup"
+	second.Name = "Ébène"
 	must(t, s.UpdateSentinel(ctx, &second))
 	third := *sns[2]
-	third.Name = "dup"
+	third.Name = "ébène"
 	err := s.UpdateSentinel(ctx, &third)
 	wantCode(t, err, vigil.ECONFLICT)
-	wantNameTaken(t, err, "dup", sns[0].ID, "dup")
+	wantNameTaken(t, err, "ébène", sns[0].ID, "ébène")
 	second.Name = "free"
 	must(t, s.UpdateSentinel(ctx, &second))
 	got, err := s.FindSentinelByID(ctx, second.ID)

@@ -1,0 +1,16 @@
+-- An owner's sentinel names are unique as the checker compares them (in
+-- lower case, vigil.SameSentinelName), which the stores kept by a look
+-- under the owner's name lock alone (sentinelNameLock): a store written
+-- without it (an older Vigil, a hand edit) may hold two of one name.
+-- name_key is the name in lower case by the "C" collation, which lowers
+-- the ASCII letters alone, whatever the database's locale: two names
+-- equal so are equal as the checker compares them, and the uniqueness
+-- of (owner_id, name_key) is kept by the database itself. The
+-- constraint is checked at the commit, so that one update may swap two
+-- names (UpdateSentinels). The Go step (renameDuplicateSentinels)
+-- renames the duplicates first, as the checker compares them: of two or
+-- more sentinels of one owner and name, the oldest (the least id) keeps
+-- it, and each other is given the first of "name-2", "name-3"... that its
+-- owner does not use, a name the sentinel language takes; then it adds
+-- the constraint.
+ALTER TABLE sentinels ADD COLUMN name_key TEXT GENERATED ALWAYS AS (lower(name COLLATE "C")) STORED;

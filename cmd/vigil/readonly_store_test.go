@@ -28,6 +28,8 @@ var lastMigrationUndo = map[string]string{
 	"0119_outbox_queue.sql": "DROP INDEX notifications_queued; DROP INDEX notifications_address; ALTER TABLE notifications DROP COLUMN requeued; " +
 		"CREATE INDEX notifications_queued ON notifications(id, next_attempt) WHERE state IN ('pending', 'failed'); " +
 		"CREATE INDEX notifications_address ON notifications(channel, target, id, next_attempt) WHERE state IN ('pending', 'failed')",
+	"0120_outbox_heads.sql": "DROP INDEX notifications_heads; ALTER TABLE notifications DROP COLUMN head; " +
+		"CREATE INDEX notifications_queued ON notifications(coalesce(requeued, id), next_attempt) WHERE state IN ('pending', 'failed')",
 }
 
 // TestReadOnlyStoreReads: the commands that only read the store read one

@@ -59,3 +59,72 @@ func BenchmarkDeleteSentinel(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkClaimHeldBack claims three entries to one address while held
+// entries to another wait behind its first, failed and waiting for its
+// retry: a claim reads the addresses' first entries, not those held
+// back, so its time does not grow with held.
+func BenchmarkClaimHeldBack(b *testing.B) {
+	for _, held := range []int{1000, 100000} {
+		b.Run(fmt.Sprintf("held=%d", held), func(b *testing.B) {
+			ctx := context.Background()
+			db, err := sqlite.Open(ctx, b.TempDir())
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer db.Close()
+			benchClaimHeldBack(b, db, held)
+		})
+	}
+}
+
+// benchClaimHeldBack fills db's outbox with held entries held back and
+// three free ones, and claims the free ones b.N times, each after the
+// last claim's lease ended.
+func benchClaimHeldBack(b *testing.B, db interface {
+	vigil.Store
+	vigil.Transactor
+}, held int) {
+	ctx := context.Background()
+	u := &vigil.User{Email: "ada@example.com", Name: "Ada", PasswordHash: "$argon2id$x"}
+	if err := db.CreateUser(ctx, u); err != nil {
+		b.Fatal(err)
+	}
+	now := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	enqueue := func(o vigil.OutboxStore, target string) int64 {
+		n := &vigil.Notification{UserID: u.ID, Channel: "email", Target: target, Payload: json.RawMessage(`{}`), NextAttempt: now}
+		if err := o.EnqueueNotification(ctx, n); err != nil {
+			b.Fatal(err)
+		}
+		return n.ID
+	}
+	first := enqueue(db, "held@example.com")
+	if _, err := db.ClaimNotifications(ctx, now, time.Minute, 1); err != nil {
+		b.Fatal(err)
+	}
+	if err := db.MarkNotificationFailed(ctx, first, "451 try again later", now.AddDate(10, 0, 0)); err != nil {
+		b.Fatal(err)
+	}
+	err := db.InTransaction(ctx, func(tx vigil.TxStore) error {
+		for range held {
+			enqueue(tx.(vigil.OutboxStore), "held@example.com")
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for range 3 {
+		enqueue(db, "free@example.com")
+	}
+	b.ResetTimer()
+	for i := range b.N {
+		got, err := db.ClaimNotifications(ctx, now.Add(time.Duration(i+1)*time.Millisecond), time.Microsecond, 10)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(got) != 3 {
+			b.Fatalf("claim %d took %d entries, want the 3 free ones", i, len(got))
+		}
+	}
+}

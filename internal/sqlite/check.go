@@ -133,6 +133,9 @@ func (db *DB) RecordChecks(ctx context.Context, recs []*vigil.CheckRecord) error
 				if err != nil {
 					return err
 				}
+				if err := promoteHeads(ctx, tx, outboxAddress{n.Channel, n.Target}); err != nil {
+					return err
+				}
 			}
 			for _, id := range r.Wake {
 				if _, err := tx.ExecContext(ctx, "UPDATE sentinels SET next_check = ? WHERE id = ? AND next_check > ?", tv(r.CheckedAt), id, tv(r.CheckedAt)); err != nil {

@@ -3,7 +3,10 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"time"
+
+	msqlite "modernc.org/sqlite"
 )
 
 // BackfillChangePages is backfillChangePages for the tests, over tx.
@@ -38,4 +41,32 @@ func SetBusyTimeout(d time.Duration) (restore func()) {
 	old := busyTimeout
 	busyTimeout = d
 	return func() { busyTimeout = old }
+}
+
+// PagesRead returns the pages the write connection of db has read so
+// far, from its page cache or the file (SQLITE_DBSTATUS_CACHE_HIT and
+// _MISS): the work of its reads and writes. It waits for the
+// connection, which a write transaction holds.
+func PagesRead(ctx context.Context, db *DB) (int64, error) {
+	c, err := db.write.Conn(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer c.Close()
+	var n int64
+	err = c.Raw(func(dc any) error {
+		st, ok := dc.(msqlite.DBStatus)
+		if !ok {
+			return fmt.Errorf("the driver's connection %T has no status", dc)
+		}
+		for _, op := range []msqlite.DBStatusOp{msqlite.DBStatusCacheHit, msqlite.DBStatusCacheMiss} {
+			cur, _, err := st.Status(op, false)
+			if err != nil {
+				return err
+			}
+			n += int64(cur)
+		}
+		return nil
+	})
+	return n, err
 }

@@ -46,11 +46,13 @@ func TestMigrateUserIDsNeverReused(t *testing.T) {
 	// The migrations after it add what they add: 0116_time_zones.sql a
 	// column of users, 0118_outbox_address_order.sql two indexes of
 	// notifications, which 0119_outbox_queue.sql makes again on the
-	// place in the queue, a column it adds.
+	// place in the queue, a column it adds, and 0120_outbox_heads.sql a
+	// column that marks the heads of the addresses, and their index in
+	// the place of notifications_queued.
 	want := maps.Clone(before)
 	want["table users"] = strings.TrimSuffix(want["table users"], ")") + ", time_zone TEXT NOT NULL DEFAULT '')"
-	want["table notifications"] = strings.TrimSuffix(want["table notifications"], ")") + ", requeued INTEGER)"
-	want["index notifications_queued"] = "CREATE INDEX notifications_queued ON notifications(coalesce(requeued, id), next_attempt) WHERE state IN ('pending', 'failed')"
+	want["table notifications"] = strings.TrimSuffix(want["table notifications"], ")") + ", requeued INTEGER, head INTEGER NOT NULL DEFAULT 0)"
+	want["index notifications_heads"] = "CREATE INDEX notifications_heads ON notifications(coalesce(requeued, id), next_attempt) WHERE head AND state IN ('pending', 'failed')"
 	want["index notifications_address"] = "CREATE INDEX notifications_address ON notifications(channel, target, coalesce(requeued, id), next_attempt)\n\tWHERE state IN ('pending', 'failed')"
 	if after := schemaOf(t, c, "users", "tokens", "notifications"); !maps.Equal(after, want) {
 		t.Errorf("schema after the migration:\n%v\nwant it as before:\n%v", after, want)

@@ -541,3 +541,31 @@ func TestMigrateOutboxQueue(t *testing.T) {
 	defer db.Close()
 	storetest.CheckOutboxMigrated(t, db)
 }
+
+// TestMigrateOutboxHeads migrates an outbox an older Vigil left, its
+// addresses' heads not marked (0120), with
+// entries sent, pending, under a worker's lease, failed and waiting for
+// their retries, and dead: claims deliver them all, each address's in
+// queue order (storetest.CheckOutboxMigrated).
+func TestMigrateOutboxHeads(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	c := olderDatabase(t, dir, "0120_outbox_heads.sql")
+	now := storetest.OutboxMigratedNow
+	for _, r := range storetest.OutboxBeforeQueue {
+		sent := int64(0)
+		if r.State == vigil.NotificationSent {
+			sent = now.UnixNano()
+		}
+		if _, err := c.ExecContext(ctx, `INSERT INTO notifications (channel, target, payload, state, attempts, next_attempt, last_error, created_at, sent_at)
+			VALUES ('email', ?, '{}', ?, ?, ?, '', ?, ?)`, r.Target, string(r.State), r.Attempts, now.Add(r.Due).UnixNano(), now.Add(-2*time.Hour).UnixNano(), sent); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db, err := sqlite.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	storetest.CheckOutboxMigrated(t, db)
+}

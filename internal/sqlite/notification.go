@@ -36,10 +36,14 @@ func (db *DB) EnqueueNotification(ctx context.Context, n *vigil.Notification) er
 		n.NextAttempt = now
 	}
 	err := db.update(ctx, func(tx execer) error {
-		return tx.QueryRowContext(ctx, q(`INSERT INTO notifications (id, user_id, change_id, channel, target, payload, state, attempts,
+		err := tx.QueryRowContext(ctx, q(`INSERT INTO notifications (id, user_id, change_id, channel, target, payload, state, attempts,
 			next_attempt, last_error, created_at, sent_at) VALUES (`+nextID("notifications")+`, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 			nullID(n.UserID), nullID(n.ChangeID), n.Channel, n.Target, []byte(n.Payload), string(n.State), n.Attempts,
 			tv(n.NextAttempt), n.LastError, tv(n.CreatedAt), tv(n.SentAt)).Scan(&n.ID)
+		if err != nil {
+			return err
+		}
+		return promoteHeads(ctx, tx, outboxAddress{n.Channel, n.Target})
 	})
 	if isForeignKey(err) {
 		return vigil.Errorf(vigil.ENOTFOUND, "notification user %d or change %d not found", n.UserID, n.ChangeID)
@@ -97,27 +101,17 @@ func (db *DB) FindNotifications(ctx context.Context, f vigil.NotificationFilter)
 	return out, total, err
 }
 
-// outboxClaimQuery selects the entries a claim takes at $1 ($2 the same), at
-// most $3 of them: the due undelivered ones in the order they were queued
-// (their places, coalesce(requeued, id): a retried dead letter is queued
-// again, RetryNotification), but none while an earlier undelivered one to its address (channel
-// and target) is not due, waiting for its retry or claimed by another
-// worker (under its lease), so that the entries to an address are
-// delivered in the order they were queued, across claims as within one; a
-// dead or sent entry holds nothing back. An earlier one that is due is
-// claimed by the same claim, before it (the claim takes the first in
-// queue order). notifications_queued gives the undelivered entries in
-// queue order, notifications_address those of one address (0118).
-const outboxClaimQuery = "SELECT " + notificationColumns + ` FROM notifications n INDEXED BY notifications_queued
-	WHERE state IN ('pending', 'failed') AND next_attempt <= ? AND NOT EXISTS (
-		SELECT 1 FROM notifications o INDEXED BY notifications_address
-		WHERE o.channel = n.channel AND o.target = n.target AND coalesce(o.requeued, o.id) < coalesce(n.requeued, n.id)
-			AND o.state IN ('pending', 'failed') AND o.next_attempt > ?)
-	ORDER BY coalesce(requeued, id) LIMIT ?`
-
-// ClaimNotifications implements vigil.OutboxStore. The writes of a store
-// are one at a time: no other claim takes an entry between this one's
-// look and its lease.
+// ClaimNotifications implements vigil.OutboxStore: it takes the due
+// undelivered entries in the order they were queued (their places,
+// coalesce(requeued, id): a retried dead letter is queued again,
+// RetryNotification), but none while an earlier undelivered one to its
+// address (channel and target) is not due, waiting for its retry or
+// claimed by another worker (under its lease), so that the entries to an
+// address are delivered in the order they were queued, across claims as
+// within one; a dead or sent entry holds nothing back. It reads the
+// heads of the addresses, not the entries held back (claimable,
+// outboxhead.go). The writes of a store are one at a time: no other
+// claim takes an entry between this one's look and its lease.
 func (db *DB) ClaimNotifications(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]*vigil.Notification, error) {
 	if limit <= 0 {
 		return nil, vigil.Errorf(vigil.EINVALID, "claim limit must be positive")
@@ -127,21 +121,9 @@ func (db *DB) ClaimNotifications(ctx context.Context, now time.Time, lease time.
 	}
 	var out []*vigil.Notification
 	err := db.update(ctx, func(tx execer) error {
-		rows, err := tx.QueryContext(ctx, q(outboxClaimQuery), tv(now), tv(now), limit)
-		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			n, err := scanNotification(rows)
-			if err != nil {
-				rows.Close()
-				return err
-			}
-			out = append(out, n)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
+		var err error
+		if out, err = claimable(ctx, tx, now, limit); err != nil {
+			return fmt.Errorf("claim notifications: %w", err)
 		}
 		until := now.Add(lease).UTC()
 		for _, n := range out {
@@ -175,7 +157,10 @@ func (db *DB) MarkNotificationSent(ctx context.Context, id int64, at time.Time) 
 	}
 	return db.update(ctx, func(tx execer) error {
 		res, err := tx.ExecContext(ctx, q("UPDATE notifications SET state = 'sent', sent_at = ?, last_error = '' WHERE id = ?"), tv(at), id)
-		return affected(res, err, "notification %d not found", id)
+		if err := affected(res, err, "notification %d not found", id); err != nil {
+			return err
+		}
+		return promoteHeadOf(ctx, tx, id)
 	})
 }
 
@@ -208,7 +193,10 @@ func (db *DB) MarkNotificationDead(ctx context.Context, id int64, errMsg string)
 			last_error = CASE WHEN state = 'sent' OR state = 'dead' AND last_error = ? THEN last_error ELSE ? END,
 			state = CASE WHEN state = 'sent' THEN 'sent' ELSE 'dead' END
 			WHERE id = ?`), vigil.SentinelRemoved, errMsg, id)
-		return affected(res, err, "notification %d not found", id)
+		if err := affected(res, err, "notification %d not found", id); err != nil {
+			return err
+		}
+		return promoteHeadOf(ctx, tx, id)
 	})
 }
 
@@ -254,9 +242,14 @@ func (db *DB) RetryNotification(ctx context.Context, id int64, r vigil.Notificat
 		if err := tx.QueryRowContext(ctx, q("UPDATE id_floor SET id = id + 1 WHERE name = 'notifications' RETURNING id")).Scan(&place); err != nil {
 			return fmt.Errorf("retry notification %d: its place in the queue: %w", id, err)
 		}
+		// Undelivered again, after every entry to its address: their
+		// head, if none is undelivered (promoteHead).
 		_, err = tx.ExecContext(ctx, q(`UPDATE notifications SET state = 'pending', attempts = 0, next_attempt = ?,
-			target = coalesce(nullif(?, ''), target), requeued = ? WHERE id = ?`), tv(r.At.UTC()), r.Target, place, id)
-		return err
+			target = coalesce(nullif(?, ''), target), requeued = ?, head = 0 WHERE id = ?`), tv(r.At.UTC()), r.Target, place, id)
+		if err != nil {
+			return err
+		}
+		return promoteHeadOf(ctx, tx, id)
 	})
 }
 

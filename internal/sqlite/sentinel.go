@@ -256,9 +256,10 @@ func (db *DB) DeleteSentinel(ctx context.Context, id int64) error {
 // owner that report no one change (digests, failure notices: no change
 // id) whose message names it.
 func giveUpLetters(ctx context.Context, tx execer, id int64) error {
-	if _, err := tx.ExecContext(ctx, q(`UPDATE notifications SET state = 'dead', last_error = ?
-		WHERE state IN ('pending', 'failed') AND change_id IN (SELECT id FROM changes WHERE sentinel_id = ?)`),
-		vigil.SentinelRemoved, id); err != nil {
+	given, err := readAddresses(ctx, tx, `UPDATE notifications SET state = 'dead', last_error = ?
+		WHERE state IN ('pending', 'failed') AND change_id IN (SELECT id FROM changes WHERE sentinel_id = ?) RETURNING channel, target`,
+		vigil.SentinelRemoved, id)
+	if err != nil {
 		return err
 	}
 	// The letters not yet sent are few; by the user's, SQLite would read
@@ -290,8 +291,11 @@ func giveUpLetters(ctx context.Context, tx execer, id int64) error {
 			WHERE id = ? AND state IN ('pending', 'failed')`), vigil.SentinelRemoved, letter); err != nil {
 			return err
 		}
+		if err := promoteHeadOf(ctx, tx, letter); err != nil {
+			return err
+		}
 	}
-	return nil
+	return promoteHeads(ctx, tx, given...)
 }
 
 // claimPriority is the order of claims, vigil.ClaimPriority's (its

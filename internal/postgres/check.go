@@ -63,6 +63,20 @@ func (db *DB) RecordChecks(ctx context.Context, recs []*vigil.CheckRecord) error
 		if err := lockSentinels(ctx, tx, recs); err != nil {
 			return err
 		}
+		// The messages queued mark the heads of their addresses, under
+		// the claims' lock (promoteHeads), taken once for them all.
+		var users []int64
+		queues := false
+		for _, r := range recs {
+			for _, n := range r.Notifications {
+				users, queues = append(users, n.UserID), true
+			}
+		}
+		if queues {
+			if err := lockOutboxFor(ctx, tx, users...); err != nil {
+				return err
+			}
+		}
 		pages := map[int64]float64{} // the importance of each page read, by resource
 		for _, r := range recs {
 			res, err := tx.ExecContext(ctx, q(`UPDATE sentinels SET last_check = ?, importance = CASE WHEN ? THEN ? ELSE importance END,
@@ -134,6 +148,9 @@ func (db *DB) RecordChecks(ctx context.Context, recs []*vigil.CheckRecord) error
 					nullID(n.UserID), nullID(n.ChangeID), n.Channel, n.Target, []byte(n.Payload), string(n.State),
 					tv(n.NextAttempt), tv(n.CreatedAt), tv(time.Time{})).Scan(&n.ID)
 				if err != nil {
+					return err
+				}
+				if err := promoteHeads(ctx, tx, outboxAddress{n.Channel, n.Target}); err != nil {
 					return err
 				}
 			}

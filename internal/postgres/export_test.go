@@ -31,3 +31,14 @@ const ClaimSettings = claimSettings
 
 // ClaimQuery is claimQuery for the tests.
 func ClaimQuery(now time.Time, limit int) (string, []any) { return claimQuery(now, limit) }
+
+// XactRowsRead returns the rows of notifications, and the entries of its
+// indexes, that the transaction of db, a store InTransaction hands out,
+// has read so far (pg_stat_get_xact_tuples_returned): the work of its
+// reads and writes.
+func XactRowsRead(ctx context.Context, db *DB) (int64, error) {
+	var n int64
+	err := db.tx.QueryRowContext(ctx, `SELECT pg_stat_get_xact_tuples_returned('notifications'::regclass) +
+		coalesce(sum(pg_stat_get_xact_tuples_returned(indexrelid)), 0) FROM pg_index WHERE indrelid = 'notifications'::regclass`).Scan(&n)
+	return n, err
+}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -36,10 +37,17 @@ func (db *DB) EnqueueNotification(ctx context.Context, n *vigil.Notification) er
 		n.NextAttempt = now
 	}
 	err := db.update(ctx, func(tx *sql.Tx) error {
-		return tx.QueryRowContext(ctx, q(`INSERT INTO notifications (user_id, change_id, channel, target, payload, state, attempts,
+		if err := lockOutboxFor(ctx, tx, n.UserID); err != nil {
+			return err
+		}
+		err := tx.QueryRowContext(ctx, q(`INSERT INTO notifications (user_id, change_id, channel, target, payload, state, attempts,
 			next_attempt, last_error, created_at, sent_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 			nullID(n.UserID), nullID(n.ChangeID), n.Channel, n.Target, []byte(n.Payload), string(n.State), n.Attempts,
 			tv(n.NextAttempt), n.LastError, tv(n.CreatedAt), tv(n.SentAt)).Scan(&n.ID)
+		if err != nil {
+			return err
+		}
+		return promoteHeads(ctx, tx, outboxAddress{n.Channel, n.Target})
 	})
 	if isForeignKey(err) {
 		return vigil.Errorf(vigil.ENOTFOUND, "notification user %d or change %d not found", n.UserID, n.ChangeID)
@@ -97,26 +105,6 @@ func (db *DB) FindNotifications(ctx context.Context, f vigil.NotificationFilter)
 	return out, total, err
 }
 
-// outboxClaimQuery selects the entries a claim takes at $1 ($2 the same),
-// at most $3 of them: the due undelivered ones in the order they were
-// queued (their places, coalesce(requeued, id): a retried dead letter is
-// queued again, RetryNotification), but none while an earlier undelivered
-// one to its address (channel and target) is not due, waiting for its
-// retry or claimed by another worker (under its lease), so that the
-// entries to an address are delivered in the order they were queued,
-// across claims and daemons as within one claim; a dead or sent entry
-// holds nothing back. An earlier one that is due is claimed by the same
-// claim, before it (the claim takes the first in queue order).
-// notifications_queued gives the undelivered entries in queue order,
-// notifications_address those of one address, keyed on the hash of its
-// target (0114).
-const outboxClaimQuery = "SELECT " + notificationColumns + ` FROM notifications n
-	WHERE state IN ('pending', 'failed') AND next_attempt <= ? AND NOT EXISTS (
-		SELECT 1 FROM notifications o
-		WHERE o.channel = n.channel AND hashtextextended(o.target, 0) = hashtextextended(n.target, 0)
-			AND o.target = n.target AND coalesce(o.requeued, o.id) < coalesce(n.requeued, n.id) AND o.state IN ('pending', 'failed') AND o.next_attempt > ?)
-	ORDER BY coalesce(requeued, id) LIMIT ?`
-
 // outboxClaimLock is the key of the transaction-level advisory lock that a claim
 // holds from its look for the entries it takes to its commit: of two
 // claims at once (two daemons sharing the database), the second looks
@@ -141,7 +129,37 @@ func lockOutbox(ctx context.Context, tx *sql.Tx) error {
 	return nil
 }
 
-// ClaimNotifications implements vigil.OutboxStore.
+// lockOutboxFor takes the claims' lock (lockOutbox) for a write that
+// queues entries for users (none: 0), having first locked their rows
+// (FOR KEY SHARE, as the entries' foreign key does), so that it cannot
+// hold the lock while it waits for a user's removal that holds the
+// user's row and waits for the lock (DeleteUser).
+func lockOutboxFor(ctx context.Context, tx *sql.Tx, users ...int64) error {
+	var ids []int64
+	for _, u := range users {
+		if u != 0 && !slices.Contains(ids, u) {
+			ids = append(ids, u)
+		}
+	}
+	slices.Sort(ids)
+	for _, u := range ids {
+		if _, err := tx.ExecContext(ctx, q("SELECT 1 FROM users WHERE id = ? FOR KEY SHARE"), u); err != nil {
+			return fmt.Errorf("lock user %d: %w", u, err)
+		}
+	}
+	return lockOutbox(ctx, tx)
+}
+
+// ClaimNotifications implements vigil.OutboxStore: it takes the due
+// undelivered entries in the order they were queued (their places,
+// coalesce(requeued, id): a retried dead letter is queued again,
+// RetryNotification), but none while an earlier undelivered one to its
+// address (channel and target) is not due, waiting for its retry or
+// claimed by another worker (under its lease), so that the entries to an
+// address are delivered in the order they were queued, across claims and
+// daemons as within one claim; a dead or sent entry holds nothing back.
+// It reads the heads of the addresses, not the entries held back
+// (claimable, outboxhead.go), under the claims' lock.
 func (db *DB) ClaimNotifications(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]*vigil.Notification, error) {
 	if limit <= 0 {
 		return nil, vigil.Errorf(vigil.EINVALID, "claim limit must be positive")
@@ -154,23 +172,11 @@ func (db *DB) ClaimNotifications(ctx context.Context, now time.Time, lease time.
 		if err := lockOutbox(ctx, tx); err != nil {
 			return fmt.Errorf("claim notifications: %w", err)
 		}
-		rows, err := tx.QueryContext(ctx, q(outboxClaimQuery), tv(now), tv(now), limit)
+		claimed, err := claimable(ctx, tx, now, limit)
 		if err != nil {
-			return err
+			return fmt.Errorf("claim notifications: %w", err)
 		}
-		for rows.Next() {
-			n, err := scanNotification(rows)
-			if err != nil {
-				rows.Close()
-				return err
-			}
-			out = append(out, n)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		out, err = leaseClaimed(ctx, tx, out, now, now.Add(lease).UTC())
+		out, err = leaseClaimed(ctx, tx, claimed, now, now.Add(lease).UTC())
 		return err
 	})
 	return out, err
@@ -237,8 +243,14 @@ func (db *DB) MarkNotificationSent(ctx context.Context, id int64, at time.Time) 
 		return err
 	}
 	return db.update(ctx, func(tx *sql.Tx) error {
+		if err := lockOutbox(ctx, tx); err != nil {
+			return fmt.Errorf("notification %d sent: %w", id, err)
+		}
 		res, err := tx.ExecContext(ctx, q("UPDATE notifications SET state = 'sent', sent_at = ?, last_error = '' WHERE id = ?"), tv(at), id)
-		return affected(res, err, "notification %d not found", id)
+		if err := affected(res, err, "notification %d not found", id); err != nil {
+			return err
+		}
+		return promoteHeadOf(ctx, tx, id)
 	})
 }
 
@@ -263,6 +275,9 @@ func (db *DB) MarkNotificationFailed(ctx context.Context, id int64, errMsg strin
 // MarkNotificationDead implements vigil.OutboxStore.
 func (db *DB) MarkNotificationDead(ctx context.Context, id int64, errMsg string) error {
 	return db.update(ctx, func(tx *sql.Tx) error {
+		if err := lockOutbox(ctx, tx); err != nil {
+			return fmt.Errorf("notification %d dead: %w", id, err)
+		}
 		// A sent entry stays sent (another worker delivered it after
 		// this one's lease ended), and a dead letter given up because its
 		// sentinel was removed keeps that reason, which RetryNotification
@@ -271,7 +286,10 @@ func (db *DB) MarkNotificationDead(ctx context.Context, id int64, errMsg string)
 			last_error = CASE WHEN state = 'sent' OR state = 'dead' AND last_error = ? THEN last_error ELSE ? END,
 			state = CASE WHEN state = 'sent' THEN 'sent' ELSE 'dead' END
 			WHERE id = ?`), vigil.SentinelRemoved, errMsg, id)
-		return affected(res, err, "notification %d not found", id)
+		if err := affected(res, err, "notification %d not found", id); err != nil {
+			return err
+		}
+		return promoteHeadOf(ctx, tx, id)
 	})
 }
 
@@ -314,6 +332,9 @@ func (db *DB) RetryNotification(ctx context.Context, id int64, r vigil.Notificat
 				return err
 			}
 		}
+		if err := lockOutbox(ctx, tx); err != nil {
+			return fmt.Errorf("retry notification %d: %w", id, err)
+		}
 		var state, lastError, target string
 		err := tx.QueryRowContext(ctx, q("SELECT state, last_error, target FROM notifications WHERE id = ? FOR UPDATE"), id).Scan(&state, &lastError, &target)
 		if err != nil {
@@ -340,9 +361,14 @@ func (db *DB) RetryNotification(ctx context.Context, id int64, r vigil.Notificat
 		// Its place in the queue: a value of the id sequence, after
 		// every id given before.
 		_, err = tx.ExecContext(ctx, q(`UPDATE notifications SET state = 'pending', attempts = 0, next_attempt = ?,
-			target = coalesce(nullif(?, ''), target), requeued = nextval(pg_get_serial_sequence('notifications', 'id'))
+			target = coalesce(nullif(?, ''), target), requeued = nextval(pg_get_serial_sequence('notifications', 'id')), head = false
 			WHERE id = ?`), tv(r.At.UTC()), r.Target, id)
-		return err
+		if err != nil {
+			return err
+		}
+		// Undelivered again, after every entry to its address: their
+		// head, if none is undelivered.
+		return promoteHeadOf(ctx, tx, id)
 	})
 }
 

@@ -331,9 +331,10 @@ func giveUpLetters(ctx context.Context, tx *sql.Tx, id int64) error {
 	if err := lockOutbox(ctx, tx); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, q(`UPDATE notifications SET state = 'dead', last_error = ?
-		WHERE state IN ('pending', 'failed') AND change_id IN (SELECT id FROM changes WHERE sentinel_id = ?)`),
-		vigil.SentinelRemoved, id); err != nil {
+	given, err := readAddresses(ctx, tx, `UPDATE notifications SET state = 'dead', last_error = ?
+		WHERE state IN ('pending', 'failed') AND change_id IN (SELECT id FROM changes WHERE sentinel_id = ?) RETURNING channel, target`,
+		vigil.SentinelRemoved, id)
+	if err != nil {
 		return err
 	}
 	rows, err := tx.QueryContext(ctx, q(`SELECT id, payload FROM notifications
@@ -363,8 +364,11 @@ func giveUpLetters(ctx context.Context, tx *sql.Tx, id int64) error {
 			WHERE id = ? AND state IN ('pending', 'failed')`), vigil.SentinelRemoved, letter); err != nil {
 			return err
 		}
+		if err := promoteHeadOf(ctx, tx, letter); err != nil {
+			return err
+		}
 	}
-	return nil
+	return promoteHeads(ctx, tx, given...)
 }
 
 // claimPriority is the order of claims, vigil.ClaimPriority's (its

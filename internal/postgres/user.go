@@ -260,8 +260,7 @@ func (db *DB) DeleteUser(ctx context.Context, id int64) error {
 		if err := lockOutbox(ctx, tx); err != nil {
 			return fmt.Errorf("delete user %d: %w", id, err)
 		}
-		res, err := tx.ExecContext(ctx, q("DELETE FROM users WHERE id = ?"), id)
-		return affected(res, err, "user %d not found", id)
+		return deleteUser(ctx, tx, id)
 	})
 }
 
@@ -284,9 +283,24 @@ func (db *DB) DeleteUserWithoutSentinels(ctx context.Context, id int64) error {
 		if err := lockOutbox(ctx, tx); err != nil {
 			return fmt.Errorf("delete user %d: %w", id, err)
 		}
-		_, err = tx.ExecContext(ctx, q("DELETE FROM users WHERE id = ?"), id)
-		return err
+		return deleteUser(ctx, tx, id)
 	})
+}
+
+// deleteUser deletes user id, locked, under the claims' lock, and with
+// them their notifications (the foreign key's cascade), and marks the
+// head of each address that had one of them undelivered (promoteHeads):
+// an address may be shared by several users.
+func deleteUser(ctx context.Context, tx *sql.Tx, id int64) error {
+	addresses, err := readAddresses(ctx, tx, "SELECT channel, target FROM notifications WHERE user_id = ? AND state IN ('pending', 'failed')", id)
+	if err != nil {
+		return fmt.Errorf("delete user %d: their messages' addresses: %w", id, err)
+	}
+	res, err := tx.ExecContext(ctx, q("DELETE FROM users WHERE id = ?"), id)
+	if err := affected(res, err, "user %d not found", id); err != nil {
+		return err
+	}
+	return promoteHeads(ctx, tx, addresses...)
 }
 
 // ownsNoSentinel returns ECONFLICT, naming how many, if the user with id

@@ -92,6 +92,7 @@ func Run(t *testing.T, open Opener) {
 		"OutboxAddressOrder":          testOutboxAddressOrder,
 		"OutboxRetriedLetterOrder":    testOutboxRetriedLetterOrder,
 		"OutboxHeadRemoved":           testOutboxHeadRemoved,
+		"OutboxHeadConcurrent":        testOutboxHeadConcurrent,
 		"ConcurrentReadersWrite":      testConcurrent,
 		"Secrets":                     testSecrets,
 		"SecretsConcurrent":           testSecretsConcurrent,

@@ -25,7 +25,7 @@ func (m *Monitor) pageFailing(ctx context.Context, j *job, ps *pageState, url, w
 		return
 	}
 	ps.FailureSent = true
-	since := messageTime(ps.FailingSince, j.plan.location())
+	since := messageTime(ps.FailingSince, j.location())
 	url = vigil.RedactURL(url) // the notice names the page, never its password
 	msg := &vigil.Message{SentinelID: j.s.ID, SentinelName: j.s.Name, URL: url, Changes: []*vigil.MessageItem{},
 		Subject: subjectLine(j.s.Name, subjectEntry{page: url, what: " fails since " + since}),
@@ -56,7 +56,7 @@ func (m *Monitor) pageWorks(ctx context.Context, j *job, ps *pageState, url stri
 	msg := &vigil.Message{SentinelID: j.s.ID, SentinelName: j.s.Name, URL: url, Changes: []*vigil.MessageItem{},
 		Subject: subjectLine(j.s.Name, subjectEntry{page: url, what: " works again"}),
 		Failure: &vigil.PageFailure{URL: url, Since: since.UTC(), Recovered: true}}
-	at := messageTime(since, j.plan.location())
+	at := messageTime(since, j.location())
 	msg.Text = fmt.Sprintf("Sentinel %s reads %s again, after failing since %s.\n", j.s.Name, url, at)
 	msg.HTML = fmt.Sprintf("<p>Sentinel <b>%s</b> reads <a href=\"%s\">%s</a> again, after failing since %s.</p>\n",
 		html.EscapeString(j.s.Name), html.EscapeString(url), html.EscapeString(url), at)

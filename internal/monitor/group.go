@@ -193,7 +193,7 @@ func (m *Monitor) failPanicked(ctx context.Context, j *job, start begun) *vigil.
 				rec = nil
 			}
 		}()
-		f := &job{s: j.s, plan: j.plan, st: decodeState(start.state), nextAt: start.nextAt, outcome: schedule.Failed}
+		f := &job{s: j.s, plan: j.plan, zone: j.zone, st: decodeState(start.state), nextAt: start.nextAt, outcome: schedule.Failed}
 		r := start.rec
 		f.rec, tried = &r, &r
 		for _, u := range j.plan.urls {

@@ -211,7 +211,7 @@ func (m *Monitor) sendDigest(ctx context.Context, j *job, now time.Time) bool {
 		changes = "change"
 	}
 	msg := &vigil.Message{SentinelID: j.s.ID, SentinelName: j.s.Name, URL: j.plan.urls[0], Digest: true, Since: since, Until: now,
-		Subject: subjectLine(j.s.Name, subjectEntry{what: fmt.Sprintf("%d %s since %s", len(all), changes, messageTime(since, j.plan.location()))}),
+		Subject: subjectLine(j.s.Name, subjectEntry{what: fmt.Sprintf("%d %s since %s", len(all), changes, messageTime(since, j.location()))}),
 		Changes: items}
 	msg.Text, msg.HTML, msg.FeedLink = m.render(ctx, j, items, lists, pages, nil)
 	m.enqueue(j, msg, -1, now)
@@ -371,7 +371,7 @@ func (m *Monitor) render(ctx context.Context, j *job, items []*vigil.MessageItem
 		if len(changed) > 1 && i < len(pages) {
 			on = " on " + vigil.RedactURL(pages[i]) // which page, when several changed together
 		}
-		at := messageTime(it.Change.DetectedAt, j.plan.location())
+		at := messageTime(it.Change.DetectedAt, j.location())
 		fmt.Fprintf(&t, "\n%s%s (%s)\n", it.Change.Summary, on, at)
 		fmt.Fprintf(&h, "<h3>%s%s <small>%s</small></h3>\n", html.EscapeString(it.Change.Summary), html.EscapeString(on), at)
 		list := lists[i]

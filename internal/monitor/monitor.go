@@ -26,6 +26,9 @@ type Store interface {
 	vigil.SentinelStore
 	vigil.ChangeStore
 	vigil.CheckStore
+	// FindUserByID reads a sentinel's owner, in whose zone its messages
+	// say times (ownerZone); ENOTFOUND if the user does not exist.
+	FindUserByID(ctx context.Context, id int64) (*vigil.User, error)
 }
 
 // Monitor runs sentinels. Set the fields, then call Run (or RunOnce).
@@ -104,7 +107,9 @@ type Monitor struct {
 	// Sentinel.TimeZone, the spec.Checker.Location it was checked in, and
 	// in this one only when it has none: a day, week or month added to
 	// another sentinel's event keeps its clock there
-	// (schedule.Lifespan.Location). Nil is UTC.
+	// (schedule.Lifespan.Location). The messages of an owner who set no
+	// zone (vigil.User.TimeZone) say their times in it (ownerZone). Nil
+	// is UTC.
 	Location *time.Location
 	// Panicked, if not nil, is called once for each panic recovered,
 	// with where it struck (PanicCheck: a group of checks, see
@@ -223,6 +228,9 @@ type job struct {
 	// settled (pageImportance, recordImportance).
 	imp                  []vigil.PageImportance
 	impStore, impSettled bool
+	// zone is the zone its messages say times in (location), its
+	// owner's as the check began (ownerZone).
+	zone *time.Location
 }
 
 // RunOnce claims one batch of due sentinels, checks them and records the
@@ -405,6 +413,8 @@ func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sin
 		return 0 // the lease brings them back
 	}
 	lookups := map[int64]schedule.Lookup{}
+	// The owners' zones, read once a batch (ownerZone).
+	zones := map[int64]*time.Location{}
 	var watched []rankCandidate // the pages checked, for their importance
 	groups := map[string][]*job{}
 	var order []string
@@ -422,6 +432,10 @@ func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sin
 			continue
 		}
 		j.plan = p
+		j.zone = p.location()
+		if len(p.contacts) > 0 { // only a message sent is written in it
+			j.zone = m.ownerZone(ctx, s, p, zones)
+		}
 		j.st.follow(p.urls)
 		if p.site != nil {
 			j.st.Site = true

@@ -31,6 +31,7 @@ type Store interface {
 	UserStore
 	ChangeStore
 	OutboxStore
+	FlashStore
 	Close() error
 }
 

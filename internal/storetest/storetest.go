@@ -95,6 +95,8 @@ func Run(t *testing.T, open Opener) {
 		"OutboxHeadConcurrent":        testOutboxHeadConcurrent,
 		"ConcurrentReadersWrite":      testConcurrent,
 		"Secrets":                     testSecrets,
+		"Flashes":                     testFlashes,
+		"FlashTakenOnce":              testFlashTakenOnce,
 		"SecretsConcurrent":           testSecretsConcurrent,
 		"SecretsReplaceConcurrent":    testSecretsReplaceConcurrent,
 	}

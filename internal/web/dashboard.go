@@ -595,7 +595,10 @@ func (s *Server) handleTokensPage(w http.ResponseWriter, r *http.Request, sess *
 	if err != nil {
 		return err // the flash left for the page shown
 	}
-	f := s.takeFlash(w, r, sess)
+	f, err := s.takeFlash(w, r, sess)
+	if err != nil {
+		return err
+	}
 	return s.page(w, r, sess, http.StatusOK, "tokens", "API tokens", "tokens", &tokensData{Tokens: list, Secret: f.secret, Name: f.secretOf, Lost: f.lost,
 		WebhookKey: s.webhookKeyOf(sess.User), TimeZone: sess.User.TimeZone, DeploymentZone: s.location().String(), Done: s.takeDone(w, r)})
 }

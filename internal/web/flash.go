@@ -1,12 +1,17 @@
 package web
 
 import (
+	"crypto/aes"
+	"crypto/cipher"
 	"crypto/hmac"
+	"crypto/rand"
+	"encoding/json"
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/vigil-web/vigil"
 )
 
 // The Users and Tokens pages' forms redirect to their page
@@ -20,39 +25,33 @@ import (
 // (which the browser keeps, and sends with every request).
 //
 // So the redirect's page takes them from the short-lived cookie
-// flashCookieFor, HttpOnly and SameSite=Strict as doneCookie, and the
-// secret from the server: the cookie carries a random id of 32 bytes,
-// the page's path, the flash's expiry and what the form did, signed with
-// a key of the server's secret for the user who sent the form
-// (flashValue); the secret is held in this process's memory (flashes),
-// under the id, and never goes in the cookie. A flash is
+// flashCookieFor, HttpOnly and SameSite=Strict as doneCookie, and from
+// the store (vigil.FlashStore), which every daemon of the site shares:
+// the cookie carries a random id of 32 bytes, the page's path, the
+// flash's expiry and what the form did, signed with a key of the
+// server's secret for the user who sent the form (flashValue); the store
+// keeps, under the id, until the expiry, the secret sealed (sealFlash:
+// AES-GCM, with another key of the server's secret, bound to the id, the
+// user and the page), or nothing for a form that made none. Neither the
+// cookie nor the store, nor their backups, hold the secret in clear. A
+// flash is
 //   - taken by the page its redirect names, in a session of the user who
 //     made it, alone: another page leaves it for its own; another user
 //     (the cookie sent by another account's session) is not shown it,
 //     and it is dropped;
-//   - deleted as it is taken, its cookie and its secret: a reload, the
-//     back button, find nothing;
+//   - taken from the store as it is shown, by one statement: a reload,
+//     the back button, the cookie sent again (replayed, kept by a proxy,
+//     copied), on this daemon or another, find nothing, and the page says
+//     it cannot show it (flashLost);
 //   - gone after flashTTL, as its cookie: the redirect is followed at
 //     once;
-//   - one of maxFlashes held at most (those with a secret, the rest
-//     held in their cookie alone): past them the oldest is dropped (its
-//     page says it cannot show it; a token or password lost so can be
-//     made again),
-//     so that forms sent without their redirect followed cannot grow the
-//     memory.
-//
-// What the form did reads in any daemon that shares the server's secret:
-// another daemon on the same store answering the page (behind a
-// balancer without session affinity), or one restarted, says it. A
-// secret lives in one daemon: another has none, and the page says so
-// (flashSecretLost), as it says for an expired flash (flashLost): the
-// token or password was made, and can be replaced. A cookie's flash
-// taken by another daemon than the one that holds its secret leaves the
-// secret held there until it expires, shown to nobody.
+//   - read by any daemon that shares the server's secret and the store:
+//     behind a balancer without session affinity, the daemon that answers
+//     the page shows the token or password another made.
 
 // flashCookie is the prefix of the cookie (flashCookieFor) that carries
 // a flash from a form's redirect to the page it leads to: its id, the
-// page's path, its expiry, whether a secret is held, what the form did
+// page's path, its expiry, whether a secret is kept, what the form did
 // and their signature, "id:/tokens:expiry:1:done:mac" (flashValue).
 const flashCookie = "vigil_flash"
 
@@ -64,21 +63,19 @@ func flashCookieFor(path string) string {
 	return flashCookie + strings.ReplaceAll(path, "/", "_")
 }
 
-// flashLost is what a page says for a flash it was sent for but does
-// not hold.
-const flashLost = "What the last form did cannot be shown: more than a minute passed, or another server of this site answered it. " +
+// flashLost is what a page says for a flash it was sent for but that is
+// not kept: expired, shown already, or another user's.
+const flashLost = "What the last form did cannot be shown: more than a minute passed, or it was shown already. " +
 	"A token or password it made is not shown again: revoke the token, or reset the password, to make another."
 
 // flashSecretLost is what a page says, beside what the form did, for a
-// secret its flash names but that this daemon does not hold.
-const flashSecretLost = "The token or password the last form made cannot be shown: another server of this site answered it, or it restarted. " +
+// secret its flash names but that cannot be opened (the store's value
+// is not the sealed secret of this flash).
+const flashSecretLost = "The token or password the last form made cannot be shown. " +
 	"Revoke the token, or reset the password, to make another."
 
 // flashTTL is how long a flash waits for its page.
-const flashTTL = time.Minute
-
-// maxFlashes is the most flashes held at once.
-const maxFlashes = 1000
+const flashTTL = vigil.MaxFlashTTL
 
 // flash is what a form did, for the page its redirect leads to.
 type flash struct {
@@ -91,78 +88,31 @@ type flash struct {
 	// secret is a new API token or a generated password, shown once;
 	// secretOf names its token, or the email of its user.
 	secret, secretOf string
-	// lost is flashLost for a page sent for a flash it does not hold,
-	// or flashSecretLost for one whose secret it does not hold.
+	// lost is flashLost for a page sent for a flash not kept, or
+	// flashSecretLost for one whose secret cannot be opened.
 	lost string
-	// held says the flash has a secret, held in the memory of the
-	// daemon that made it (flashes), as its cookie says (flashValue).
+	// held says the flash has a secret, sealed in the store, as its
+	// cookie says (flashValue).
 	held bool
 }
 
-// flashes holds the flashes waiting for their page, by id.
-type flashes struct {
-	mu   sync.Mutex
-	held map[string]*flash
-}
-
-func newFlashes() *flashes { return &flashes{held: map[string]*flash{}} }
-
-// put holds f until now+flashTTL and returns its id: the expired are
-// dropped first, then, past maxFlashes, the one that expires first.
-func (fs *flashes) put(f *flash, now time.Time) (string, error) {
+// seeOtherFlash keeps f in the store and redirects a form to the page at
+// to, which shows it (takeFlash), made by the user of sess.
+func (s *Server) seeOtherFlash(w http.ResponseWriter, r *http.Request, sess *session, to string, f *flash) error {
+	now := s.now()
+	f.user, f.page, f.expires = sess.User.ID, to, now.Add(flashTTL)
 	id, err := randomSecret(32)
 	if err != nil {
-		return "", err
+		return err
 	}
-	f.expires = now.Add(flashTTL)
-	fs.mu.Lock()
-	defer fs.mu.Unlock()
-	for k, held := range fs.held {
-		if !now.Before(held.expires) {
-			delete(fs.held, k)
-		}
-	}
-	for len(fs.held) >= maxFlashes {
-		oldest := ""
-		for k, held := range fs.held {
-			if oldest == "" || held.expires.Before(fs.held[oldest].expires) {
-				oldest = k
-			}
-		}
-		delete(fs.held, oldest)
-	}
-	fs.held[id] = f
-	return id, nil
-}
-
-// take returns the flash id names for page, shown to user, and deletes
-// it; nil for an id held for no flash (expired, taken, dropped), and for
-// another user or page (the flash is dropped all the same).
-func (fs *flashes) take(id string, user int64, page string, now time.Time) *flash {
-	fs.mu.Lock()
-	defer fs.mu.Unlock()
-	f := fs.held[id]
-	delete(fs.held, id)
-	if f == nil || !now.Before(f.expires) || f.user != user || f.page != page {
-		return nil
-	}
-	return f
-}
-
-// seeOtherFlash redirects a form to the page at to, which shows f
-// (takeFlash), made by the user of sess.
-func (s *Server) seeOtherFlash(w http.ResponseWriter, r *http.Request, sess *session, to string, f *flash) error {
-	f.user, f.page = sess.User.ID, to
-	var id string
-	var err error
+	var value []byte
 	if f.secret != "" {
 		f.held = true
-		id, err = s.flashes.put(f, s.now()) // sets f.expires
-	} else {
-		f.expires = s.now().Add(flashTTL)
-		id, err = randomSecret(32)
+		if value, err = s.sealFlash(id, f); err != nil {
+			return err
+		}
 	}
-	if err != nil {
+	if err := s.Store.PutFlash(r.Context(), id, value, f.expires, now); err != nil {
 		return err
 	}
 	s.setCookie(w, r, flashCookieFor(to), s.flashValue(id, f), int(flashTTL/time.Second), http.SameSiteStrictMode)
@@ -170,7 +120,7 @@ func (s *Server) seeOtherFlash(w http.ResponseWriter, r *http.Request, sess *ses
 }
 
 // flashValue returns the value of the cookie of flash f, whose id is id:
-// the id, the page, the expiry (Unix seconds), whether a secret is held
+// the id, the page, the expiry (Unix seconds), whether a secret is kept
 // ("1") or not ("0"), what the form did (base64), and the signature of
 // them all for f's user; fields separated by colons, none of which holds
 // one.
@@ -203,36 +153,93 @@ func (s *Server) readFlash(value string, user int64) (f *flash, id string, ok bo
 	return &flash{user: user, page: fields[1], expires: time.Unix(exp, 0), done: string(done), held: fields[3] == "1"}, fields[0], true
 }
 
+// flashAEAD returns the cipher that seals the secrets of flashes, keyed
+// by the server's secret, which every daemon of the store shares.
+func (s *Server) flashAEAD() (cipher.AEAD, error) {
+	block, err := aes.NewCipher(s.key("flash seal")) // 32 bytes: AES-256
+	if err != nil {
+		return nil, err
+	}
+	return cipher.NewGCM(block)
+}
+
+// flashBinding is what a sealed secret is bound to: the flash's id, its
+// user and its page, so that it opens for that flash alone.
+func flashBinding(id string, f *flash) []byte {
+	return []byte(id + "\x00" + strconv.FormatInt(f.user, 10) + "\x00" + f.page)
+}
+
+// sealFlash returns f's secret and what it names, sealed for the store:
+// a random nonce and the AES-GCM ciphertext, bound to the flash
+// (flashBinding).
+func (s *Server) sealFlash(id string, f *flash) ([]byte, error) {
+	aead, err := s.flashAEAD()
+	if err != nil {
+		return nil, err
+	}
+	plain, err := json.Marshal([2]string{f.secret, f.secretOf})
+	if err != nil {
+		return nil, err
+	}
+	nonce := make([]byte, aead.NonceSize(), aead.NonceSize()+len(plain)+aead.Overhead())
+	if _, err := rand.Read(nonce); err != nil {
+		return nil, err
+	}
+	return aead.Seal(nonce, nonce, plain, flashBinding(id, f)), nil
+}
+
+// openFlash sets f's secret and what it names from sealed (sealFlash),
+// and reports whether it opened.
+func (s *Server) openFlash(sealed []byte, id string, f *flash) bool {
+	aead, err := s.flashAEAD()
+	if err != nil || len(sealed) < aead.NonceSize() {
+		return false
+	}
+	plain, err := aead.Open(nil, sealed[:aead.NonceSize()], sealed[aead.NonceSize():], flashBinding(id, f))
+	var secret [2]string
+	if err != nil || json.Unmarshal(plain, &secret) != nil || secret[0] == "" {
+		return false
+	}
+	f.secret, f.secretOf = secret[0], secret[1]
+	return true
+}
+
 // takeFlash returns the flash r's cookie carries for the page r asks for,
-// for the user of sess, and clears the cookie; an empty flash for no
-// cookie, or one for another page (left for it), and one that says
-// flashLost for a flash not held. Only a GET takes it: a HEAD (a link
-// checker's, a preview's) would throw the page, and the secret, away.
-func (s *Server) takeFlash(w http.ResponseWriter, r *http.Request, sess *session) *flash {
+// for the user of sess, taken from the store, and clears the cookie; an
+// empty flash for no cookie, or one for another page (left for it), and
+// one that says flashLost for a flash not kept (expired, shown already,
+// another user's). Only a GET takes it: a HEAD (a link checker's, a
+// preview's) would throw the page, and the secret, away. An error of the
+// store leaves the cookie, for a reload to try again.
+func (s *Server) takeFlash(w http.ResponseWriter, r *http.Request, sess *session) (*flash, error) {
 	if r.Method != http.MethodGet {
-		return &flash{}
+		return &flash{}, nil
 	}
 	c, err := r.Cookie(flashCookieFor(r.URL.Path))
 	if err != nil {
-		return &flash{}
+		return &flash{}, nil
 	}
 	_, rest, _ := strings.Cut(c.Value, ":")
 	if page, _, _ := strings.Cut(rest, ":"); page != r.URL.Path {
-		return &flash{}
+		return &flash{}, nil
 	}
-	s.setCookie(w, r, c.Name, "", -1, http.SameSiteStrictMode)
 	now := s.now()
 	f, id, ok := s.readFlash(c.Value, sess.User.ID)
-	if !ok || !now.Before(f.expires) {
-		s.flashes.take(id, sess.User.ID, r.URL.Path, now) // dropped: another user's, or expired
-		return &flash{lost: flashLost}
-	}
-	if f.held {
-		if held := s.flashes.take(id, sess.User.ID, f.page, now); held != nil {
-			f.secret, f.secretOf = held.secret, held.secretOf
-		} else {
-			f.lost = flashSecretLost
+	var sealed []byte
+	if id != "" {
+		// Taken whether shown or not: another user's, or an expired
+		// one, is dropped.
+		sealed, err = s.Store.TakeFlash(r.Context(), id, now)
+		if err != nil && vigil.ErrorCode(err) != vigil.ENOTFOUND {
+			return nil, err
 		}
 	}
-	return f
+	s.setCookie(w, r, c.Name, "", -1, http.SameSiteStrictMode)
+	if !ok || err != nil || !now.Before(f.expires) || f.page != r.URL.Path {
+		return &flash{lost: flashLost}, nil
+	}
+	if f.held && !s.openFlash(sealed, id, f) {
+		f.lost = flashSecretLost
+	}
+	return f, nil
 }

@@ -168,10 +168,6 @@ type Server struct {
 	// refusals logs the refused sign-ins, a flood of them in a few
 	// lines (loginlog.go); Register sets it.
 	refusals *refusalLog
-	// flashes hold the secrets the Users and Tokens pages' forms made,
-	// for the page their redirect leads to, which reads what the forms
-	// did from a signed cookie (flash.go); Register sets it.
-	flashes *flashes
 }
 
 func (s *Server) now() time.Time {
@@ -193,7 +189,6 @@ func (s *Server) logger() *slog.Logger {
 func (s *Server) Register(mux *http.ServeMux) {
 	s.logins = newLoginLimiter()
 	s.refusals = newRefusalLog(s.logger())
-	s.flashes = newFlashes()
 	dummyHash() // made now, so that the first unknown account's sign-in costs no more than the others'
 	cop := http.NewCrossOriginProtection()
 	query, err := apiQueryParameters(openAPI)

@@ -57,7 +57,10 @@ func (s *Server) handleUsersPage(w http.ResponseWriter, r *http.Request, sess *s
 	if err := requireAdmin(r, sess.User); err != nil {
 		return err
 	}
-	f := s.takeFlash(w, r, sess)
+	f, err := s.takeFlash(w, r, sess)
+	if err != nil {
+		return err
+	}
 	return s.usersPage(w, r, sess, http.StatusOK, &usersData{Done: f.done, Password: f.secret, Email: f.secretOf, Lost: f.lost})
 }
 

@@ -18,12 +18,13 @@ import (
 // TestMessagesInSentinelZone: the times a message says to a person (a
 // digest's subject, a change's time in its body, a failure notice's
 // "fails since", a works-again notice's "after failing since") are in the
-// zone the sentinel's dates were read in (vigil.Sentinel.TimeZone), named
-// by the abbreviation the zone has that day, on a deployment in another
-// zone (Europe/Paris): in New York, a failure that began on 31 October
-// 2026, before daylight saving time ended (06:00 UTC on 1 November), is
-// said in EDT, and the digest period and failure that began after it in
-// EST. A sentinel saved before sentinels kept a zone is in the
+// owner's zone, the one the sentinel's dates were read in here
+// (TestMessagesFollowOwnerZone changes it), named by the abbreviation the
+// zone has that day, on a deployment in another zone (Europe/Paris): in
+// New York, a failure that began on 31 October 2026, before daylight
+// saving time ended (06:00 UTC on 1 November), is said in EDT, and the
+// digest period and failure that began after it in EST. An owner without
+// a zone, of a sentinel saved before sentinels kept one, reads the
 // deployment's. The digest's period (Message.Since) stays the instant, in
 // UTC, for programs. The messages said every time in UTC.
 func TestMessagesInSentinelZone(t *testing.T) {

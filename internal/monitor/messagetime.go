@@ -26,9 +26,9 @@ func messageTime(t time.Time, loc *time.Location) string {
 }
 
 // location returns the zone the plan's sentinel's lifespan runs in, its
-// dates' (sentinelLocation), UTC if none was set. A site's page failing
-// crawls in a row is noted in it; the messages say their times in the
-// owner's zone (job.location).
+// dates' (sentinelLocation), UTC if none was set. The messages, and the
+// notes of a site's pages they carry, say their times in the owner's zone
+// (job.location).
 func (p *plan) location() *time.Location {
 	if p.lifespan.Location == nil {
 		return time.UTC

@@ -433,7 +433,9 @@ func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sin
 		}
 		j.plan = p
 		j.zone = p.location()
-		if len(p.contacts) > 0 { // only a message sent is written in it
+		// Only a message sent, and a site's notes on its pages (stored
+		// with the change, shown as written), are written in it.
+		if len(p.contacts) > 0 || p.site != nil {
 			j.zone = m.ownerZone(ctx, s, p, zones)
 		}
 		j.st.follow(p.urls)

@@ -115,15 +115,17 @@ func TestSiteCarryMomentary(t *testing.T) {
 
 // TestSiteCarryBound: a page failing for more than crawl.MaxCarriedCrawls
 // checks in a row is removed, with the pages reached only through it. The
-// record's note says since when it fails and when it was last read in the
-// sentinel's zone, as the message that tells it does (messageTime), named
-// by the zone's abbreviation, UTC for a sentinel without a zone on a
-// deployment without one: the note is written once, with the change, and
+// record's note says since when it fails and when it was last read in its
+// owner's zone as it is at the check, as the message that tells it does
+// (messageTime, job.location), named by the zone's abbreviation, UTC for an
+// owner without a zone on a deployment without one: the note is written once, with the change, and
 // read as stored on the dashboard, in the feed and in the messages. It
 // said them in RFC 3339 UTC.
 func TestSiteCarryBound(t *testing.T) {
-	for _, zone := range []string{"", "Asia/Tokyo", "America/New_York"} {
-		name := zone
+	// "A>B": saved in zone A, then its owner sets B: the note is in B.
+	for _, zones := range []string{"", "Asia/Tokyo", "America/New_York", "America/New_York>Asia/Tokyo"} {
+		zone, then, moved := strings.Cut(zones, ">")
+		name := strings.ReplaceAll(zones, "/", "_")
 		if name == "" {
 			name = "none"
 		}
@@ -140,6 +142,12 @@ func TestSiteCarryBound(t *testing.T) {
 					t.Fatal(err)
 				}
 				sen = saveIn(t, db, u, nil, src, now)
+			}
+			if moved {
+				if err := db.SetUserTimeZone(context.Background(), u.ID, then); err != nil {
+					t.Fatal(err)
+				}
+				zone = then
 			}
 			loc, err := vigil.ZoneOr(zone, time.UTC)
 			if err != nil {

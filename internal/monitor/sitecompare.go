@@ -70,7 +70,7 @@ func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecor
 		p := pages1[string(id)]
 		info := &intent.PageInfo{URL: p.URL, Title: p.Title, OldVersion: prev.Versions[p.URL], Note: "no longer reached"}
 		if now := pages2[p.URL]; now != nil {
-			info.Note = "now failing: " + now.Failure() + failingSince(p, now, j.plan.location())
+			info.Note = "now failing: " + now.Failure() + failingSince(p, now, j.location())
 		} else if to, ok := redirected[p.URL]; ok {
 			info.Note = "now redirected to " + to
 		} else if why := unread2[p.URL]; why != "" {

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
-	"crypto/subtle"
-	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -30,22 +28,21 @@ import (
 // loopback address, nor a name that resolves to one when the browser asks
 // (DNS rebinding): the browser resolves nothing itself behind a proxy.
 //
-// It listens on 127.0.0.1, and answers only the requests that give its
-// credentials (user proxyUser and a random password of 64 hex digits, made
-// for each proxy started) in Proxy-Authorization: it forwards to the
-// operator's proxy (Options.Proxy) with that proxy's credentials, which
-// another local process could otherwise use through it. Others are
-// refused with a 407. The browser is given them over the DevTools
-// protocol when it asks (navigationGate answers Fetch.authRequired), never
-// on its command line, which any local user can read.
+// It listens on 127.0.0.1, and answers only the requests that give the
+// credentials of a render under way (renderLog: a user and a random
+// password of 64 hex digits, made for each render) in
+// Proxy-Authorization: it forwards to the operator's proxy
+// (Options.Proxy) with that proxy's credentials, which another local
+// process could otherwise use through it. Others are refused with a 407.
+// The browser is given them over the DevTools protocol when it asks
+// (navigationGate answers Fetch.authRequired), never on its command line,
+// which any local user can read; and the proxy tells by them whose
+// request it serves, recording its failures for that render only.
 type guardProxy struct {
 	ln   net.Listener
 	srv  *http.Server
 	dial func(ctx context.Context, network, addr string) (net.Conn, error)
 	tr   *http.Transport
-	// password is the proxy's own, random for each proxy started: a
-	// request must carry it (with proxyUser) in Proxy-Authorization.
-	password string
 	// total bounds each plain request forwarded, its answer's headers
 	// and body: the client's TotalTimeout, as its own fetch's.
 	total time.Duration
@@ -66,16 +63,14 @@ type guardProxy struct {
 	lastPanic error
 	// dead is set when the server's loop ended on a panic (serve).
 	dead atomic.Bool
-	// refused records the hosts the address guard refused (refuse).
-	refused refusals
+	// logs are the renders under way, by the user name of their
+	// credentials (renderLog), and logged counts those ever opened.
+	logs   map[string]*renderLog
+	logged uint64
 	// token marks the proxy's own answers to the plain requests it could
 	// not forward, and failed keeps their errors (guardFailureHeader).
 	token  string
 	failed failures
-	// tunnelFailed records the hosts whose tunnels could not be opened
-	// for another reason than the guard's (refuse): the browser says
-	// only net::ERR_TUNNEL_CONNECTION_FAILED.
-	tunnelFailed refusals
 }
 
 // startGuardProxy starts a proxy dialling with dial. With up (the
@@ -102,8 +97,6 @@ func startGuardProxyHandshake(dial func(ctx context.Context, network, addr strin
 	if err != nil {
 		return nil, err
 	}
-	key := make([]byte, 32)
-	rand.Read(key) // never fails (crypto/rand)
 	if total <= 0 {
 		total = time.Minute
 	}
@@ -112,7 +105,7 @@ func startGuardProxyHandshake(dial func(ctx context.Context, network, addr strin
 	}
 	token := make([]byte, 16)
 	rand.Read(token)
-	p := &guardProxy{ln: ln, dial: dial, conns: map[net.Conn]struct{}{}, password: hex.EncodeToString(key), total: total,
+	p := &guardProxy{ln: ln, dial: dial, conns: map[net.Conn]struct{}{}, total: total,
 		handshake: handshake, token: hex.EncodeToString(token)}
 	p.tr = &http.Transport{
 		Proxy:                 nil,
@@ -170,12 +163,9 @@ func (p *guardProxy) serve(ln net.Listener) {
 // (serve): the browser using it must be started again.
 func (p *guardProxy) stopped() bool { return p.dead.Load() }
 
-// proxyUser is the user name of the guard proxy's credentials.
+// proxyUser begins the user name of each render's credentials
+// (renderLog).
 const proxyUser = "vigil"
-
-// credentials returns the user name and password a request to the proxy
-// must give (Basic, in Proxy-Authorization).
-func (p *guardProxy) credentials() (user, password string) { return proxyUser, p.password }
 
 // URL is the proxy's address, for the browser's --proxy-server.
 func (p *guardProxy) URL() string { return "http://" + p.ln.Addr().String() }
@@ -236,16 +226,6 @@ func dropHopHeaders(h http.Header) {
 	}
 }
 
-// authorized reports whether r gives the proxy's credentials.
-func (p *guardProxy) authorized(r *http.Request) bool {
-	scheme, given, ok := strings.Cut(r.Header.Get("Proxy-Authorization"), " ")
-	if !ok || !strings.EqualFold(scheme, "Basic") {
-		return false
-	}
-	want := base64.StdEncoding.EncodeToString([]byte(proxyUser + ":" + p.password))
-	return subtle.ConstantTimeCompare([]byte(strings.TrimSpace(given)), []byte(want)) == 1
-}
-
 // ServeHTTP answers a request of the browser (handle). A panic in it (a
 // bug in a dial, the transport, or a tunnel's start before the hijack;
 // tunnel keeps those after it) is kept (a *vigil.PanicError, its URLs
@@ -272,13 +252,14 @@ func (p *guardProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // handle answers a request of the browser: a tunnel for a CONNECT, the
 // request forwarded for another.
 func (p *guardProxy) handle(w http.ResponseWriter, r *http.Request) {
-	if !p.authorized(r) {
+	rl := p.authorized(r)
+	if rl == nil {
 		w.Header().Set("Proxy-Authenticate", `Basic realm="vigil rendering browser"`)
 		http.Error(w, "vigil: proxy credentials required", http.StatusProxyAuthRequired)
 		return
 	}
 	if r.Method == http.MethodConnect {
-		p.tunnel(w, r)
+		p.tunnel(w, r, rl)
 		return
 	}
 	if !r.URL.IsAbs() || (r.URL.Scheme != "http" && r.URL.Scheme != "https") {
@@ -292,7 +273,7 @@ func (p *guardProxy) handle(w http.ResponseWriter, r *http.Request) {
 	dropHopHeaders(out.Header)
 	resp, err := p.tr.RoundTrip(out)
 	if err != nil {
-		p.refuse(w, r, err)
+		p.refuse(w, r, rl, err)
 		return
 	}
 	defer resp.Body.Close()
@@ -305,8 +286,8 @@ func (p *guardProxy) handle(w http.ResponseWriter, r *http.Request) {
 	io.Copy(w, resp.Body)
 }
 
-// tunnel answers a CONNECT: a guarded connection to the host, then bytes
-// both ways until either side closes.
+// tunnel answers a CONNECT of the render whose log is rl: a guarded
+// connection to the host, then bytes both ways until either side closes.
 //
 // A panic once the host is dialled closes that connection. Once the
 // browser's connection is hijacked, net/http no longer closes it, nor
@@ -315,10 +296,10 @@ func (p *guardProxy) handle(w http.ResponseWriter, r *http.Request) {
 // counted and kept (a *vigil.PanicError) for the renders in flight to fail
 // with (panicSince), as a tunnel's is; before the hijack it is left to
 // ServeHTTP, which aborts the request.
-func (p *guardProxy) tunnel(w http.ResponseWriter, r *http.Request) {
+func (p *guardProxy) tunnel(w http.ResponseWriter, r *http.Request, rl *renderLog) {
 	upstream, err := p.dial(r.Context(), "tcp", r.Host)
 	if err != nil {
-		p.refuse(w, r, err)
+		p.refuse(w, r, rl, err)
 		return
 	}
 	var client net.Conn // the browser's, once hijacked
@@ -361,7 +342,7 @@ func (p *guardProxy) tunnel(w http.ResponseWriter, r *http.Request) {
 	var once sync.Once
 	var ended atomic.Bool
 	shut := func() { once.Do(func() { ended.Store(true); p.shut(client, upstream) }) }
-	spoke, answered := p.tunnelTimeout(r, &ended, shut)
+	spoke, answered := p.tunnelTimeout(r, rl, &ended, shut)
 	go func() {
 		defer p.wg.Done()
 		defer shut()
@@ -386,17 +367,17 @@ func (p *guardProxy) tunnel(w http.ResponseWriter, r *http.Request) {
 // first (answered): a server silent for p.handshake after the browser's
 // first byte (its TLS handshake's, the tunnel open) has its tunnel shut,
 // unless it ended already, and its host recorded with a
-// tunnelTimeoutError (tunnelFailed), for the render whose document it
-// was to fail as the plain fetch does ("TLS handshake timeout"), naming
+// tunnelTimeoutError in rl (its render's tunnelFailed), for that render,
+// if the document was its page's, to fail as the plain fetch does ("TLS handshake timeout"), naming
 // the host, where the browser waited for it to the render's deadline.
-func (p *guardProxy) tunnelTimeout(r *http.Request, ended *atomic.Bool, shut func()) (spoke, answered func()) {
+func (p *guardProxy) tunnelTimeout(r *http.Request, rl *renderLog, ended *atomic.Bool, shut func()) (spoke, answered func()) {
 	var heard atomic.Bool
 	spoke = sync.OnceFunc(func() {
 		time.AfterFunc(p.handshake, func() {
 			if heard.Load() || ended.Load() {
 				return
 			}
-			p.tunnelFailed.keep(r, &tunnelTimeoutError{host: r.Host, after: p.handshake})
+			rl.tunnelFailed.keep(r, &tunnelTimeoutError{host: r.Host, after: p.handshake})
 			shut()
 		})
 	})
@@ -484,20 +465,20 @@ func (p *guardProxy) panicSince(mark uint64) error {
 	return p.lastPanic
 }
 
-// refuse answers a failed dial or request r: 403 for an address the guard
-// refused, which is recorded for the render whose document it was
-// (refusals), 504 for one that ran out of time, 502 otherwise. The answer
+// refuse answers a failed dial or request r of the render whose log is
+// rl: 403 for an address the guard refused, which is recorded in rl
+// (refused), 504 for one that ran out of time, 502 otherwise. The answer
 // to a plain request is marked as the proxy's, and its error kept
 // (markFailure), for the render whose document it was to fail with it;
-// the host of a tunnel that could not be opened is recorded with its
-// error (tunnelFailed), as a refused one is.
-func (p *guardProxy) refuse(w http.ResponseWriter, r *http.Request, err error) {
+// the host of a tunnel that could not be opened is recorded in rl with
+// its error (tunnelFailed), as a refused one is.
+func (p *guardProxy) refuse(w http.ResponseWriter, r *http.Request, rl *renderLog, err error) {
 	status := http.StatusBadGateway
 	var ne net.Error
 	switch {
 	case errors.Is(err, ErrRefused):
 		status = http.StatusForbidden
-		p.refused.keep(r, err)
+		rl.refused.keep(r, err)
 	case errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout():
 		status = http.StatusGatewayTimeout
 	}
@@ -505,7 +486,7 @@ func (p *guardProxy) refuse(w http.ResponseWriter, r *http.Request, err error) {
 	case r.Method != http.MethodConnect:
 		p.markFailure(w.Header(), r, err)
 	case status != http.StatusForbidden:
-		p.tunnelFailed.keep(r, err)
+		rl.tunnelFailed.keep(r, err)
 	}
 	http.Error(w, "vigil: "+err.Error(), status)
 }

@@ -14,6 +14,13 @@ import (
 	"time"
 )
 
+// credentials opens a render's log on p (guardProxy.begin) and returns
+// its credentials, for a test that asks p as a render's tab does.
+func (p *guardProxy) credentials() (user, password string) {
+	l := p.begin()
+	return l.user, l.password
+}
+
 // TestGuardProxyTunnels: a tunnel ends with its client even when the
 // server never closes; a refused address is a 403; Close ends what is
 // left and returns.
@@ -94,9 +101,10 @@ func TestGuardProxyTunnels(t *testing.T) {
 
 // TestGuardProxyRequiresToken: the guard proxy forwards through the
 // operator's proxy, with its credentials, so a local process without the
-// proxy's own random credentials is refused with a 407, for a plain
-// request and a tunnel alike, and wrong ones are refused too; the browser's,
-// given them, goes through.
+// random credentials of a render under way is refused with a 407, for a
+// plain request and a tunnel alike, and wrong ones are refused too (another
+// render's password, those of a render ended); the browser's, given them,
+// goes through.
 func TestGuardProxyRequiresToken(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, "reached")
@@ -112,6 +120,8 @@ func TestGuardProxyRequiresToken(t *testing.T) {
 	if len(pass) < 32 {
 		t.Fatalf("the guard proxy's password %q is too short to be unguessable", pass)
 	}
+	other, ended := p.begin(), p.begin()
+	p.end(ended)
 	proxied := func(userinfo *url.Userinfo) int {
 		t.Helper()
 		pu, _ := url.Parse(p.URL())
@@ -135,6 +145,8 @@ func TestGuardProxyRequiresToken(t *testing.T) {
 		{"no credentials", nil, http.StatusProxyAuthRequired},
 		{"a wrong password", url.UserPassword(user, pass[:len(pass)-1]+"x"), http.StatusProxyAuthRequired},
 		{"another user", url.UserPassword("someone", pass), http.StatusProxyAuthRequired},
+		{"another render's password", url.UserPassword(user, other.password), http.StatusProxyAuthRequired},
+		{"an ended render's credentials", url.UserPassword(ended.user, ended.password), http.StatusProxyAuthRequired},
 		{"the proxy's credentials", url.UserPassword(user, pass), http.StatusOK},
 	} {
 		if got := proxied(tc.who); got != tc.want {

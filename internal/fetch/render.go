@@ -213,30 +213,29 @@ func (c *Chromium) start() (*browserSession, error) {
 type browserSession struct {
 	ctx   context.Context // the browser's
 	allow func(context.Context, string) error
-	proxy proxyLogin // the guard proxy's URL and credentials
+	proxy proxyLogin // the guard proxy's URL and the render's credentials
 	max   int64      // MaxSize
 	// tunnels is the guard proxy, and mark the count of its panics
 	// when the render started (guardProxy.panicMark): a tunnel or a
 	// request that panics while the render runs fails it (panicked).
 	tunnels *guardProxy
 	mark    uint64
-	// refusedMark is the count of the guard proxy's refusals when the
-	// render started (refusals.mark), and tunnelMark of the tunnels it
-	// could not open.
-	refusedMark, tunnelMark uint64
+	// log is what the guard proxy records of the render's own requests
+	// (its refusals, the tunnels it could not open), closed by end.
+	log *renderLog
 }
 
 // tunnelFailed returns the guard proxy's error for a tunnel to url's host
-// it could not open since the render started, if any.
-func (b *browserSession) tunnelFailed(url string) error {
-	return b.tunnels.tunnelFailed.since(b.tunnelMark, url)
-}
+// it could not open for the render, if any.
+func (b *browserSession) tunnelFailed(url string) error { return b.log.tunnelFailed.of(url) }
 
-// refused returns the guard proxy's refusal of url's host since the
-// render started, if any (refusals.since).
-func (b *browserSession) refused(url string) error {
-	return b.tunnels.refused.since(b.refusedMark, url)
-}
+// refused returns the guard proxy's refusal of url's host for the render,
+// if any.
+func (b *browserSession) refused(url string) error { return b.log.refused.of(url) }
+
+// end closes the render's log: the guard proxy refuses its credentials
+// from now on.
+func (b *browserSession) end() { b.tunnels.end(b.log) }
 
 // panicked returns a panic of the guard proxy since the render started,
 // if any (guardProxy.panicSince).
@@ -256,13 +255,12 @@ func browserLogf(logger *slog.Logger) func(string, ...any) {
 	}
 }
 
-// session returns what a render needs of the running browser, with c.mu
-// held.
+// session returns what a render needs of the running browser, its log
+// on the guard proxy opened (end closes it), with c.mu held.
 func (c *Chromium) session() *browserSession {
-	user, password := c.proxy.credentials()
+	log := c.proxy.begin()
 	return &browserSession{ctx: c.browser, allow: c.Allow, max: c.MaxSize, tunnels: c.proxy, mark: c.proxy.panicMark(),
-		refusedMark: c.proxy.refused.mark(), tunnelMark: c.proxy.tunnelFailed.mark(),
-		proxy: proxyLogin{origin: c.proxy.URL(), user: user, password: password}}
+		log: log, proxy: proxyLogin{origin: c.proxy.URL(), user: log.user, password: log.password}}
 }
 
 // newTab opens a tab for one render in a browser context of its own,
@@ -360,6 +358,7 @@ func (c *Chromium) render(ctx context.Context, url string) (string, documentAnsw
 	if err != nil {
 		return "", documentAnswer{}, err
 	}
+	defer b.end()
 	tab, cancel, err := b.newTab(ctx)
 	if err != nil {
 		return "", documentAnswer{}, ended(ctx, err)

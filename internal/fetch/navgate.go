@@ -416,6 +416,23 @@ func (g *navigationGate) refusedByGuard(refused func(url string) error) error {
 	return nil
 }
 
+// latestSent returns failed(url) of the latest main-frame document the
+// gate let through (the one the tab went to last), naming it ("navigation
+// to URL: ..."), nil if it gives none or no document was let through.
+func (g *navigationGate) latestSent(failed func(url string) error) error {
+	g.mu.Lock()
+	if len(g.sent) == 0 {
+		g.mu.Unlock()
+		return nil
+	}
+	d := g.sent[len(g.sent)-1]
+	g.mu.Unlock()
+	if err := failed(d.url); err != nil {
+		return fmt.Errorf("%s %s: %w", d.what, stripCredentials(d.url), err)
+	}
+	return nil
+}
+
 // fail fails a paused request unsent (BlockedByClient). An error here
 // leaves the request paused, unsent, until the tab closes: the render
 // fails on the refusal all the same.

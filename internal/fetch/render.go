@@ -317,7 +317,9 @@ const proxyBypassList = "<-loopback>"
 // proxy's error, naming it, as the plain fetch fails ("navigation to URL:
 // dial tcp ...: connection refused"), where the proxy's 502 or 504 was
 // returned as the page (and, for an https page whose tunnel it could not
-// open, the browser's net::ERR_TUNNEL_CONNECTION_FAILED was all it said).
+// open, the browser's net::ERR_TUNNEL_CONNECTION_FAILED was all it said;
+// for a page a script sent the tab to, its error page, "a document with
+// no HTTP answer").
 // An https page whose server sent nothing through its tunnel within the
 // client's ConnectTimeout (its TLS handshake) fails as the plain fetch's
 // TLS handshake timeout does, naming the host ("TLS handshake timeout:
@@ -453,6 +455,14 @@ func (c *Chromium) render(ctx context.Context, url string) (string, documentAnsw
 	// to a page before (history.back) from another that answered.
 	doc, err := gate.shown(tab, url)
 	if err != nil {
+		// The browser's error page, where a script sent the tab to
+		// an https page whose tunnel the proxy could not open, or
+		// whose server sent nothing through it in time: the render
+		// fails with the proxy's error, naming that page, as the
+		// page's own navigation does.
+		if failed := gate.latestSent(b.tunnelFailed); failed != nil {
+			return "", documentAnswer{}, failed
+		}
 		return "", documentAnswer{}, ended(ctx, err)
 	}
 	max := b.max

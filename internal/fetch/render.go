@@ -466,19 +466,7 @@ func (c *Chromium) render(ctx context.Context, url string) (string, documentAnsw
 		return "", documentAnswer{}, ended(ctx, err)
 	}
 	max := b.max
-	if max > 0 {
-		// Its length in UTF-16 code units, each one to three bytes of
-		// UTF-8 (a pair of them four): a document longer in units is
-		// longer in bytes, and is refused without being copied here.
-		units, err := documentUnits(tab)
-		if err != nil {
-			return "", documentAnswer{}, ended(ctx, err)
-		}
-		if units > max {
-			return "", documentAnswer{}, tooLargeRendered(max)
-		}
-	}
-	html, err := chromedp.Run(tab, chromedp.OuterHTML(chromedp.CSS("html")))
+	html, err := documentHTML(tab, max)
 	if err := gate.refused(); err != nil {
 		return "", documentAnswer{}, err
 	}
@@ -491,26 +479,43 @@ func (c *Chromium) render(ctx context.Context, url string) (string, documentAnsw
 	return "<!DOCTYPE html>\n" + html, doc, nil
 }
 
-// documentUnits returns the length of tab's document in UTF-16 code units,
-// read in an isolated world of its main frame: there the page's scripts
-// cannot redefine outerHTML (on the element or Element.prototype) to give
-// a short length, or none, for a document of any size, which would then be
-// copied out of the browser whole.
-func documentUnits(tab context.Context) (int64, error) {
+// documentHTML returns the outer HTML of tab's document (its root
+// element's), read in an isolated world of its main frame: there the
+// page's scripts cannot redefine outerHTML (on the element or
+// Element.prototype). With max positive, the document's length in UTF-16
+// code units is read first, each one to three bytes of UTF-8 (a pair of
+// them four): a document longer in units than max is longer in bytes, and
+// is refused (ErrTooLarge) without being copied here, where a script could
+// otherwise give a short length, or none, for a document of any size. The
+// document is read as it is, not through chromedp's tracking of the DOM,
+// which does not follow a page restored from the back/forward cache (a
+// script's history.back()) and waited for a document to the render's
+// deadline.
+func documentHTML(tab context.Context, max int64) (string, error) {
 	world, err := chromedp.Call(tab, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{
 		FrameID:   cdp.FrameID(chromedp.FromContext(tab).Target.TargetID),
-		WorldName: "vigil-size",
+		WorldName: "vigil-read",
 	})
 	if err != nil {
-		return 0, fmt.Errorf("read the document's size: %w", err)
+		return "", fmt.Errorf("read the document: %w", err)
 	}
-	units, err := chromedp.Run(tab, chromedp.Evaluate[int64](
-		`document.documentElement ? document.documentElement.outerHTML.length : 0`,
-		func(p *runtime.EvaluateParams) { p.ContextID = world.ExecutionContextID }))
+	inWorld := func(p *runtime.EvaluateParams) { p.ContextID = world.ExecutionContextID }
+	if max > 0 {
+		units, err := chromedp.Run(tab, chromedp.Evaluate[int64](
+			`document.documentElement ? document.documentElement.outerHTML.length : 0`, inWorld))
+		if err != nil {
+			return "", fmt.Errorf("read the document's size: %w", err)
+		}
+		if units > max {
+			return "", tooLargeRendered(max)
+		}
+	}
+	html, err := chromedp.Run(tab, chromedp.Evaluate[string](
+		`document.documentElement ? document.documentElement.outerHTML : ""`, inWorld))
 	if err != nil {
-		return 0, fmt.Errorf("read the document's size: %w", err)
+		return "", fmt.Errorf("read the document: %w", err)
 	}
-	return units, nil
+	return html, nil
 }
 
 // tooLargeRendered is the error of a rendered document over max bytes.

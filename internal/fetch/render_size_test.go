@@ -69,12 +69,12 @@ func TestRenderCapsDocument(t *testing.T) {
 	}
 }
 
-// TestDocumentUnitsIgnoresPageScript: the length of a rendered document,
+// TestDocumentHTMLIgnoresPageScript: a rendered document, and its length
 // read before it is copied out of the browser, is its own even where the
 // page's script redefines outerHTML to hide it (a length of nothing, or a
 // getter that throws): otherwise a hostile page had its document of any
 // size copied whole into the daemon before the cap was checked.
-func TestDocumentUnitsIgnoresPageScript(t *testing.T) {
+func TestDocumentHTMLIgnoresPageScript(t *testing.T) {
 	needChromium(t)
 	for _, hide := range []string{
 		`Object.defineProperty(document.documentElement, "outerHTML", {get() { return ""; }});`,
@@ -100,10 +100,13 @@ func TestDocumentUnitsIgnoresPageScript(t *testing.T) {
 		}
 		err = chromedp.Do(tab, chromedp.Navigate(srv.URL+"/"), chromedp.Sleep(100*time.Millisecond))
 		if err == nil {
-			var n int64
-			n, err = documentUnits(tab)
-			if err == nil && n < 1<<20 {
-				t.Errorf("%s: document of %d units, want over %d", hide, n, 1<<20)
+			var html string
+			html, err = documentHTML(tab, 0)
+			if err == nil && len(html) < 1<<20 {
+				t.Errorf("%s: document of %d bytes, want over %d", hide, len(html), 1<<20)
+			}
+			if _, capped := documentHTML(tab, 1<<10); !errors.Is(capped, ErrTooLarge) {
+				t.Errorf("%s: document read under a cap of 1024 bytes: %v, want ErrTooLarge", hide, capped)
 			}
 		}
 		if err != nil {

@@ -49,7 +49,8 @@
 //     (after its redirects), and one not 2xx fails as a plain answer of that
 //     status does (ErrStatus), a 429's or 503's Retry-After held to as
 //     the plain fetch holds to it (the host left alone, the page asked
-//     again once if the fetch's time allows). Frames' documents and
+//     again once if the fetch's time allows; its page not loaded, whose
+//     images and favicon the browser would ask the host for at once). Frames' documents and
 //     subresources (scripts, images, a script's requests) are not: a
 //     browser's page load is one fetch of the page, as the plain path's is,
 //     which fetches none of them. A page's script opens no window (the

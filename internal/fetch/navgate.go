@@ -29,6 +29,12 @@ import (
 // navigation asked already (a loop), for Render to name when the browser
 // gives up on the redirects.
 //
+// It holds the answers to documents too, at the response stage, before
+// the browser reads them: one to the main frame's that asks its host to be
+// left alone (a 429's or 503's Retry-After) is kept and failed unread
+// (limit), so that the browser asks the host nothing more (the page's
+// images, its favicon) before the time it gave.
+//
 // Frames' documents and subresources (scripts, styles, images, a script's
 // requests) are not held to robots.txt: a browser's page load is one fetch
 // of the page, as the plain path's is, which fetches none of them. The
@@ -72,6 +78,9 @@ type navigationGate struct {
 	// loader of their document (the tab shows one of them: shown).
 	doc     *documentAnswer
 	answers map[cdp.LoaderID]*documentAnswer
+	// limitedAnswer is the answer to a main-frame document that asked
+	// its host to be left alone, failed unread (limit).
+	limitedAnswer *documentAnswer
 }
 
 // documentAnswer is the answer to a document of the main frame: its URL,
@@ -125,6 +134,10 @@ func openNavigationGate(tab context.Context, allow func(ctx context.Context, url
 		URLPattern:   "*",
 		ResourceType: network.ResourceTypeDocument,
 		RequestStage: fetch.RequestStageRequest,
+	}, {
+		URLPattern:   "*",
+		ResourceType: network.ResourceTypeDocument,
+		RequestStage: fetch.RequestStageResponse,
 	}}, HandleAuthRequests: &handleAuth})
 	if err != nil {
 		g.close()
@@ -211,8 +224,12 @@ func (g *navigationGate) reply(id fetch.RequestID, r *fetch.AuthChallengeRespons
 	chromedp.Call(g.ctx, fetch.ContinueWithAuth, fetch.ContinueWithAuthParams{RequestID: id, AuthChallengeResponse: r})
 }
 
-// decide continues or fails one paused request.
+// decide continues or fails one paused request, or its answer (limit).
 func (g *navigationGate) decide(e *fetch.EventRequestPaused) {
+	if e.ResponseStatusCode != 0 || e.ResponseErrorReason != "" {
+		g.limit(e)
+		return
+	}
 	if e.ResourceType != network.ResourceTypeDocument || e.FrameID != g.frame {
 		g.resume(e.RequestID)
 		return
@@ -239,6 +256,45 @@ func (g *navigationGate) decide(e *fetch.EventRequestPaused) {
 	}
 	g.mu.Unlock()
 	g.fail(e.RequestID)
+}
+
+// limit decides on e, the answer to a document paused before the browser
+// reads it. An answer to the main frame's that asks its host to be left
+// alone for a while (a 429's or 503's Retry-After) is kept (limited) and
+// failed unread: the browser would otherwise show its page, and ask the
+// host for its images, scripts and favicon at once, before the time the
+// host gave, which the render is held to as the plain fetch is. Its page
+// is none of the render's anyway (a status not 2xx). Any other answer is
+// let through.
+func (g *navigationGate) limit(e *fetch.EventRequestPaused) {
+	if e.ResourceType == network.ResourceTypeDocument && e.FrameID == g.frame && e.ResponseErrorReason == "" {
+		a := documentAnswer{url: e.Request.URL, status: int(e.ResponseStatusCode)}
+		for _, h := range e.ResponseHeaders {
+			if strings.EqualFold(h.Name, "Retry-After") {
+				a.retryAfter = retryAfterValue(a.status, h.Value)
+			}
+		}
+		if a.retryAfter > 0 {
+			g.mu.Lock()
+			g.limitedAnswer = &a
+			g.mu.Unlock()
+			g.fail(e.RequestID)
+			return
+		}
+	}
+	chromedp.Call(g.ctx, fetch.ContinueResponse, fetch.ContinueResponseParams{RequestID: e.RequestID})
+}
+
+// limited returns the answer to the main frame's document that asked its
+// host to be left alone (limit), named as document names it, and whether
+// there was one.
+func (g *navigationGate) limited(asked string) (documentAnswer, bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.limitedAnswer == nil {
+		return documentAnswer{}, false
+	}
+	return g.named(*g.limitedAnswer, asked), true
 }
 
 // redirected records the document of e, a main-frame request, in the

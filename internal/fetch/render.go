@@ -402,6 +402,12 @@ func (c *Chromium) render(ctx context.Context, url string) (string, documentAnsw
 	if err := gate.failedAtGuard(b.tunnels.failure); err != nil {
 		return "", documentAnswer{}, err
 	}
+	// A 429 or 503 asking its host to be left alone, whose page the
+	// tab did not load (navigationGate.limit): its status is the
+	// render's, and its Retry-After.
+	if doc, ok := gate.limited(url); ok {
+		return "", doc, nil
+	}
 	if loadErr != nil {
 		if loop := gate.redirectLoop(); loop != nil && strings.Contains(loadErr.Error(), "ERR_TOO_MANY_REDIRECTS") {
 			return "", documentAnswer{}, loop

@@ -19,7 +19,9 @@ import (
 // within the fetch's time; an answer that asks for longer than the fetch
 // has fails with its status (ErrStatus), with or without a body. The
 // render took the limited answer for the page, or failed with the
-// browser's net::ERR_HTTP_RESPONSE_CODE_FAILURE when it had no body.
+// browser's net::ERR_HTTP_RESPONSE_CODE_FAILURE when it had no body; and
+// the browser asked the host for the limited page's images, and for its
+// favicon, at once.
 func TestRenderChromiumRetryAfter(t *testing.T) {
 	needChromium(t)
 	chrome := &Chromium{}
@@ -30,24 +32,22 @@ func TestRenderChromiumRetryAfter(t *testing.T) {
 		body   string
 	}{
 		{"429 without a body", http.StatusTooManyRequests, ""},
-		{"503 with a page", http.StatusServiceUnavailable, "<!DOCTYPE html><html><body>down for a while</body></html>"},
+		{"503 with a page", http.StatusServiceUnavailable, `<!DOCTYPE html><html><body>down for a while<img src="/logo.png"></body></html>`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var mu sync.Mutex
 			var until time.Time // no request before it
-			early, limited := 0, false
+			var early []string  // the paths asked before it
+			limited := false
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				mu.Lock()
 				defer mu.Unlock()
-				if r.URL.Path == "/favicon.ico" {
-					// The browser's own, for the page it shows (the
-					// 503's too), as it asks for its images: no
-					// fetch of the page.
+				if time.Now().Before(until) {
+					early = append(early, r.URL.Path)
+				}
+				if r.URL.Path == "/favicon.ico" || r.URL.Path == "/logo.png" {
 					http.NotFound(w, r)
 					return
-				}
-				if time.Now().Before(until) {
-					early++
 				}
 				w.Header().Set("Content-Type", "text/html")
 				switch {
@@ -66,7 +66,7 @@ func TestRenderChromiumRetryAfter(t *testing.T) {
 				w.Write([]byte("<!DOCTYPE html><html><body><p>" + r.URL.Path + "</p></body></html>"))
 			}))
 			defer srv.Close()
-			c := testClient(Options{IgnoreRobots: true, Renderer: chrome, TotalTimeout: 10 * time.Second})
+			c := testClient(Options{IgnoreRobots: true, Renderer: chrome, TotalTimeout: 20 * time.Second})
 			res, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: srv.URL + "/a", Render: true})
 			if err != nil || res.Status != http.StatusOK {
 				t.Fatalf("render of a page limited for a second: %+v, %v; want it read when asked again", res, err)
@@ -75,8 +75,8 @@ func TestRenderChromiumRetryAfter(t *testing.T) {
 				t.Fatal(err)
 			}
 			mu.Lock()
-			if early != 0 {
-				t.Errorf("%d requests before the time Retry-After gave", early)
+			if len(early) != 0 {
+				t.Errorf("requests before the time Retry-After gave: %v", early)
 			}
 			mu.Unlock()
 			res, err = c.Fetch(context.Background(), &vigil.FetchRequest{URL: srv.URL + "/always", Render: true})

@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -18,29 +19,59 @@ import (
 // migrated with the oldest of each keeping its name and the others
 // renamed "name-2", "name-3"... to a name their owner does not use,
 // another owner's untouched; the database then refuses a second sentinel
-// of a name in ASCII lower case whoever writes it.
+// of a name in ASCII lower case whoever writes it. A renamed sentinel's
+// source names it so in its header, every other byte (its comments) as
+// it was, and so does its checked spec: the editor shows the new name, and
+// the source saved unchanged keeps it. A source without a header of the
+// name (not the language's) and a spec that is not kept are left as they
+// were.
 func TestMigrateSentinelNamesUnique(t *testing.T) {
 	ctx := context.Background()
 	d, _ := newSchema(t)
 	c := olderSchema(t, d, "0116_sentinel_name_unique.sql")
 	at := time.Unix(1, 0).UTC()
 	long := strings.Repeat("é", 100) // 200 bytes
+	// source is a sentinel's source whose header writes name, as the
+	// dashboard keeps one with its comments.
+	source := func(name string) string {
+		return "# the shop's prices\nCreate  Sentinel\t" + name + " # its name\n\tUsing http://example.com/prices # the page\n  Every 1 hours\n# end\n"
+	}
+	// checked is the checked spec of src, as the dashboard stores it.
+	checked := func(src string) []byte {
+		t.Helper()
+		sen, err := spec.ParseSentinel("", []byte(src))
+		if err != nil {
+			t.Fatalf("%q: %v", src, err)
+		}
+		ch, err := spec.NewChecker(at).Check(sen)
+		if err != nil {
+			t.Fatalf("%q: %v", src, err)
+		}
+		js, err := json.Marshal(ch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return js
+	}
 	rows := []struct {
 		id, owner  int64
 		name, want string
+		written    string // the name as the source writes it, if not name
+		notSpec    bool   // the source is not the language's, and no spec is kept
 	}{
-		{1, 1, "Prices", "Prices"},
-		{2, 1, "prices", "prices-3"},
-		{3, 1, "prices-2", "prices-2"},
-		{4, 1, "PRICES", "PRICES-4"},
-		{5, 1, "Café", "Café"},
-		{6, 1, "CAFÉ", "CAFÉ-2"},
-		{7, 1, "ſale", "ſale"},
-		{8, 1, "sale", "sale"},
-		{9, 1, long, long},
-		{10, 1, strings.ToUpper(long), strings.Repeat("É", 99) + "-2"},
-		{11, 2, "prices", "prices"},
-		{12, 2, "other", "other"},
+		{id: 1, owner: 1, name: "Prices", want: "Prices"},
+		{id: 2, owner: 1, name: "prices", want: "prices-3"},
+		{id: 3, owner: 1, name: "prices-2", want: "prices-2"},
+		{id: 4, owner: 1, name: "PRICES", want: "PRICES-4"},
+		{id: 5, owner: 1, name: "Café", want: "Café"},
+		{id: 6, owner: 1, name: "CAFÉ", want: "CAFÉ-2", written: "CAFE\u0301"},
+		{id: 7, owner: 1, name: "ſale", want: "ſale"},
+		{id: 8, owner: 1, name: "sale", want: "sale"},
+		{id: 9, owner: 1, name: long, want: long},
+		{id: 10, owner: 1, name: strings.ToUpper(long), want: strings.Repeat("É", 99) + "-2"},
+		{id: 11, owner: 2, name: "prices", want: "prices"},
+		{id: 12, owner: 2, name: "other", want: "other"},
+		{id: 13, owner: 1, name: "SALE", want: "SALE-2", notSpec: true},
 	}
 	for _, q := range []string{
 		`INSERT INTO users (id, email, name, password_hash, created_at, updated_at) VALUES (1, 'ada@example.com', 'Ada', 'x', $1, $1)`,
@@ -51,8 +82,17 @@ func TestMigrateSentinelNamesUnique(t *testing.T) {
 		}
 	}
 	for _, r := range rows {
-		if _, err := c.Exec(ctx, `INSERT INTO sentinels (id, owner_id, name, source, status, created_at, updated_at, next_check, last_check)
-			VALUES ($1, $2, $3, 'x', 'active', $4, $4, $4, $4)`, r.id, r.owner, r.name, at); err != nil {
+		src, js := "x", []byte(nil)
+		if !r.notSpec {
+			written := r.name
+			if r.written != "" {
+				written = r.written
+			}
+			src = source(written)
+			js = checked(src)
+		}
+		if _, err := c.Exec(ctx, `INSERT INTO sentinels (id, owner_id, name, source, spec, status, created_at, updated_at, next_check, last_check)
+			VALUES ($1, $2, $3, $4, $5, 'active', $6, $6, $6, $6)`, r.id, r.owner, r.name, src, js, at); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -69,9 +109,42 @@ func TestMigrateSentinelNamesUnique(t *testing.T) {
 		if s.Name != r.want || !spec.IsValidName(s.Name) {
 			t.Errorf("sentinel %d (%q): named %q after the migration, want %q (a valid name)", r.id, r.name, s.Name, r.want)
 		}
+		if r.notSpec {
+			if s.Source != "x" || s.Spec != nil {
+				t.Errorf("sentinel %d (%q): source %q and spec %s after the migration, want them as they were (x, none)", r.id, r.name, s.Source, s.Spec)
+			}
+			continue
+		}
+		wantSource := source(r.want)
+		if r.want == r.name && r.written != "" {
+			wantSource = source(r.written)
+		}
+		if s.Source != wantSource {
+			t.Errorf("sentinel %d (%q): source after the migration\n%q\nwant\n%q", r.id, r.name, s.Source, wantSource)
+		}
+		if want := checked(source(r.want)); string(s.Spec) != string(want) {
+			t.Errorf("sentinel %d (%q): spec after the migration\n%s\nwant\n%s", r.id, r.name, s.Spec, want)
+		}
+		var ch spec.Checked
+		if err := json.Unmarshal(s.Spec, &ch); err != nil {
+			t.Errorf("sentinel %d (%q): its spec after the migration: %v", r.id, r.name, err)
+		} else if ch.Sentinel.Name.Name != r.want {
+			t.Errorf("sentinel %d (%q): the checker reads its spec as named %q, want %q", r.id, r.name, ch.Sentinel.Name.Name, r.want)
+		}
+		// Saved unchanged, as the dashboard does: named as its source's
+		// header says.
+		sen, err := spec.ParseSentinel("", []byte(s.Source))
+		if err != nil {
+			t.Errorf("sentinel %d (%q): its source after the migration: %v", r.id, r.name, err)
+			continue
+		}
+		s.Name = sen.Name.Name
+		if err := db.UpdateSentinel(ctx, s); err != nil {
+			t.Errorf("sentinel %d (%q): its source saved unchanged after the migration: %v", r.id, r.name, err)
+		}
 	}
 	_, err = c.Exec(ctx, `INSERT INTO sentinels (id, owner_id, name, source, status, created_at, updated_at, next_check, last_check)
-		VALUES (13, 2, 'OTHER', 'x', 'active', $1, $1, $1, $1)`, at)
+		VALUES (14, 2, 'OTHER', 'x', 'active', $1, $1, $1, $1)`, at)
 	if err == nil || !strings.Contains(err.Error(), "sentinels_owner_name_key") {
 		t.Errorf("a second sentinel of one name written to the migrated store: %v, want the unique constraint's refusal", err)
 	}

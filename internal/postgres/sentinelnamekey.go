@@ -22,8 +22,8 @@ const sentinelNameConstraint = "sentinels_owner_name_key"
 // that no other sentinel of the owner has, and then adds
 // sentinelNameConstraint. The suffix keeps the name one the sentinel
 // language takes (spec.IsValidName: letters, digits, '_' and '-'), which
-// "name (2)" is not. Only the name is written: the sentinel's source and
-// compiled spec are left as they were, naming it as before.
+// "name (2)" is not. The name is written wherever the sentinel keeps it
+// (renameStoredSentinel): its column, its source's header and its spec.
 func renameDuplicateSentinels(ctx context.Context, tx execer) error {
 	rows, err := tx.QueryContext(ctx, "SELECT id, owner_id, name FROM sentinels ORDER BY owner_id, id")
 	if err != nil {
@@ -47,9 +47,12 @@ func renameDuplicateSentinels(ctx context.Context, tx execer) error {
 		for end < len(all) && all[end].OwnerID == all[start].OwnerID {
 			end++
 		}
-		for id, name := range dedupeSentinelNames(all[start:end]) {
-			if _, err := tx.ExecContext(ctx, "UPDATE sentinels SET name = $1 WHERE id = $2", name, id); err != nil {
-				return fmt.Errorf("rename sentinel %d to %q: %w", id, name, err)
+		renamed := dedupeSentinelNames(all[start:end])
+		for _, s := range all[start:end] {
+			if name, ok := renamed[s.ID]; ok {
+				if err := renameStoredSentinel(ctx, tx, s.ID, s.Name, name); err != nil {
+					return err
+				}
 			}
 		}
 		start = end

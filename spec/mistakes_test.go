@@ -17,6 +17,8 @@ func TestUserMistakes(t *testing.T) {
 	}{
 		// An interval as English says it.
 		{"fetch every", "Fetch every 2 hours", `2:7: "every" does not go after Fetch: write the interval alone, as in Fetch 2 hours`},
+		{"fetch every zero", "Fetch every 0 hours", `2:7: "every" does not go after Fetch, and 0 hours is not greater than 0: write the interval alone, at least 1, as in Fetch 1 hour`},
+		{"fetch every zero months", "Fetch every 0 months", `2:7: "every" does not go after Fetch, and 0 months is not greater than 0: write the interval alone, at least 1, as in Fetch 30 days`},
 		{"every on the next line", "Fetch\n  Every 1 day", `2:6: expected interval (1 hour) or on change, found "Every"`},
 		{"every without count", "Every day", `2:7: an interval needs its count: write Every 1 day`},
 		{"fetch without count", "Fetch hours", `2:7: an interval needs its count: write Fetch 1 hour`},
@@ -84,6 +86,7 @@ func TestUserMistakes(t *testing.T) {
 		{"offset without base", "To +1 month", `2:4: expected date (MM/DD/YYYY), Now, start(name) or end(name), found "+": an offset is added to a time point, as in To Now + 1 month`},
 		{"fetch every unit", "Fetch every day", `2:7: "every" does not go after Fetch: write the interval, with its count, alone, as in Fetch 1 day`},
 		{"confirm without after", "Fetch 5 minutes Confirm 10 minutes", `2:25: expected "after", found "10": write Confirm after 10 minutes`},
+		{"confirm zero without after", "Fetch 5 minutes Confirm 0 minutes", `2:25: expected "after", found "0", and 0 minutes is not greater than 0: write at least 1, as in Confirm after 1 minute`},
 		{"above", `Monitor value In css ".p" above 10`, `2:27: expected value condition (changes, increases, decreases, rises above N, falls below N), found "above": write rises above 10`},
 		{"greater than", `Monitor value In css ".p" greater than 1.5`, `2:27: expected value condition (changes, increases, decreases, rises above N, falls below N), found "greater": write rises above 1.5`},
 		{"under", `Monitor value In css ".p" under 3`, `2:27: expected value condition (changes, increases, decreases, rises above N, falls below N), found "under": write falls below 3`},

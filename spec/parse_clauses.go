@@ -43,6 +43,10 @@ func (p *parser) parseFetch(pos Pos) *FetchClause {
 		p.next()
 		if p.tok == INT {
 			iv := p.parseInterval("Fetch")
+			if iv.N <= 0 {
+				// Fetch every 0 hours: Fetch 0 hours would be refused in turn.
+				p.fail(pos, word, "interval", fmt.Sprintf(`"every" does not go after Fetch, and %s is not greater than 0: write the interval alone, at least 1, as in Fetch %s`, iv.Duration, fixedExample(Duration{N: 1, Unit: iv.Unit})))
+			}
 			p.fail(pos, word, "interval", `"every" does not go after Fetch: write the interval alone, as in Fetch `+fixedExample(iv.Duration))
 		}
 		if u, ok := ParseUnit(p.lit); ok && p.tok == IDENT {

@@ -434,6 +434,10 @@ func (p *parser) afterMissing(pos Pos) {
 	}
 	at, word := p.pos, p.lit
 	iv := p.parseInterval("Confirm after")
+	if iv.N <= 0 {
+		// Confirm 0 minutes: Confirm after 0 minutes would be refused in turn.
+		p.fail(at, word, `"after"`, fmt.Sprintf(`expected "after", found %s, and %s is not greater than 0: write at least 1, as in Confirm after %s`, quote(word), iv.Duration, fixedExample(Duration{N: 1, Unit: iv.Unit})))
+	}
 	p.fail(at, word, `"after"`, `expected "after", found `+quote(word)+": write Confirm after "+fixedExample(iv.Duration))
 }
 

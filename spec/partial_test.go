@@ -104,7 +104,7 @@ f:3:11: invalid email address "nope"
 	}, {
 		name: "the interval after the syntax error of Fetch not told",
 		src:  "Create Sentinel a Using https://example.org/\nFetch every 0 hours\n",
-		want: `f:2:7: "every" does not go after Fetch: write the interval alone, as in Fetch 0 hours
+		want: `f:2:7: "every" does not go after Fetch, and 0 hours is not greater than 0: write the interval alone, at least 1, as in Fetch 1 hour
 `,
 	}, {
 		name: "a change type before a bad escape told, the one holding it not",

@@ -236,7 +236,8 @@ func (p *parser) emptyItem(what string, list []*Lit) {
 // otherDate returns the message of a date in From or To, lit, written
 // in another order or with other separators than MM/DD/YYYY: year
 // first, as ISO 8601 writes it (2026-03-01, 2026/03/01, with a time of
-// day 2026-03-01T09:30), or month first with dashes (03-01-2026). It
+// day 2026-03-01T09:30), month first with dashes (03-01-2026), or day
+// first where the first number is no month (31-12-2026, 31/12/2026). It
 // says what to write instead (03/01/2026), and, for a date that does not
 // exist, that its month or day is out of range. It returns "" for any
 // other text.
@@ -272,6 +273,14 @@ func otherDate(lit string) string {
 	switch {
 	case len(f[0]) == 4 && len(f[1]) <= 2 && len(f[2]) <= 2:
 		y, m, d = n[0], n[1], n[2]
+	case len(f[0]) <= 2 && len(f[1]) <= 2 && len(f[2]) == 4 && n[0] > 12 && n[1] >= 1 && n[1] <= 12:
+		// 31-12-2026, 31/12/2026: the day first, as most of the
+		// world writes it; no month is greater than 12.
+		y, m, d = n[2], n[1], n[0]
+		how = "month out of range, the day written first"
+		if last := time.Date(y, time.Month(m)+1, 0, 0, 0, 0, 0, time.UTC).Day(); d > last {
+			return ""
+		}
 	case sep == "-" && len(f[0]) <= 2 && len(f[1]) <= 2 && len(f[2]) == 4:
 		m, d, y = n[0], n[1], n[2]
 		how = "dashes"
@@ -298,7 +307,7 @@ func otherDate(lit string) string {
 	if how == "dashes" {
 		return fmt.Sprintf("invalid date %s: write %s, with slashes (%s)", short(lit), want, layout)
 	}
-	return fmt.Sprintf("invalid date %s: year first; write %s for %s (%s)", short(lit), want, short(lit), layout)
+	return fmt.Sprintf("invalid date %s: %s; write %s for %s (%s)", short(lit), how, want, short(lit), layout)
 }
 
 // byMissing fails at a contact written right after Notify, By left out

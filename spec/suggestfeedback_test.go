@@ -26,6 +26,8 @@ func TestSuggestionsParse(t *testing.T) {
 		{head + "From 2027-03-01T09:30", head + "From %s"},
 		{head + "From 03-01-2027", head + "From %s"},
 		{head + "From 2027/03/01", head + "From %s"},
+		{head + "From 31-12-2026", head + "From %s"},
+		{head + "From 31/12/2026", head + "From %s"},
 		{head + "From 12/01/2027 9am", head + "From %s"},
 		{head + "From 12/01/2027 9:30 p.m.", head + "From %s"},
 		{head + "From 12/01/2027 23:59:59", head + "From %s"},

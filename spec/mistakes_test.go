@@ -76,6 +76,8 @@ func TestUserMistakes(t *testing.T) {
 		{"notify without by, no webhook", "Notify ftp://files.example/x", `2:8: expected "By", found "ftp://files.example/x"`},
 		{"notify without by, mailto", "Notify mailto:me@example.org", `2:8: expected "By", found "mailto:me@example.org": write Notify By email me@example.org`},
 		{"any changes", "Monitor any changes", `2:13: expected "change" after "any", found "changes": write any change`},
+		{"any links", "Monitor any links", `2:13: expected "change" after "any", found "links": write all links`},
+		{"any image", "Monitor any image", `2:13: expected "change" after "any", found "image": write all images`},
 		{"anychanges", "Monitor anychanges", `2:9: unknown change type "anychanges": did you mean any change?`},
 		// A time of day as English writes it.
 		{"am", "From 12/01/2027 9am", `2:17: a time of day is written HH:MM, in 24 hours: write 12/01/2027 09:00`},

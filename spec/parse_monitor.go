@@ -83,6 +83,14 @@ func (p *parser) parseChangeType() *ChangeType {
 	p.next()
 	switch word {
 	case "any":
+		if p.isWord("links", "link", "images", "image", "words", "word") {
+			// any links: "all" is the word for every link.
+			all := map[string]string{"link": "links", "image": "images", "word": "words"}[strings.ToLower(p.lit)]
+			if all == "" {
+				all = strings.ToLower(p.lit)
+			}
+			p.failHere(p.lit, `"change" after "any"`, `expected "change" after "any", found `+p.describe()+": write all "+all)
+		}
 		if p.tok == IDENT && !p.isWord("change") && misspelt(p.lit, "change") {
 			p.failHere(p.lit, `"change" after "any"`, `expected "change" after "any", found `+p.describe()+": write any change")
 		}

@@ -53,6 +53,8 @@ func TestSuggestionsParse(t *testing.T) {
 		{head + "Notify slack://x", head + "%s"},
 		{head + "Monitor any changes", head + "Monitor %s"},
 		{head + "Monitor changes", head + "Monitor %s"},
+		{head + "Monitor any links", head + "Monitor %s"},
+		{head + "Monitor any words", head + "Monitor %s"},
 		{head + "Monitor anychanges", head + "Monitor %s"},
 		{head + `Monitor value In css ".p" above 10`, head + `Monitor value In css ".p" %s`},
 		{head + `Monitor value In css ".p" greater than 10.5`, head + `Monitor value In css ".p" %s`},

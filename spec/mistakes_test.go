@@ -92,6 +92,7 @@ func TestUserMistakes(t *testing.T) {
 		{"fetch every unit", "Fetch every day", `2:7: "every" does not go after Fetch: write the interval, with its count, alone, as in Fetch 1 day`},
 		{"confirm without after", "Fetch 5 minutes Confirm 10 minutes", `2:25: expected "after", found "10": write Confirm after 10 minutes`},
 		{"confirm zero without after", "Fetch 5 minutes Confirm 0 minutes", `2:25: expected "after", found "0", and 0 minutes is not greater than 0: write at least 1, as in Confirm after 1 minute`},
+		{"pairwise with a number", "Compare pairwise 2", `2:18: Compare takes pairwise, every <n> or moving <n>, and pairwise takes no number: write Compare pairwise`},
 		{"above", `Monitor value In css ".p" above 10`, `2:27: expected value condition (changes, increases, decreases, rises above N, falls below N), found "above": write rises above 10`},
 		{"greater than", `Monitor value In css ".p" greater than 1.5`, `2:27: expected value condition (changes, increases, decreases, rises above N, falls below N), found "greater": write rises above 1.5`},
 		{"under", `Monitor value In css ".p" under 3`, `2:27: expected value condition (changes, increases, decreases, rises above N, falls below N), found "under": write falls below 3`},

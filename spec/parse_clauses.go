@@ -310,6 +310,10 @@ func (p *parser) parseCompare(pos Pos) *CompareClause {
 	case p.isWord("pairwise"):
 		c.Method = Pairwise
 		p.next()
+		if p.tok == INT && p.pos.Line == pos.Line {
+			// Compare pairwise 2: a count, which pairwise takes not.
+			p.failHere(p.lit, "a clause", "Compare takes pairwise, every <n> or moving <n>, and pairwise takes no number: write Compare pairwise")
+		}
 	case p.tok == EVERY || p.isWord("moving"):
 		c.Method = EveryN
 		if p.tok != EVERY {

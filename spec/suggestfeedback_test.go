@@ -46,6 +46,7 @@ func TestSuggestionsParse(t *testing.T) {
 		{head + "Confirm 10 minutes", head + "%s"},
 		{head + "Confirm 2 months", head + "%s"},
 		{head + "Confirm 0 minutes", head + "%s"},
+		{head + "Compare pairwise 2", head + "%s"},
 		{head + "Notify mailto:me@example.org", head + "%s"},
 		{head + "Notify HTTPS://hooks.example/x", head + "%s"},
 		{head + "Notify me@example.org", head + "%s"},

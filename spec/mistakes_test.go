@@ -69,6 +69,8 @@ func TestUserMistakes(t *testing.T) {
 		{"misspelt Monitor", "Montior any change", `2:1: expected Monitor, Fetch, Confirm, From, To, Notify, Every, Compare or Create, found "Montior": write Monitor`},
 		{"misspelt Notify", "notfy By email me@example.org", `2:1: expected Monitor, Fetch, Confirm, From, To, Notify, Every, Compare or Create, found "notfy": write Notify`},
 		{"a word far from any", "Frobnicate any change", `2:1: expected Monitor, Fetch, Confirm, From, To, Notify, Every, Compare or Create, found "Frobnicate"`},
+		{"chat service named", "Notify By slack URL", `2:11: expected email <address>, webhook <URL> or a chat URL (slack://, discord://, telegram://, ntfy://, gotify://, mattermost://), found "slack": a chat service is named by the URL it gives, which begins with its scheme: write Notify By slack://...`},
+		{"chat service named alone", "Notify By Discord", `2:11: expected email <address>, webhook <URL> or a chat URL (slack://, discord://, telegram://, ntfy://, gotify://, mattermost://), found "Discord": a chat service is named by the URL it gives, which begins with its scheme: write Notify By discord://...`},
 		{"notify without by", "Notify me@example.org", `2:8: expected "By", found "me@example.org": write Notify By email me@example.org`},
 		{"notify without by, a webhook", "Notify https://hooks.example/x", `2:8: expected "By", found "https://hooks.example/x": write Notify By webhook https://hooks.example/x`},
 		// A URL no webhook takes, or an address as a link writes it,

@@ -271,6 +271,10 @@ func (p *parser) parseContact() *Contact {
 		}
 		c.Address, c.addr = v, p.pos
 		p.next()
+	case p.tok == IDENT && IsChatScheme(strings.ToLower(p.lit)):
+		// Notify By slack URL: the service named, its URL apart.
+		scheme := strings.ToLower(p.lit)
+		p.failHere(p.lit, contactOptions, "expected "+contactOptions+", found "+p.describe()+": a chat service is named by the URL it gives, which begins with its scheme: write Notify By "+scheme+"://...")
 	default:
 		p.failExpected(contactOptions)
 	}

@@ -144,7 +144,10 @@ func (p *parser) sentinelKeyword(s *Sentinel) {
 		p.failExpected(SENTINEL.String())
 	}
 	word := &Ident{NamePos: p.pos, Name: CanonicalName(p.lit)}
-	p.errorAt(p.pos, p.lit, SENTINEL.String(), "expected Sentinel, found "+p.describe())
+	if !p.sentinelTold {
+		p.errorAt(p.pos, p.lit, SENTINEL.String(), "expected Sentinel, found "+p.describe())
+	}
+	p.sentinelTold = false
 	p.next()
 	switch {
 	case p.tok == USING && !misspeltSentinel(word.Name):
@@ -250,12 +253,38 @@ func (p *parser) misspeltCreate(expected, msg string, inSentinel bool) *Sentinel
 	e := &Error{Pos: p.pos.Position(p.filename), Msg: msg, Found: p.lit, Expected: expected}
 	p.record(e)
 	p.next()
+	if p.tok == IDENT && p.pos.Line == e.Pos.Line && misspelt(e.Found, "create") && misspeltSentinel(p.lit) {
+		// Crate Sentinal b: both keywords misspelt, told as one
+		// mistake; a sentinel when a name and Using follow.
+		both := string(p.sc.src[e.Pos.Offset : p.pos.Offset+len(p.lit)])
+		e.Msg, e.Expected, e.Found = "expected Create Sentinel, found "+quote(both)+": write Create Sentinel", CREATE.String(), both
+		if !p.nameAndUsingAhead() {
+			return nil
+		}
+		p.sentinelTold = true
+		s.broken |= brokenOther
+		return s
+	}
 	if p.tok != SENTINEL {
 		return nil
 	}
 	e.Msg, e.Expected = "expected Create Sentinel, found "+quote(e.Found), CREATE.String()
 	s.broken |= brokenOther // its error, recorded before its header is read
 	return s
+}
+
+// nameAndUsingAhead reports whether the current token, a word, is
+// followed on its line by a name and Using ("Sentinal b Using"), read
+// ahead three tokens.
+func (p *parser) nameAndUsingAhead() bool {
+	var sc Scanner
+	sc.Init(p.sc.src[p.pos.Offset:], nil)
+	for _, want := range []Token{IDENT, IDENT, USING} {
+		if pos, tok, _ := sc.Scan(); pos.Line > 1 || tok != want {
+			return false
+		}
+	}
+	return true
 }
 
 // titleName fails at name, a sentinel's name read, when words follow it

@@ -152,6 +152,10 @@ type parser struct {
 	// offsets of its text, once read (see secondUsing).
 	targetFrom             int
 	targetStart, targetEnd int
+	// sentinelTold is set when the error of a misspelt Create has
+	// told of the misspelt Sentinel after it too (Crate Sentinal b),
+	// which sentinelKeyword then does not report again.
+	sentinelTold bool
 }
 
 // part records n, a piece of the clause or header being read that has

@@ -68,6 +68,7 @@ func TestSuggestionsParse(t *testing.T) {
 		{head + "Until 1/1/2030", head + "%s"},
 		{head + "Montior any change", head + "%s any change"},
 		{"Create Sentinel my shop Using http://a.example/", "Create Sentinel %s Using http://a.example/"},
+		{"Crate Sentinal b Using http://a.example/", "%s b Using http://a.example/"},
 		{"Create Sentinel 1s Using http://a.example/", "Create Sentinel %s Using http://a.example/"},
 		{"Create Sentinel 1Using Using http://a.example/", "Create Sentinel %s Using http://a.example/"},
 		{"Create Sentinel 1monitor Using http://a.example/", "Create Sentinel %s Using http://a.example/"},

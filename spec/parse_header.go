@@ -121,7 +121,7 @@ func orOperand(t Target, text string) string {
 // expect does.
 func (p *parser) using() {
 	if p.tok == IDENT && misspelt(p.lit, "using") {
-		p.errorAt(p.pos, p.lit, USING.String(), "expected Using, found "+p.describe())
+		p.errorAt(p.pos, p.lit, USING.String(), "expected Using, found "+p.describe()+": write Using")
 		p.next()
 		return
 	}

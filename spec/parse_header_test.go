@@ -36,7 +36,7 @@ func TestHeaderNameRecovered(t *testing.T) {
 		{"quoted name", `Create Sentinel "b" Using http://b.example/`, []string{"b"}, `h.ssl:1:17: expected sentinel name, found "b": a name is one word, unquoted, as in b`},
 		{"quoted title", `Create Sentinel "my shop" Using http://b.example/`, []string{""}, `h.ssl:1:17: expected sentinel name, found "my shop": a name is one word, unquoted, as in my-shop`},
 		{"reserved word", "Create Sentinel Monitor Using http://b.example/", []string{""}, `h.ssl:1:17: expected sentinel name, found reserved word "Monitor"`},
-		{"Using misspelt", "Create Sentinel b Usin http://b.example/", []string{"b"}, `h.ssl:1:19: expected Using, found "Usin"`},
+		{"Using misspelt", "Create Sentinel b Usin http://b.example/", []string{"b"}, `h.ssl:1:19: expected Using, found "Usin": write Using`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f, err := Parse("h.ssl", []byte(tc.src))

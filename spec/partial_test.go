@@ -33,7 +33,7 @@ f:4:29: expected email <address>, webhook <URL> or a chat URL (slack://, discord
 	}, {
 		name: "header did not parse: clauses alone",
 		src:  "Create Sentinel c Usin https://example.org/\nFetch 0 hours\nNotify By email bad\nConfirm after 2 hours\n",
-		want: `f:1:19: expected Using, found "Usin"
+		want: `f:1:19: expected Using, found "Usin": write Using
 f:2:7: Fetch 0 hours: interval must be greater than 0
 f:3:11: invalid email address "bad"
 `,
@@ -130,7 +130,7 @@ f:2:6: From 01/01/2001 has passed (01/01/2001 00:00 UTC is before now, 06/01/200
 	}, {
 		name: "misspelt Using: the target read, checked in full",
 		src:  "Create Sentinel c Usin https://example.org/\nFetch 1 hour\nConfirm after 2 hours\n",
-		want: `f:1:19: expected Using, found "Usin"
+		want: `f:1:19: expected Using, found "Usin": write Using
 f:3:1: Confirm after 2 hours must be shorter than Fetch 1 hour
 `,
 	}, {

@@ -69,6 +69,7 @@ func TestSuggestionsParse(t *testing.T) {
 		{head + "Montior any change", head + "%s any change"},
 		{"Create Sentinel my shop Using http://a.example/", "Create Sentinel %s Using http://a.example/"},
 		{"Crate Sentinal b Using http://a.example/", "%s b Using http://a.example/"},
+		{"Create Sentinel b Usin http://a.example/", "Create Sentinel b %s http://a.example/"},
 		{"Create Sentinel 1s Using http://a.example/", "Create Sentinel %s Using http://a.example/"},
 		{"Create Sentinel 1Using Using http://a.example/", "Create Sentinel %s Using http://a.example/"},
 		{"Create Sentinel 1monitor Using http://a.example/", "Create Sentinel %s Using http://a.example/"},

@@ -48,6 +48,9 @@ func TestUserMistakes(t *testing.T) {
 		{"joined m", "Fetch 30m", `2:7: write the count and the unit apart, the unit in full: Fetch 30 minutes, or 30 months`},
 		{"joined zero", "Fetch 0h", `2:7: write the count and the unit apart, the count greater than 0: Fetch 1 hour`},
 		{"abbreviated day", "From Now + 2 d", `2:14: unknown time unit "d": write days (want second, minute, hour, day, week or month)`},
+		{"semicolons between phrases", `Monitor phrase {"sold out"; "back soon"}`, `2:27: the items of a list are separated by ",", not ";": write phrase {"sold out", "back soon"}`},
+		{"semicolons between keywords", "Monitor keywords {sale;discount; offer}", `2:23: the items of a list are separated by ",", not ";": write keywords {sale, discount, offer}`},
+		{"semicolon in a long list", `Monitor phrase {"` + strings.Repeat("a", 90) + `"; "b"}`, `2:109: the items of a list are separated by ",", not ";": write phrase {"sold out"}`},
 		{"list without braces", "Monitor keywords: sale, discount", `2:19: expected { or ( after keywords, found "sale": the list goes in braces, as in keywords {sale}`},
 		// Quotes, selectors and contacts.
 		{"single quotes", "Monitor phrase {'sold out'}", `2:17: illegal character '\'': write it in double quotes: phrase {"sold out"}`},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -231,6 +232,33 @@ func (p *parser) emptyItem(what string, list []*Lit) {
 		p.failHere(found, "word or quoted string", fmt.Sprintf("%s {} names no %s: write %s alone for every %s, or name them, as in %s {%s}", k.kind, k.item, k.kind, k.item, k.kind, name))
 	}
 	p.failHere(found, "word or quoted string", fmt.Sprintf("%s {} names no %s: name at least one, as in %s", k.kind, k.item, k.example))
+}
+
+// semicolonItems fails at the first ";" of a list, semicolon, whose items, list, are separated by ";" where the
+// language writes ",", as a list of the change type what, with the list
+// to write (phrase {"a", "b"}), or the example of its change type when
+// that is longer than a message quotes. The scanner's errors at each
+// ";" of the list (clauses end without one) are replaced by it.
+func (p *parser) semicolonItems(semicolon Pos, what string, list []*Lit) {
+	first, last := semicolon.Offset, p.pos.Offset
+	p.errors = slices.DeleteFunc(p.errors, func(e *Error) bool {
+		return e.Pos.Offset >= first && e.Pos.Offset < last && e.Found == ";"
+	})
+	k := listKinds[what]
+	write := k.example
+	if k.kind != "" {
+		pr := &printer{}
+		pr.str(k.kind)
+		pr.list(list, k.quoted)
+		if s := pr.buf.String(); len(s) <= 2*maxQuoted {
+			write = s
+		}
+	}
+	msg := `the items of a list are separated by ",", not ";"`
+	if write != "" {
+		msg += ": write " + write
+	}
+	p.fail(semicolon, ";", ", or "+p.tok.String(), msg)
 }
 
 // otherDate returns the message of a date in From or To, lit, written

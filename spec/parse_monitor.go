@@ -260,6 +260,7 @@ func (p *parser) parseList(what string) []*Lit {
 	}
 	p.next()
 	var list []*Lit
+	var semicolon Pos // the first ";" between items, read as ","
 	for {
 		if p.tok == closing {
 			p.emptyItem(what, list)
@@ -274,6 +275,15 @@ func (p *parser) parseList(what string) []*Lit {
 		end := start + len(p.lit)
 		list = append(list, &Lit{ValuePos: p.pos, Value: p.litValue()})
 		p.next()
+		if p.tok == ILLEGAL && p.lit == ";" {
+			// phrase {"a"; "b"}: items separated as in some
+			// languages' lists.
+			if !semicolon.IsValid() {
+				semicolon = p.pos
+			}
+			p.next()
+			continue
+		}
 		if !quoted && p.pos.Offset == end && p.tok != COMMA && p.tok != closing && p.tok != EOF {
 			p.unquotedItem(start, what, closing) // don't, C++
 		}
@@ -281,6 +291,9 @@ func (p *parser) parseList(what string) []*Lit {
 			break
 		}
 		p.next()
+	}
+	if semicolon.IsValid() && p.tok == closing {
+		p.semicolonItems(semicolon, what, list)
 	}
 	if p.tok != closing {
 		if what == "phrase" && (p.tok == IDENT || p.tok == WORD) && len(list) > 0 {

@@ -80,6 +80,9 @@ func TestUserMistakes(t *testing.T) {
 		// is not told to be written as it is.
 		{"notify without by, no webhook", "Notify ftp://files.example/x", `2:8: expected "By", found "ftp://files.example/x"`},
 		{"notify without by, mailto", "Notify mailto:me@example.org", `2:8: expected "By", found "mailto:me@example.org": write Notify By email me@example.org`},
+		{"notify two without by", "Notify me@example.org, you@example.org", `2:8: expected "By", found "me@example.org": write Notify By email me@example.org, email you@example.org`},
+		{"notify three without by", "Notify me@example.org, https://hooks.example/x, slack://t", `2:8: expected "By", found "me@example.org": write Notify By email me@example.org, webhook https://hooks.example/x, slack://t`},
+		{"notify without by, then no contact", "Notify me@example.org, nope", `2:8: expected "By", found "me@example.org": write Notify By email me@example.org`},
 		{"any changes", "Monitor any changes", `2:13: expected "change" after "any", found "changes": write any change`},
 		{"any links", "Monitor any links", `2:13: expected "change" after "any", found "links": write all links`},
 		{"any image", "Monitor any image", `2:13: expected "change" after "any", found "image": write all images`},

@@ -341,37 +341,72 @@ func otherDate(lit string) string {
 // byMissing fails at a contact written right after Notify, By left out
 // ("Notify me@example.org"), with the clause to write: the address as
 // an email (without the mailto: of a link), an http or https URL as a
-// webhook, a chat URL or a contact keyword as it is. It returns, failing
-// nothing, at any other token, a URL of another scheme among them.
+// webhook, a chat URL or a contact keyword as it is. The contacts that
+// follow it, each after a comma, are written too (Notify By email
+// a@example.org, email b@example.org), up to maxBareContacts of them,
+// when each is one of these (see bareContact); else the first alone.
+// It returns, failing nothing, at any other token, a URL of another
+// scheme among them.
 func (p *parser) byMissing() {
 	if p.tok != WORD && p.tok != STRING && p.tok != IDENT || p.pos.Line != p.prevEnd.Line {
 		return
 	}
+	if p.isWord("email", "e-mail", "mail", "webhook") {
+		p.failHere(p.lit, `"By"`, `expected "By", found `+p.describe()+": write Notify By "+strings.ToLower(p.lit)+" ...")
+	}
+	write := p.bareContact()
+	if write == "" {
+		return
+	}
+	pos, found, describe := p.pos, p.lit, p.describe()
+	all := []string{write}
+	for range maxBareContacts {
+		p.next()
+		if p.tok != COMMA {
+			break
+		}
+		p.next()
+		c := p.bareContact()
+		if c == "" {
+			all = all[:1] // Notify a@example.org, b: the first alone
+			break
+		}
+		all = append(all, c)
+	}
+	p.fail(pos, found, `"By"`, `expected "By", found `+describe+": write Notify By "+strings.Join(all, ", "))
+}
+
+// maxBareContacts is the number of contacts after the first that
+// byMissing reads ahead, at most.
+const maxBareContacts = 8
+
+// bareContact returns the contact to write after Notify By for the
+// current token, a contact written without its keyword: an address as
+// email, an http or https URL as a webhook, a chat URL as it is; ""
+// for any other token, a URL of another scheme among them.
+func (p *parser) bareContact() string {
+	if p.tok != WORD && p.tok != STRING && p.tok != IDENT {
+		return ""
+	}
 	v := p.litValue()
 	scheme, _, hasScheme := strings.Cut(v, "://")
 	scheme = strings.ToLower(scheme)
-	var write string
 	switch {
-	case p.isWord("email", "e-mail", "mail", "webhook"):
-		write = "Notify By " + strings.ToLower(p.lit) + " ..."
 	case hasScheme && IsChatScheme(scheme):
-		write = "Notify By " + shortCode(p.lit)
+		return shortCode(p.lit)
 	case hasScheme && (scheme == "http" || scheme == "https"):
-		write = "Notify By webhook " + shortCode(p.lit)
+		return "webhook " + shortCode(p.lit)
 	case hasScheme:
 		// ftp://...: no webhook, nor any other contact.
 	case len(v) > len("mailto:") && strings.EqualFold(v[:len("mailto:")], "mailto:"):
 		// mailto:me@example.org, as a link writes an address.
 		if t, ok := scanOne(v[len("mailto:"):]); ok && t == WORD {
-			write = "Notify By email " + short(v[len("mailto:"):])
+			return "email " + short(v[len("mailto:"):])
 		}
 	case strings.Contains(v, "@") && p.tok != IDENT:
-		write = "Notify By email " + shortCode(p.lit)
+		return "email " + shortCode(p.lit)
 	}
-	if write == "" {
-		return
-	}
-	p.failHere(p.lit, `"By"`, `expected "By", found `+p.describe()+": write "+write)
+	return ""
 }
 
 // Times of day as English writes them after a date: in 12 hours (9am,

@@ -51,6 +51,11 @@ func TestUserMistakes(t *testing.T) {
 		{"semicolons between phrases", `Monitor phrase {"sold out"; "back soon"}`, `2:27: the items of a list are separated by ",", not ";": write phrase {"sold out", "back soon"}`},
 		{"semicolons between keywords", "Monitor keywords {sale;discount; offer}", `2:23: the items of a list are separated by ",", not ";": write keywords {sale, discount, offer}`},
 		{"semicolon in a long list", `Monitor phrase {"` + strings.Repeat("a", 90) + `"; "b"}`, `2:109: the items of a list are separated by ",", not ";": write phrase {"sold out"}`},
+		{"list after and", "Monitor keywords {a} and {b}", `2:26: a list follows its change type: write keywords {a} AND keywords {b}`},
+		{"list after or", `Monitor all words AND NOT phrase {"a"} OR {"b"}`, `2:43: a list follows its change type: write all words AND NOT phrase {"a"} OR phrase {"b"}`},
+		{"list after except", "Monitor all words except {a} AND {b}", `2:34: a list follows its change type: write all words except {a, b}`},
+		{"list after a long one", "Monitor keywords {" + strings.Repeat("a", 80) + "} AND {b}", `2:105: a list follows its change type, as in keywords {b}`},
+		{"list after all links", "Monitor all links AND {b}", `2:23: expected change type (any change, all links, all images, all words, keywords, phrase, table, list, regular expression, value), found "{"`},
 		{"list without braces", "Monitor keywords: sale, discount", `2:19: expected { or ( after keywords, found "sale": the list goes in braces, as in keywords {sale}`},
 		// Quotes, selectors and contacts.
 		{"single quotes", "Monitor phrase {'sold out'}", `2:17: illegal character '\'': write it in double quotes: phrase {"sold out"}`},

@@ -17,6 +17,9 @@ func (p *parser) parseExpr() Expr {
 	for p.tok == OR {
 		pos := p.pos
 		p.next()
+		if p.tok == LBRACE {
+			p.bareList(x, Or) // keywords {a} OR {b}
+		}
 		x = &BinaryExpr{X: x, OpPos: pos, Op: Or, Y: p.parseAndExpr()}
 	}
 	return x
@@ -27,6 +30,9 @@ func (p *parser) parseAndExpr() Expr {
 	for p.tok == AND {
 		pos := p.pos
 		p.next()
+		if p.tok == LBRACE {
+			p.bareList(x, And) // keywords {a} AND {b}
+		}
 		x = &BinaryExpr{X: x, OpPos: pos, Op: And, Y: p.parseUnary()}
 	}
 	return x

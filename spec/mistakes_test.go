@@ -54,8 +54,13 @@ func TestUserMistakes(t *testing.T) {
 		{"list after and", "Monitor keywords {a} and {b}", `2:26: a list follows its change type: write keywords {a} AND keywords {b}`},
 		{"list after or", `Monitor all words AND NOT phrase {"a"} OR {"b"}`, `2:43: a list follows its change type: write all words AND NOT phrase {"a"} OR phrase {"b"}`},
 		{"list after except", "Monitor all words except {a} AND {b}", `2:34: a list follows its change type: write all words except {a, b}`},
+		{"list after a comma", "Monitor keywords {a}, {b}", `2:21: the items of one list are written in its braces, not in another list after a comma: write keywords {a, b}`},
 		{"list after a long one", "Monitor keywords {" + strings.Repeat("a", 80) + "} AND {b}", `2:105: a list follows its change type, as in keywords {b}`},
 		{"list after all links", "Monitor all links AND {b}", `2:23: expected change type (any change, all links, all images, all words, keywords, phrase, table, list, regular expression, value), found "{"`},
+		{"comma between change types", `Monitor keywords {a}, phrase {"x"}`, `2:21: change types are joined with OR (a change in either) or AND (in both), not with ",": write keywords {a} OR phrase {"x"}`},
+		{"commas between change types", `Monitor all links, all images AND keywords {a}, phrase {"x"}`, `2:18: change types are joined with OR (a change in either) or AND (in both), not with ",": write all links OR all images AND keywords {a} OR phrase {"x"}`},
+		{"comma in parentheses", `Monitor all words AND (keywords {a}, phrase {"x"})`, `2:36: change types are joined with OR (a change in either) or AND (in both), not with ",": write keywords {a} OR phrase {"x"}`},
+		{"comma, then no change type", `Monitor keywords {a}, nope`, `2:21: change types are joined with OR (a change in either) or AND (in both), not with ","`},
 		{"list without braces", "Monitor keywords: sale, discount", `2:19: expected { or ( after keywords, found "sale": the list goes in braces, as in keywords {sale}`},
 		// Quotes, selectors and contacts.
 		{"single quotes", "Monitor phrase {'sold out'}", `2:17: illegal character '\'': write it in double quotes: phrase {"sold out"}`},

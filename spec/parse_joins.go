@@ -2,7 +2,8 @@ package spec
 
 // Mistakes in joining the change types of a Monitor clause: a list
 // written without its change type after AND or OR ("keywords {a} and
-// {b}"), told with the expression to write.
+// {b}"), and change types separated by commas ("keywords {a}, phrase
+// {"x"}"), told with the expression to write.
 
 // listWords are the change types that take a list, with the word that
 // parseList is given for them.
@@ -27,13 +28,15 @@ func lastChangeType(x Expr) *ChangeType {
 }
 
 // bareList fails at a list, the current token "{", written without its
-// change type after x and op ("keywords {a} AND {b}"), with the
-// expression to write: the change type of the list before it given
-// again (keywords {a} AND keywords {b}), or, for all words except, one
-// list of the items of both (all words except {a, b}). It returns, failing
+// change type after x and op ("keywords {a} AND {b}"), or after x and a
+// comma (op 0, the comma at comma: "keywords {a}, {b}"), with the
+// expression to write: after AND or OR, the change type of the list
+// before it given again (keywords {a} AND keywords {b}); after a comma,
+// or for all words except, one list of the items of both (keywords {a,
+// b}). The error is at the list, or at the comma. It returns, failing
 // nothing, when x ends with no change type that takes a list, or with
 // all words without exceptions.
-func (p *parser) bareList(x Expr, op Op) {
+func (p *parser) bareList(x Expr, op Op, comma Pos) {
 	last := lastChangeType(x)
 	if last == nil || last.Kind == Words && len(last.Args) == 0 {
 		return
@@ -42,11 +45,15 @@ func (p *parser) bareList(x Expr, op Op) {
 	if !ok {
 		return
 	}
-	at := p.pos
+	at, found := p.pos, "{"
 	msg := "a list follows its change type"
+	if op == 0 {
+		at, found = comma, ","
+		msg = "the items of one list are written in its braces, not in another list after a comma"
+	}
 	list := p.parseList(what)
 	var write Expr
-	if last.Kind == Words {
+	if op == 0 || last.Kind == Words {
 		merged := *last
 		merged.Args = append(append([]*Lit{}, last.Args...), list...)
 		write = replaceLast(x, &merged)
@@ -58,7 +65,7 @@ func (p *parser) bareList(x Expr, op Op) {
 	} else {
 		msg += ", as in " + Print(&ChangeType{Kind: last.Kind, Args: list[:1]})
 	}
-	p.fail(at, "{", changeTypes, msg)
+	p.fail(at, found, changeTypes, msg)
 }
 
 // replaceLast returns x with the change type it ends with (see
@@ -71,4 +78,38 @@ func replaceLast(x Expr, c *ChangeType) Expr {
 		return &NotExpr{NotPos: e.NotPos, X: replaceLast(e.X, c)}
 	}
 	return c
+}
+
+// maxCommaJoined is the number of operands after commas that
+// commaJoined reads, at most.
+const maxCommaJoined = 8
+
+// commaJoined fails at a comma after the expression x, the current
+// token: change types separated by commas ("keywords {a}, phrase
+// {"x"}"), told to join them with OR or AND, with the expression that
+// joins them with OR when each after a comma reads, at most
+// maxCommaJoined of them, and the expression is short enough to quote.
+// A list after the comma ("keywords {a}, {b}") is told as bareList
+// tells it.
+func (p *parser) commaJoined(x Expr) {
+	comma := p.pos
+	p.next()
+	if p.tok == LBRACE {
+		p.bareList(x, 0, comma)
+	}
+	e := &Error{Pos: comma.Position(p.filename), Found: ",", Expected: "AND, OR or a clause",
+		Msg: `change types are joined with OR (a change in either) or AND (in both), not with ","`}
+	p.record(e)
+	write := x
+	for n := 0; ; n++ {
+		write = &BinaryExpr{X: write, Op: Or, Y: p.parseAndExpr()}
+		if p.tok != COMMA || n+1 == maxCommaJoined {
+			break
+		}
+		p.next()
+	}
+	if text := Print(write); len(text) <= 2*maxQuoted && p.tok != COMMA {
+		e.Msg += ": write " + text
+	}
+	panic(bailout{})
 }

@@ -18,9 +18,12 @@ func (p *parser) parseExpr() Expr {
 		pos := p.pos
 		p.next()
 		if p.tok == LBRACE {
-			p.bareList(x, Or) // keywords {a} OR {b}
+			p.bareList(x, Or, Pos{}) // keywords {a} OR {b}
 		}
 		x = &BinaryExpr{X: x, OpPos: pos, Op: Or, Y: p.parseAndExpr()}
+	}
+	if p.tok == COMMA {
+		p.commaJoined(x) // keywords {a}, phrase {"x"}
 	}
 	return x
 }
@@ -31,7 +34,7 @@ func (p *parser) parseAndExpr() Expr {
 		pos := p.pos
 		p.next()
 		if p.tok == LBRACE {
-			p.bareList(x, And) // keywords {a} AND {b}
+			p.bareList(x, And, Pos{}) // keywords {a} AND {b}
 		}
 		x = &BinaryExpr{X: x, OpPos: pos, Op: And, Y: p.parseUnary()}
 	}

@@ -300,7 +300,7 @@ func (im *warcImport) readFile(ctx context.Context, f warcFile, opt warcImportOp
 			continue
 		}
 		var bad *badRecord
-		if err := sp.add(rec, spooled{n: number, where: where, at: at}); errors.As(err, &bad) {
+		if err := sp.add(rec, spooled{n: number, where: where, at: at, revisit: importType(rec) == warc.TypeRevisit}); errors.As(err, &bad) {
 			im.failures.add(number, bad.kind, fmt.Sprintf("%s (%s): %s", where, rec.ID(), bad))
 		} else if err != nil {
 			return nil, err
@@ -706,8 +706,12 @@ func (im *warcImport) revisited(ctx context.Context, rec *warc.Record) (int64, e
 			return v.ID, nil
 		}
 	}
-	return 0, bad(badOriginal, "revisit whose original (WARC-Refers-To %q, WARC-Payload-Digest %q, WARC-Refers-To-Target-URI %q at %q) is neither in the file nor in the store",
-		refersTo, digest, uri, date)
+	where := "the file"
+	if len(im.files) > 1 {
+		where = "the files imported"
+	}
+	return 0, bad(badOriginal, "revisit whose original (WARC-Refers-To %q, WARC-Payload-Digest %q, WARC-Refers-To-Target-URI %q at %q) is neither in %s (dated no later than the revisit) nor in the store",
+		refersTo, digest, uri, date, where)
 }
 
 // page returns what the store holds of the history of the page at

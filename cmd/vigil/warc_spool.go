@@ -33,6 +33,7 @@ type spooled struct {
 	n           int    // warc.Reader.Number
 	where       string // warc.Reader.Where
 	at          time.Time
+	revisit     bool // a revisit record, imported after the others of its date
 	start, size int64
 }
 
@@ -85,13 +86,20 @@ func (s *spool) add(rec *warc.Record, at spooled) error {
 }
 
 // each calls fn with each record of the spool in the order of their
-// dates, and in the order they were added for one date, and stops at
-// fn's first error.
+// dates, the revisits of one date after the others (a revisit's
+// original may be of its second, in a file given after it), and in the
+// order they were added for one date, and stops at fn's first error.
 func (s *spool) each(fn func(*warc.Record, spooled) error) error {
 	if err := s.w.Flush(); err != nil {
 		return spoolError(err)
 	}
-	sort.SliceStable(s.records, func(i, j int) bool { return s.records[i].at.Before(s.records[j].at) })
+	sort.SliceStable(s.records, func(i, j int) bool {
+		a, b := s.records[i], s.records[j]
+		if !a.at.Equal(b.at) {
+			return a.at.Before(b.at)
+		}
+		return !a.revisit && b.revisit
+	})
 	for _, at := range s.records {
 		r, err := warc.NewReader(io.NewSectionReader(s.f, at.start, at.size))
 		if err != nil {

@@ -103,7 +103,8 @@ type warcFile struct {
 // files in their order: their records are imported together, in the
 // order of their dates, in one transaction, and a record split in
 // segments across them (its first segments at the end of one file, the
-// others in the next, why WARC 1.1 splits records) is joined, and named
+// others in the next, why WARC 1.1 splits records) is joined, whatever
+// the order the files are named in (warc.Joiner), and named
 // by its first segment's file, number and id when the files leave its
 // chain incomplete or broken. A record is named by its file; a file that
 // cannot be read further is as one file's: nothing is imported, or with

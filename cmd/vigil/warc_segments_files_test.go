@@ -56,3 +56,39 @@ func TestWARCImportJoinsSegmentsAcrossFiles(t *testing.T) {
 		t.Errorf("the last segment in no file: imported %v", got)
 	}
 }
+
+// TestWARCImportSegmentsFilesOutOfOrder: the files of a crawl named out
+// of their order, the file of a record's continuations before the file
+// of its first segment, are imported as in their order: the record is
+// joined, in the one transaction of the import. It was two errors for
+// the record, its continuation's and its first segment's, and no word
+// of the order.
+func TestWARCImportSegmentsFilesOutOfOrder(t *testing.T) {
+	body := "<html><body><p>" + strings.Repeat("a page split across files. ", 40) + "</p></body></html>"
+	page := httpResponse("Content-Type: text/html\r\n", body)
+	const date = "2026-01-01T00:00:00Z"
+	split := segments("http://example.com/split", date, page, 300, 0)
+	if len(split) < 3 {
+		t.Fatalf("%d segments", len(split))
+	}
+	other := foreignRecord{typ: warc.TypeResponse, uri: "http://example.com/other", date: date, block: page}
+	info := foreignRecord{typ: warc.TypeWarcinfo, date: date, block: "software: test"}
+	first := writeForeignWARC(t, true, split[:2]...)
+	second := writeForeignWARC(t, false, append([]foreignRecord{info, info, other}, split[2:]...)...)
+	dst := t.TempDir()
+	_, errOut, code := runCmd(t, nil, "import", "warc", "--data", dst, second, first)
+	if code != exitOK || !strings.Contains(errOut, "imported 2 versions;") {
+		t.Fatalf("import of both files, the second first: exit %d\n%s", code, errOut)
+	}
+	if v := dump(t, dst)["http://example.com/split"]; len(v) != 1 || string(v[0].body) != body {
+		t.Errorf("the page split across files imported as %v", v)
+	}
+
+	// Its first segment in no file given: one error, naming the first
+	// continuation read.
+	dst = t.TempDir()
+	_, errOut, code = runCmd(t, nil, "import", "warc", "--data", dst, second)
+	if code != exitError || strings.Count(errOut, "not imported") != 1 || !strings.Contains(errOut, "whose first segment is not in the file; not imported") {
+		t.Errorf("continuations alone: exit %d\n%s", code, errOut)
+	}
+}

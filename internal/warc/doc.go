@@ -43,11 +43,11 @@
 //     first segment's header (less WARC-Segment-Number, and
 //     WARC-Block-Digest, which was that segment's) and the blocks of its
 //     segments in the order of their numbers, checked against
-//     WARC-Segment-Total-Length. The segments must follow each other in
-//     the stream read (other records between them or not) and be whole
-//     by MaxBlock bytes kept at once: a record whose segments run into
-//     the next file of a crawl is reported incomplete, not joined across
-//     files (warcio does not join segments at all).
+//     WARC-Segment-Total-Length. The segments may be read in any order
+//     (other records between them or not), across the files of a crawl
+//     read in turn, in whatever order they are given, and must be whole
+//     by MaxBlock bytes kept at once (warcio does not join segments at
+//     all).
 //   - A revisit record uses the profile
 //     http://netpreserve.org/warc/1.1/revisit/identical-payload-digest: its
 //     block is the HTTP response header only, WARC-Refers-To names the

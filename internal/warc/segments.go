@@ -18,14 +18,18 @@ import (
 // segments of one record are joined when they follow each other in the
 // stream read, others between them or not. One Joiner reads the files
 // of one import in turn, its File naming each, and joins the segments of
-// a record written across them; a record whose last segment none of
-// them holds is reported as incomplete (see End).
+// a record written across them, in whatever order the files are given:
+// a continuation read before its record's first segment (the files of a
+// crawl named out of their order) is kept until the first segment, and
+// the segments between, come. A record whose last segment none of them
+// holds, or continuations whose first segment none holds, are reported
+// as incomplete (see End), each record once.
 //
 // A Joiner keeps the segments of the records it has not finished in
 // memory, no more than MaxBlock bytes of blocks in all, and no more than
-// the constant MaxHeader bytes of their first segments' headers (what a
-// record's header may take): a file of many first segments whose
-// continuations never come does not fill memory.
+// the constant MaxHeader bytes of their headers (what a record's header
+// may take): a file of many first segments, or continuations, whose
+// other segments never come does not fill memory.
 type Joiner struct {
 	// MaxBlock, when positive and under the constant MaxBlock, is the
 	// most bytes of segments' blocks kept at once: a record whose
@@ -48,6 +52,11 @@ type Joiner struct {
 	// own; brokenSize counts its bytes, at most MaxHeader.
 	broken     map[string]bool
 	brokenSize int64
+	// early holds, by the id of their record, the continuations read
+	// before their record's first segment (the files of a crawl given
+	// out of their order), to be joined when it comes; their blocks
+	// count in size, their headers in headers.
+	early map[string]*earlySegments
 	// number and where are Origin's.
 	number int
 	where  string
@@ -64,6 +73,22 @@ type segmented struct {
 	block   []byte
 	order   int   // Joiner.opened when it was taken
 	headers int64 // the bytes of origin's header
+}
+
+// earlySegments are the continuations of one record read before its
+// first segment, in the order read.
+type earlySegments struct {
+	segs  []earlySegment
+	order int // Joiner.opened when the first was read, for End's order
+}
+
+// earlySegment is a continuation record read before its first segment,
+// with what the caller named it by and the Joiner's File then.
+type earlySegment struct {
+	rec    *Record
+	number int
+	where  string
+	file   string
 }
 
 // SegmentError is the error of a record split in segments that cannot be
@@ -146,7 +171,7 @@ func (j *Joiner) Add(rec *Record, number int, where string) (*Record, error) {
 		j.open[id] = &segmented{origin: origin, number: number, where: where, file: j.File, last: j.File, next: 2, block: slices.Clone(rec.Block), order: j.opened, headers: headers}
 		j.opened++
 		j.headers += headers
-		return nil, nil
+		return j.joinEarly(id)
 	}
 	originID := StripID(rec.Header.Get(FieldSegmentOriginID))
 	if originID == "" {
@@ -158,10 +183,18 @@ func (j *Joiner) Add(rec *Record, number int, where string) (*Record, error) {
 		return nil, nil
 	}
 	if s == nil {
-		// Its record's later continuations are dropped with it.
-		j.breakChain(originID)
-		return nil, &SegmentError{number, where, j.File, rec.ID(), fmt.Errorf("continuation segment %d of %s, whose first segment is not in the %s before it", num, originID, plural(j.files, "file", "files"))}
+		return j.keepEarly(rec, originID, num, number, where)
 	}
+	if whole, err := j.add(s, rec, originID, num, where); err != nil || whole != nil {
+		return whole, err
+	}
+	// The continuations after it, read before the record's first segment.
+	return j.joinEarly(originID)
+}
+
+// add joins rec, the continuation segment num of the record originID
+// whose segments s holds, named by where, as Add does.
+func (j *Joiner) add(s *segmented, rec *Record, originID string, num int, where string) (*Record, error) {
 	s.last = j.File
 	if j.File != s.file {
 		// A segment in another file than its record's first is named
@@ -203,6 +236,110 @@ func (j *Joiner) Add(rec *Record, number int, where string) (*Record, error) {
 		whole.Header.Set(FieldContentLength, strconv.Itoa(len(whole.Block)))
 	}
 	return whole, nil
+}
+
+// keepEarly keeps rec, the continuation segment num of the record
+// originID, read before its first segment, which the caller names by
+// number and where, for joinEarly to join when the first segment comes.
+// A continuation past the bytes kept is an error, and drops the others
+// of its record kept.
+func (j *Joiner) keepEarly(rec *Record, originID string, num, number int, where string) (*Record, error) {
+	e := j.early[originID]
+	headers := headerSize(rec.Header)
+	if e == nil {
+		headers += int64(len(originID))
+	}
+	fail := func(err error) (*Record, error) {
+		first := earlySegment{number: number, where: where, file: j.File, rec: rec}
+		if e != nil {
+			first = e.segs[0]
+			j.dropEarly(originID)
+		}
+		j.breakChain(originID)
+		return nil, &SegmentError{first.number, first.where, first.file, first.rec.ID(), err}
+	}
+	if j.headers+headers > MaxHeader {
+		return fail(fmt.Errorf("continuation segment %d of %s, whose first segment is not in the %s before it, and the headers of the records whose segments are being joined pass %d bytes: %w", num, originID, plural(j.files, "file", "files"), MaxHeader, ErrTooLong))
+	}
+	if err := j.grow(int64(len(rec.Block))); err != nil {
+		return fail(err)
+	}
+	if e == nil {
+		if j.early == nil {
+			j.early = map[string]*earlySegments{}
+		}
+		e = &earlySegments{order: j.opened}
+		j.early[originID] = e
+		j.opened++
+	}
+	j.headers += headers
+	e.segs = append(e.segs, earlySegment{rec: &Record{Version: rec.Version, Header: slices.Clone(rec.Header), Block: slices.Clone(rec.Block)}, number: number, where: where, file: j.File})
+	return nil, nil
+}
+
+// dropEarly forgets the continuations of the record id kept by
+// keepEarly.
+func (j *Joiner) dropEarly(id string) {
+	for len(j.early[id].segs) > 0 {
+		j.takeEarly(id, 0)
+	}
+}
+
+// takeEarly returns the continuation i of the record id kept by
+// keepEarly, and forgets it.
+func (j *Joiner) takeEarly(id string, i int) earlySegment {
+	e := j.early[id]
+	seg := e.segs[i]
+	e.segs = slices.Delete(e.segs, i, i+1)
+	j.size -= int64(len(seg.rec.Block))
+	j.headers -= headerSize(seg.rec.Header)
+	if len(e.segs) == 0 {
+		j.headers -= int64(len(id))
+		delete(j.early, id)
+	}
+	return seg
+}
+
+// segmentNumber returns the WARC-Segment-Number of rec, 0 for none.
+func segmentNumber(rec *Record) int {
+	n, _ := strconv.Atoi(strings.TrimSpace(rec.Header.Get(FieldSegmentNumber)))
+	return n
+}
+
+// joinEarly joins to the record id, whose segments are being joined, its
+// continuations read before its first segment (keepEarly) that come
+// next, in the order of their numbers, a segment read in another file
+// named with its file; those that come later are kept for the
+// continuations between to come. It returns the record joined when one
+// of them completes it, or the error of the chain one breaks (a segment
+// given twice).
+func (j *Joiner) joinEarly(id string) (*Record, error) {
+	file := j.File
+	defer func() { j.File = file }()
+	for j.early[id] != nil && j.open[id] != nil {
+		s := j.open[id]
+		i := slices.IndexFunc(j.early[id].segs, func(seg earlySegment) bool { return segmentNumber(seg.rec) <= s.next })
+		if i < 0 {
+			return nil, nil // the segments between to come
+		}
+		seg := j.takeEarly(id, i)
+		j.File = seg.file
+		whole, err := j.add(s, seg.rec, id, segmentNumber(seg.rec), seg.where)
+		if err != nil || whole != nil {
+			if e := j.early[id]; whole != nil && e != nil {
+				// A segment past the one whose total closed it.
+				next := e.segs[0]
+				j.dropEarly(id)
+				j.breakChain(id)
+				return nil, &SegmentError{s.number, s.where, s.file, id, fmt.Errorf("segment %d (%s: %s) after the last, segment %d", segmentNumber(next.rec), next.file, next.where, s.next-1)}
+			}
+			if err != nil && j.early[id] != nil {
+				j.dropEarly(id)
+			}
+			return whole, err
+		}
+	}
+	return nil, nil
 }
 
 // Origin returns the number and where that Add was given with the
@@ -272,6 +409,13 @@ func (j *Joiner) End() []error {
 	open := slices.SortedFunc(maps.Values(j.open), func(a, b *segmented) int { return a.order - b.order })
 	var errs []error
 	for _, s := range open {
+		if e := j.early[s.origin.ID()]; e != nil {
+			// A continuation read before the first segment, after a gap.
+			seg := e.segs[0]
+			errs = append(errs, &SegmentError{s.number, s.where, s.file, s.origin.ID(),
+				fmt.Errorf("segment %d (%s: %s) where segment %d was due: a segment is missing", segmentNumber(seg.rec), seg.file, seg.where, s.next)})
+			continue
+		}
 		last := "the last in the file"
 		if s.last != s.file {
 			last = "the last read, in " + s.last
@@ -279,8 +423,22 @@ func (j *Joiner) End() []error {
 		errs = append(errs, &SegmentError{s.number, s.where, s.file, s.origin.ID(),
 			fmt.Errorf("split in segments, segment %d %s, without %s: %w", s.next-1, last, FieldSegmentTotalLength, errIncomplete)})
 	}
+	early := slices.SortedFunc(maps.Keys(j.early), func(a, b string) int { return j.early[a].order - j.early[b].order })
+	for _, id := range early {
+		if j.open[id] != nil {
+			continue // named with its record, a segment missing before them
+		}
+		// Continuations whose first segment no file read holds; an
+		// error names the first read, after the records whose first
+		// segments were read.
+		first := j.early[id].segs[0]
+		num := strings.TrimSpace(first.rec.Header.Get(FieldSegmentNumber))
+		errs = append(errs, &SegmentError{first.number, first.where, first.file, first.rec.ID(),
+			fmt.Errorf("continuation segment %s of %s, whose first segment is %s", num, id, plural(j.files, "not in the file", "in none of the files"))})
+	}
 	j.open, j.size, j.headers = nil, 0, 0
 	j.broken, j.brokenSize = nil, 0
+	j.early = nil
 	return errs
 }
 

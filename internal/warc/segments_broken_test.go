@@ -41,12 +41,12 @@ func TestJoinerBrokenChainOnce(t *testing.T) {
 		},
 		"continuations of no first segment read": {
 			in:   []*warc.Record{segment("a", 3, "ef", 0), plain("b", "y"), segment("a", 4, "gh", 0), segment("a", 5, "ij", 10)},
-			want: []string{"b y", "error record 1 (a-3): continuation segment 3 of a, whose first segment is not in the file before it"},
+			want: []string{"b y", "error record 1 (a-3): continuation segment 3 of a, whose first segment is not in the file"},
 		},
 		"a continuation of another record still an error": {
 			in: []*warc.Record{segment("a", 1, "ab", 0), segment("a", 3, "ef", 0), segment("c", 2, "cd", 2)},
 			want: []string{"error record 1 (a): segment 3 (record 2) where segment 2 was due: a segment is missing",
-				"error record 3 (c-2): continuation segment 2 of c, whose first segment is not in the file before it"},
+				"error record 3 (c-2): continuation segment 2 of c, whose first segment is not in the file"},
 		},
 	}
 	for name, c := range cases {

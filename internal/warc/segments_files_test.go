@@ -10,9 +10,13 @@ import (
 
 // TestJoinerAcrossFiles: the segments of a record written across files
 // (the reason WARC 1.1 section 6.7 has them) are joined when one Joiner
-// reads the files in turn, File naming each; a chain left incomplete, or
-// broken, by the last file is an error naming the record's id and its
-// first segment's file, and the file of a segment in another.
+// reads the files in turn, File naming each, in whatever order the files
+// are given: a continuation read before its first segment is kept until
+// it comes (the files of a crawl given out of their order were two
+// errors for one record, the continuation's and the first segment's,
+// and no word of the order); a chain left incomplete, or broken, by the
+// last file is one error naming the record's id and its first segment's
+// file, and the file of a segment in another.
 func TestJoinerAcrossFiles(t *testing.T) {
 	type rec struct {
 		file string
@@ -39,9 +43,36 @@ func TestJoinerAcrossFiles(t *testing.T) {
 			in:   []rec{{"a.warc", segment("s", 1, "ab", 0)}, {"b.warc", segment("s", 2, "cd", 5)}},
 			want: []string{"error a.warc: record at 1 (s): WARC-Segment-Total-Length 5 (b.warc: record at 2), but the segments hold 4 bytes"},
 		},
+		"the continuation's file given first": {
+			in: []rec{{"b.warc", segment("s", 2, "cd", 0)}, {"b.warc", segment("s", 3, "e", 5)},
+				{"a.warc", plain("p", "x")}, {"a.warc", segment("s", 1, "ab", 0)}},
+			want: []string{"p x", "s abcde"},
+		},
+		"the middle file given first": {
+			in: []rec{{"b.warc", segment("s", 2, "cd", 0)}, {"a.warc", segment("s", 1, "ab", 0)},
+				{"c.warc", plain("q", "y")}, {"c.warc", segment("s", 3, "e", 5)}},
+			want: []string{"q y", "s abcde"},
+		},
+		"the last file given first": {
+			in: []rec{{"c.warc", segment("s", 3, "e", 5)}, {"a.warc", segment("s", 1, "ab", 0)},
+				{"b.warc", segment("s", 2, "cd", 0)}},
+			want: []string{"s abcde"},
+		},
+		"the continuation first in one file": {
+			in:   []rec{{"a.warc", segment("s", 2, "cd", 4)}, {"a.warc", plain("p", "x")}, {"a.warc", segment("s", 1, "ab", 0)}},
+			want: []string{"p x", "s abcd"},
+		},
+		"the continuation's file first, a segment missing": {
+			in:   []rec{{"b.warc", segment("s", 3, "e", 5)}, {"a.warc", segment("s", 1, "ab", 0)}},
+			want: []string{"error a.warc: record at 2 (s): segment 3 (b.warc: record at 1) where segment 2 was due: a segment is missing"},
+		},
+		"the continuation's file first, a segment given twice": {
+			in:   []rec{{"b.warc", segment("s", 2, "cd", 0)}, {"b.warc", segment("s", 2, "cd", 4)}, {"a.warc", segment("s", 1, "ab", 0)}},
+			want: []string{"error a.warc: record at 3 (s): segment 2 (b.warc: record at 2) again, where segment 3 was due: a segment given twice"},
+		},
 		"a continuation of no file before": {
 			in:   []rec{{"a.warc", plain("p", "x")}, {"b.warc", segment("s", 2, "cd", 2)}},
-			want: []string{"p x", "error b.warc: record at 2 (s-2): continuation segment 2 of s, whose first segment is not in the files before it"},
+			want: []string{"p x", "error b.warc: record at 2 (s-2): continuation segment 2 of s, whose first segment is in none of the files"},
 		},
 	}
 	for name, c := range cases {

@@ -79,7 +79,7 @@ func TestJoiner(t *testing.T) {
 		},
 		"no origin": {
 			in:   []*warc.Record{segment("a", 2, "cd", 2)},
-			want: []out{{err: "record at 1 (a-2): continuation segment 2 of a, whose first segment is not in the file before it"}},
+			want: []out{{err: "record at 1 (a-2): continuation segment 2 of a, whose first segment is not in the file"}},
 		},
 		"no origin id": {
 			in:   []*warc.Record{{Version: "WARC/1.1", Header: warc.Header{{Name: warc.FieldType, Value: warc.TypeContinuation}, {Name: warc.FieldRecordID, Value: "<c>"}, {Name: warc.FieldSegmentNumber, Value: "2"}}}},

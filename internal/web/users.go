@@ -57,11 +57,18 @@ func (s *Server) handleUsersPage(w http.ResponseWriter, r *http.Request, sess *s
 	if err := requireAdmin(r, sess.User); err != nil {
 		return err
 	}
+	// The users are read before the flash is taken: a store that cannot
+	// read them answers an error and leaves the flash, for a reload to
+	// show, where the flash was taken and lost with the page.
+	users, err := ListUsers(r.Context(), s.Store)
+	if err != nil {
+		return err
+	}
 	f, err := s.takeFlash(w, r, sess)
 	if err != nil {
 		return err
 	}
-	return s.usersPage(w, r, sess, http.StatusOK, &usersData{Done: f.done, Password: f.secret, Email: f.secretOf, Lost: f.lost})
+	return s.showUsers(w, r, sess, http.StatusOK, &usersData{Done: f.done, Password: f.secret, Email: f.secretOf, Lost: f.lost}, users)
 }
 
 // seeUsers redirects a form of the Users page to it, which says done and
@@ -81,6 +88,11 @@ func (s *Server) usersPage(w http.ResponseWriter, r *http.Request, sess *session
 	if err != nil {
 		return err
 	}
+	return s.showUsers(w, r, sess, status, d, users)
+}
+
+// showUsers shows users, read by ListUsers, with d's message.
+func (s *Server) showUsers(w http.ResponseWriter, r *http.Request, sess *session, status int, d *usersData, users []ListedUser) error {
 	d.Users = users
 	d.Self, d.MinPassword = sess.User.ID, MinPasswordLength
 	return s.page(w, r, sess, status, "users", "Users", "users", d)

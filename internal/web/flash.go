@@ -43,6 +43,8 @@ import (
 //     the back button, the cookie sent again (replayed, kept by a proxy,
 //     copied), on this daemon or another, find nothing, and the page says
 //     it cannot show it (flashLost);
+//   - left by a HEAD of its page, and by a browser's prefetch of it,
+//     answered an error (isPrefetch): the page opened shows it;
 //   - gone after flashTTL, as its cookie: the redirect is followed at
 //     once;
 //   - read by any daemon that shares the server's secret and the store:
@@ -204,13 +206,30 @@ func (s *Server) openFlash(sealed []byte, id string, f *flash) bool {
 	return true
 }
 
+// isPrefetch reports whether r is a browser's prefetch or prerender of a
+// page, made before, or without, the user opening it: Sec-Purpose
+// ("prefetch", "prefetch;prerender"), and the older Purpose, X-Moz
+// (Firefox) and X-Purpose (Safari's previews).
+func isPrefetch(r *http.Request) bool {
+	for _, h := range []string{"Sec-Purpose", "Purpose", "X-Moz", "X-Purpose"} {
+		v := strings.ToLower(r.Header.Get(h))
+		if strings.Contains(v, "prefetch") || strings.Contains(v, "prerender") || strings.Contains(v, "preview") {
+			return true
+		}
+	}
+	return false
+}
+
 // takeFlash returns the flash r's cookie carries for the page r asks for,
 // for the user of sess, taken from the store, and clears the cookie; an
 // empty flash for no cookie, or one for another page (left for it), and
 // one that says flashLost for a flash not kept (expired, shown already,
 // another user's). Only a GET takes it: a HEAD (a link checker's, a
-// preview's) would throw the page, and the secret, away. An error of the
-// store leaves the cookie, for a reload to try again.
+// preview's) would throw the page, and the secret, away. A browser's
+// prefetch (isPrefetch) of the page a flash is for would too, or keep
+// the page to show without it: it is answered an error, EUNAVAILABLE,
+// and leaves the flash. An error of the store leaves the cookie, for a
+// reload to try again.
 func (s *Server) takeFlash(w http.ResponseWriter, r *http.Request, sess *session) (*flash, error) {
 	if r.Method != http.MethodGet {
 		return &flash{}, nil
@@ -222,6 +241,11 @@ func (s *Server) takeFlash(w http.ResponseWriter, r *http.Request, sess *session
 	_, rest, _ := strings.Cut(c.Value, ":")
 	if page, _, _ := strings.Cut(rest, ":"); page != r.URL.Path {
 		return &flash{}, nil
+	}
+	if isPrefetch(r) {
+		// Answered an error, which a browser drops, never keeping it
+		// for the navigation; the page followed then shows the flash.
+		return nil, vigil.Errorf(vigil.EUNAVAILABLE, "a prefetch does not show what a form did: open the page")
 	}
 	now := s.now()
 	f, id, ok := s.readFlash(c.Value, sess.User.ID)

@@ -12,8 +12,8 @@ import (
 )
 
 // testFlashes checks that a flash is taken once: a second take, and a
-// take after it expired, find none; an id is kept once; a put deletes
-// the flashes expired; bad arguments are refused, naming what is wrong.
+// take after it expired, find none; an id is kept once; a put and a take
+// delete the flashes expired; bad arguments are refused, naming what is wrong.
 func testFlashes(t *testing.T, s vigil.Store) {
 	ctx := context.Background()
 	now := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
@@ -53,6 +53,15 @@ func testFlashes(t *testing.T, s vigil.Store) {
 	if string(got) != "z" {
 		t.Fatalf("TakeFlash of an id put again once expired: %q, want z", got)
 	}
+
+	// A take deletes the expired too: with no put after it, the last
+	// flash made is not kept past its minute (taken at a time before its
+	// expiry, it is gone).
+	must(t, s.PutFlash(ctx, "last", []byte("x"), now.Add(time.Minute), now))
+	_, err = s.TakeFlash(ctx, "other", now.Add(2*time.Minute))
+	wantCode(t, err, vigil.ENOTFOUND)
+	_, err = s.TakeFlash(ctx, "last", now)
+	wantCode(t, err, vigil.ENOTFOUND)
 
 	for _, tc := range []struct {
 		id      string

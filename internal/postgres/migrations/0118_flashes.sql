@@ -5,7 +5,7 @@
 -- page, answered by another daemon, could not show a new API token or a
 -- generated password, and a flash's signed cookie could be shown again
 -- for its whole minute. value is what the web adapter gives, a secret in
--- it sealed. internal/sqlite/migrations/0120_flashes.sql is the same in
+-- it sealed. internal/sqlite/migrations/0121_flashes.sql is the same in
 -- SQLite's dialect.
 CREATE TABLE flashes (
 	id         TEXT PRIMARY KEY,

@@ -5,7 +5,7 @@
 -- show a new API token or a generated password, and a flash's signed
 -- cookie could be shown again for its whole minute. value is what the web
 -- adapter gives, a secret in it sealed; expires_at in Unix nanoseconds, as
--- every time of this store. internal/postgres/migrations/0116_flashes.sql
+-- every time of this store. internal/postgres/migrations/0118_flashes.sql
 -- is the same in PostgreSQL's dialect.
 CREATE TABLE flashes (
 	id         TEXT PRIMARY KEY,

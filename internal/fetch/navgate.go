@@ -35,6 +35,12 @@ import (
 // (limit), so that the browser asks the host nothing more (the page's
 // images, its favicon) before the time it gave.
 //
+// It fails the browser's request for the page's icon unsent (isIcon):
+// /favicon.ico, or what a <link rel="icon"> names, which the product never
+// uses, and which would be one more request of the site's at every
+// render, held to no robots.txt. The gate holds the requests of type
+// Other for it, and lets the others go.
+//
 // Frames' documents and subresources (scripts, styles, images, a script's
 // requests) are not held to robots.txt: a browser's page load is one fetch
 // of the page, as the plain path's is, which fetches none of them. The
@@ -138,6 +144,11 @@ func openNavigationGate(tab context.Context, allow func(ctx context.Context, url
 		URLPattern:   "*",
 		ResourceType: network.ResourceTypeDocument,
 		RequestStage: fetch.RequestStageResponse,
+	}, {
+		// The page's icon (isIcon), among the others of type Other.
+		URLPattern:   "*",
+		ResourceType: network.ResourceTypeOther,
+		RequestStage: fetch.RequestStageRequest,
 	}}, HandleAuthRequests: &handleAuth})
 	if err != nil {
 		g.close()
@@ -224,10 +235,15 @@ func (g *navigationGate) reply(id fetch.RequestID, r *fetch.AuthChallengeRespons
 	chromedp.Call(g.ctx, fetch.ContinueWithAuth, fetch.ContinueWithAuthParams{RequestID: id, AuthChallengeResponse: r})
 }
 
-// decide continues or fails one paused request, or its answer (limit).
+// decide continues or fails one paused request (a document refused, the
+// page's icon), or its answer (limit).
 func (g *navigationGate) decide(e *fetch.EventRequestPaused) {
 	if e.ResponseStatusCode != 0 || e.ResponseErrorReason != "" {
 		g.limit(e)
+		return
+	}
+	if isIcon(e, g.frame) {
+		g.fail(e.RequestID)
 		return
 	}
 	if e.ResourceType != network.ResourceTypeDocument || e.FrameID != g.frame {

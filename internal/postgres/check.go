@@ -60,11 +60,12 @@ func (db *DB) RecordChecks(ctx context.Context, recs []*vigil.CheckRecord) error
 		}
 	}
 	return db.update(ctx, func(tx *sql.Tx) error {
-		if err := lockSentinels(ctx, tx, recs); err != nil {
-			return err
-		}
 		// The messages queued mark the heads of their addresses, under
-		// the claims' lock (promoteHeads), taken once for them all.
+		// the claims' lock (promoteHeads), taken once for them all. Their
+		// users are locked first, before the sentinels, as a user's
+		// removal locks the user and then its sentinels (DeleteUser):
+		// holding a sentinel while waiting for its owner, whom the
+		// removal held while it waited for the sentinel, deadlocked.
 		var users []int64
 		queues := false
 		for _, r := range recs {
@@ -72,8 +73,14 @@ func (db *DB) RecordChecks(ctx context.Context, recs []*vigil.CheckRecord) error
 				users, queues = append(users, n.UserID), true
 			}
 		}
+		if err := lockUsers(ctx, tx, users...); err != nil {
+			return err
+		}
+		if err := lockSentinels(ctx, tx, recs); err != nil {
+			return err
+		}
 		if queues {
-			if err := lockOutboxFor(ctx, tx, users...); err != nil {
+			if err := lockOutbox(ctx, tx); err != nil {
 				return err
 			}
 		}

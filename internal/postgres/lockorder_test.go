@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"testing"
 	"time"
@@ -142,5 +143,43 @@ func analyze(t *testing.T, d, table string) {
 	defer c.Close(ctx)
 	if _, err := c.Exec(ctx, "ANALYZE "+table); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestRecordChecksUserLockOrder: checks that queue messages lock the
+// messages' users before their sentinels, as a user's removal
+// (DeleteUser) locks the user and then its sentinels, so that the two
+// never deadlock. The checks locked their sentinels first and the users
+// after (the messages' foreign key, then lockOutboxFor): holding the
+// user's sentinel while they waited for the user, which the removal held
+// while it waited for the sentinel, PostgreSQL broke the deadlock by
+// failing one of them, the removal or the checks' record.
+func TestRecordChecksUserLockOrder(t *testing.T) {
+	ctx := context.Background()
+	at := time.Date(2026, 11, 1, 13, 0, 0, 0, time.UTC)
+	db, d := openDSN(t)
+	u := &vigil.User{Email: "ada@example.com", Name: "Ada", PasswordHash: "$argon2id$x"}
+	if err := db.CreateUser(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	sn := &vigil.Sentinel{OwnerID: u.ID, Name: "s", Source: "x", Status: vigil.SentinelActive, NextCheck: at}
+	if err := db.CreateSentinel(ctx, sn); err != nil {
+		t.Fatal(err)
+	}
+	rec := &vigil.CheckRecord{SentinelID: sn.ID, CheckedAt: at, NextCheck: at.Add(time.Hour),
+		Notifications: []*vigil.Notification{{UserID: u.ID, Channel: "email", Target: "ada@example.com", Payload: json.RawMessage(`{}`)}}}
+	// What DeleteUser locks: the user, then its sentinels.
+	err := whileHeldThen(t, d, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, "SELECT id FROM users WHERE id = $1 FOR UPDATE", u.ID)
+		return err
+	}, func() error { return db.RecordChecks(ctx, []*vigil.CheckRecord{rec}) }, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, "SELECT id FROM sentinels WHERE owner_id = $1 ORDER BY id FOR UPDATE", u.ID)
+		return err
+	})
+	if err != nil {
+		t.Fatalf("checks recorded while a user's removal held the user: %v", err)
+	}
+	if _, total, err := db.FindNotifications(ctx, vigil.NotificationFilter{UserID: u.ID}); err != nil || total != 1 {
+		t.Errorf("messages after: %d %v; want the one queued", total, err)
 	}
 }

@@ -131,10 +131,22 @@ func lockOutbox(ctx context.Context, tx *sql.Tx) error {
 
 // lockOutboxFor takes the claims' lock (lockOutbox) for a write that
 // queues entries for users (none: 0), having first locked their rows
-// (FOR KEY SHARE, as the entries' foreign key does), so that it cannot
-// hold the lock while it waits for a user's removal that holds the
-// user's row and waits for the lock (DeleteUser).
+// (lockUsers), so that it cannot hold the lock while it waits for a
+// user's removal that holds the user's row and waits for the lock
+// (DeleteUser).
 func lockOutboxFor(ctx context.Context, tx *sql.Tx, users ...int64) error {
+	if err := lockUsers(ctx, tx, users...); err != nil {
+		return err
+	}
+	return lockOutbox(ctx, tx)
+}
+
+// lockUsers locks the rows of users (none: 0) in id order, FOR KEY
+// SHARE, as the foreign key of an entry queued for them does: a write
+// that queues entries takes them before any other lock but the
+// entries' own, as a user's removal takes the user's row first
+// (DeleteUser).
+func lockUsers(ctx context.Context, tx *sql.Tx, users ...int64) error {
 	var ids []int64
 	for _, u := range users {
 		if u != 0 && !slices.Contains(ids, u) {
@@ -147,7 +159,7 @@ func lockOutboxFor(ctx context.Context, tx *sql.Tx, users ...int64) error {
 			return fmt.Errorf("lock user %d: %w", u, err)
 		}
 	}
-	return lockOutbox(ctx, tx)
+	return nil
 }
 
 // ClaimNotifications implements vigil.OutboxStore: it takes the due

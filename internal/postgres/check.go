@@ -60,17 +60,15 @@ func (db *DB) RecordChecks(ctx context.Context, recs []*vigil.CheckRecord) error
 		}
 	}
 	return db.update(ctx, func(tx *sql.Tx) error {
-		// The messages queued mark the heads of their addresses, under
-		// the claims' lock (promoteHeads), taken once for them all. Their
-		// users are locked first, before the sentinels, as a user's
-		// removal locks the user and then its sentinels (DeleteUser):
-		// holding a sentinel while waiting for its owner, whom the
-		// removal held while it waited for the sentinel, deadlocked.
+		// The messages' users are locked first, before the sentinels, as
+		// a user's removal locks the user and then its sentinels
+		// (DeleteUser): holding a sentinel while waiting for its owner,
+		// whom the removal held while it waited for the sentinel,
+		// deadlocked.
 		var users []int64
-		queues := false
 		for _, r := range recs {
 			for _, n := range r.Notifications {
-				users, queues = append(users, n.UserID), true
+				users = append(users, n.UserID)
 			}
 		}
 		if err := lockUsers(ctx, tx, users...); err != nil {
@@ -78,11 +76,6 @@ func (db *DB) RecordChecks(ctx context.Context, recs []*vigil.CheckRecord) error
 		}
 		if err := lockSentinels(ctx, tx, recs); err != nil {
 			return err
-		}
-		if queues {
-			if err := lockOutbox(ctx, tx); err != nil {
-				return err
-			}
 		}
 		pages := map[int64]float64{} // the importance of each page read, by resource
 		for _, r := range recs {
@@ -141,34 +134,60 @@ func (db *DB) RecordChecks(ctx context.Context, recs []*vigil.CheckRecord) error
 					return err
 				}
 			}
-			for i, n := range r.Notifications {
-				if i < len(r.ChangeIndex) && r.ChangeIndex[i] >= 0 {
-					n.ChangeID = r.Changes[r.ChangeIndex[i]].ID
-				}
-				if n.NextAttempt.IsZero() {
-					n.NextAttempt = r.CheckedAt
-				}
-				n.CreatedAt = r.CheckedAt
-				n.State = vigil.NotificationPending
-				err := tx.QueryRowContext(ctx, q(`INSERT INTO notifications (user_id, change_id, channel, target, payload, state, attempts,
-					next_attempt, last_error, created_at, sent_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?, '', ?, ?) RETURNING id`),
-					nullID(n.UserID), nullID(n.ChangeID), n.Channel, n.Target, []byte(n.Payload), string(n.State),
-					tv(n.NextAttempt), tv(n.CreatedAt), tv(time.Time{})).Scan(&n.ID)
-				if err != nil {
-					return err
-				}
-				if err := promoteHeads(ctx, tx, outboxAddress{n.Channel, n.Target}); err != nil {
-					return err
-				}
-			}
 			for _, id := range r.Wake {
 				if _, err := tx.ExecContext(ctx, q("UPDATE sentinels SET next_check = ? WHERE id = ? AND next_check > ?"), tv(r.CheckedAt), id, tv(r.CheckedAt)); err != nil {
 					return err
 				}
 			}
 		}
-		return writeImportance(ctx, tx, pages)
+		if err := writeImportance(ctx, tx, pages); err != nil {
+			return err
+		}
+		return queueChecked(ctx, tx, recs)
 	})
+}
+
+// queueChecked queues the messages of the records not skipped, in their
+// order, each marking the head of its address (promoteHeads), under the
+// claims' lock (lockOutbox), taken once for them all and last: the
+// rest of the records is written before, so that the claims and the
+// deliveries of every daemon, which take the lock too, do not wait with
+// the checks for a row another transaction holds (a resource an
+// archive's import appends to, FOR UPDATE, for as long as it lasts).
+func queueChecked(ctx context.Context, tx *sql.Tx, recs []*vigil.CheckRecord) error {
+	locked := false
+	for _, r := range recs {
+		if r.Skipped {
+			continue
+		}
+		for i, n := range r.Notifications {
+			if !locked {
+				if err := lockOutbox(ctx, tx); err != nil {
+					return err
+				}
+				locked = true
+			}
+			if i < len(r.ChangeIndex) && r.ChangeIndex[i] >= 0 {
+				n.ChangeID = r.Changes[r.ChangeIndex[i]].ID
+			}
+			if n.NextAttempt.IsZero() {
+				n.NextAttempt = r.CheckedAt
+			}
+			n.CreatedAt = r.CheckedAt
+			n.State = vigil.NotificationPending
+			err := tx.QueryRowContext(ctx, q(`INSERT INTO notifications (user_id, change_id, channel, target, payload, state, attempts,
+				next_attempt, last_error, created_at, sent_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?, '', ?, ?) RETURNING id`),
+				nullID(n.UserID), nullID(n.ChangeID), n.Channel, n.Target, []byte(n.Payload), string(n.State),
+				tv(n.NextAttempt), tv(n.CreatedAt), tv(time.Time{})).Scan(&n.ID)
+			if err != nil {
+				return err
+			}
+			if err := promoteHeads(ctx, tx, outboxAddress{n.Channel, n.Target}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // writeImportance sets the importance of the resources of pages, in one

@@ -183,3 +183,62 @@ func TestRecordChecksUserLockOrder(t *testing.T) {
 		t.Errorf("messages after: %d %v; want the one queued", total, err)
 	}
 }
+
+// TestRecordChecksClaimLockLast: checks that queue messages take the
+// claims' lock (lockOutbox) last, once the rest of their record is
+// written, so that while they wait for a row another transaction holds
+// (a resource an archive's import appends to, FOR UPDATE, for as long as
+// the import lasts) no claim of the outbox and no delivery recorded
+// waits with them. They took it before their changes and pages: every
+// claim and every message sent, of every daemon, waited for the import.
+func TestRecordChecksClaimLockLast(t *testing.T) {
+	ctx := context.Background()
+	at := time.Date(2026, 11, 1, 13, 0, 0, 0, time.UTC)
+	db, d := openDSN(t)
+	u := &vigil.User{Email: "ada@example.com", Name: "Ada", PasswordHash: "$argon2id$x"}
+	if err := db.CreateUser(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	sn := &vigil.Sentinel{OwnerID: u.ID, Name: "s", Source: "x", Status: vigil.SentinelActive, NextCheck: at}
+	if err := db.CreateSentinel(ctx, sn); err != nil {
+		t.Fatal(err)
+	}
+	r, err := db.EnsureResource(ctx, "http://example.com/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &vigil.CheckRecord{SentinelID: sn.ID, CheckedAt: at, NextCheck: at.Add(time.Hour),
+		Importance:    []vigil.PageImportance{{ResourceID: r.ID, Importance: 0.5}},
+		Notifications: []*vigil.Notification{{UserID: u.ID, Channel: "email", Target: "ada@example.com", Payload: json.RawMessage(`{}`)}}}
+	watch, err := pgx.Connect(ctx, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer watch.Close(ctx)
+	err = whileHeldThen(t, d, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, "SELECT id FROM resources WHERE id = $1 FOR UPDATE", r.ID)
+		return err
+	}, func() error { return db.RecordChecks(ctx, []*vigil.CheckRecord{rec}) }, func(tx pgx.Tx) error {
+		var pid, held int
+		if err := tx.QueryRow(ctx, "SELECT pg_backend_pid()").Scan(&pid); err != nil {
+			return err
+		}
+		// The claims' lock (7423193, a bigint key: objid its low 32 bits)
+		// held by the checks, which wait for this transaction.
+		if err := watch.QueryRow(ctx, `SELECT count(*) FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted
+			AND l.classid = 0 AND l.objid = 7423193 AND l.objsubid = 1
+			AND $1 = ANY(pg_blocking_pids(l.pid))`, pid).Scan(&held); err != nil {
+			return err
+		}
+		if held > 0 {
+			t.Errorf("the checks held the claims' lock while they waited for a resource's row")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("checks recorded while an import held a resource: %v", err)
+	}
+	if _, total, err := db.FindNotifications(ctx, vigil.NotificationFilter{UserID: u.ID}); err != nil || total != 1 {
+		t.Errorf("messages after: %d %v; want the one queued", total, err)
+	}
+}

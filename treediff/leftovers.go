@@ -119,8 +119,7 @@ func (m *matching) pairByWords(oldC, newC []wordCand, rule wordRule) {
 		}
 		touched = touched[:0]
 		for _, w := range words {
-			p, _ := byWord.list(w ^ name)
-			for _, k := range p {
+			for _, k := range byWord.list(w ^ name) {
 				if shared[k] == 0 {
 					touched = append(touched, k)
 				}

@@ -109,12 +109,13 @@ func (x *postings) fill(k, s int32) {
 	}
 }
 
-// list returns the candidates holding key, in the order they were added,
-// and false when more than leftoverPostings hold it (none are kept).
-func (x *postings) list(key uint64) ([]int32, bool) {
+// list returns the candidates holding key, in the order they were added:
+// none when more than leftoverPostings hold it (too common to tell
+// candidates apart; their list is not kept).
+func (x *postings) list(key uint64) []int32 {
 	slot := &x.slots[x.slot(key)]
 	if slot.n > leftoverPostings {
-		return nil, false
+		return nil
 	}
-	return x.at[slot.end-slot.n : slot.end], true
+	return x.at[slot.end-slot.n : slot.end]
 }

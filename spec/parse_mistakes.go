@@ -344,7 +344,8 @@ func otherDate(lit string) string {
 // webhook, a chat URL or a contact keyword as it is. The contacts that
 // follow it, each after a comma, are written too (Notify By email
 // a@example.org, email b@example.org), up to maxBareContacts of them,
-// when each is one of these (see bareContact); else the first alone.
+// each once, when each is one of these (see bareContact); else the
+// first alone.
 // It returns, failing nothing, at any other token, a URL of another
 // scheme among them.
 func (p *parser) byMissing() {
@@ -360,6 +361,9 @@ func (p *parser) byMissing() {
 	}
 	pos, found, describe := p.pos, p.lit, p.describe()
 	all := []string{write}
+	// A contact given twice is written once, as the checker refuses a
+	// duplicate (compared as it compares them, without regard to case).
+	seen := map[string]bool{strings.ToLower(write): true}
 	for range maxBareContacts {
 		p.next()
 		if p.tok != COMMA {
@@ -371,7 +375,10 @@ func (p *parser) byMissing() {
 			all = all[:1] // Notify a@example.org, b: the first alone
 			break
 		}
-		all = append(all, c)
+		if !seen[strings.ToLower(c)] {
+			seen[strings.ToLower(c)] = true
+			all = append(all, c)
+		}
 	}
 	p.fail(pos, found, `"By"`, `expected "By", found `+describe+": write Notify By "+strings.Join(all, ", "))
 }

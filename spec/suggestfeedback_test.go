@@ -54,6 +54,8 @@ func TestSuggestionsParse(t *testing.T) {
 		{head + "Notify slack://x", head + "%s"},
 		{head + "Notify me@example.org, you@example.org", head + "%s"},
 		{head + "Notify me@example.org, https://hooks.example/x, slack://t", head + "%s"},
+		{head + "Notify me@example.org, you@example.org, me@example.org", head + "%s"},
+		{head + "Notify slack://t, slack://t", head + "%s"},
 		{head + "Notify By slack URL", head + "%s"},
 		{head + "Notify By ntfy", head + "%s"},
 		{head + "Monitor any changes", head + "Monitor %s"},

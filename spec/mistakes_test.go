@@ -93,6 +93,7 @@ func TestUserMistakes(t *testing.T) {
 		{"notify two without by", "Notify me@example.org, you@example.org", `2:8: expected "By", found "me@example.org": write Notify By email me@example.org, email you@example.org`},
 		{"notify three without by", "Notify me@example.org, https://hooks.example/x, slack://t", `2:8: expected "By", found "me@example.org": write Notify By email me@example.org, webhook https://hooks.example/x, slack://t`},
 		{"notify without by, then no contact", "Notify me@example.org, nope", `2:8: expected "By", found "me@example.org": write Notify By email me@example.org`},
+		{"notify without by, more than a message quotes", "Notify " + strings.Repeat("a", 25) + "@example.org, " + strings.Repeat("b", 25) + "@example.org", `2:8: expected "By", found "` + strings.Repeat("a", 25) + `@example.org": write Notify By email ` + strings.Repeat("a", 25) + `@example.org`},
 		{"notify without by, a contact twice", "Notify me@example.org, you@example.org, ME@example.org", `2:8: expected "By", found "me@example.org": write Notify By email me@example.org, email you@example.org`},
 		{"any changes", "Monitor any changes", `2:13: expected "change" after "any", found "changes": write any change`},
 		{"any links", "Monitor any links", `2:13: expected "change" after "any", found "links": write all links`},

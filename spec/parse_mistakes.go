@@ -344,8 +344,8 @@ func otherDate(lit string) string {
 // webhook, a chat URL or a contact keyword as it is. The contacts that
 // follow it, each after a comma, are written too (Notify By email
 // a@example.org, email b@example.org), up to maxBareContacts of them,
-// each once, when each is one of these (see bareContact); else the
-// first alone.
+// each once, when each is one of these (see bareContact) and they are
+// no longer than a message quotes (2*maxQuoted); else the first alone.
 // It returns, failing nothing, at any other token, a URL of another
 // scheme among them.
 func (p *parser) byMissing() {
@@ -380,7 +380,11 @@ func (p *parser) byMissing() {
 			all = append(all, c)
 		}
 	}
-	p.fail(pos, found, `"By"`, `expected "By", found `+describe+": write Notify By "+strings.Join(all, ", "))
+	text := strings.Join(all, ", ")
+	if len(text) > 2*maxQuoted {
+		text = all[0] // more than a message quotes: the first alone
+	}
+	p.fail(pos, found, `"By"`, `expected "By", found `+describe+": write Notify By "+text)
 }
 
 // maxBareContacts is the number of contacts after the first that

@@ -33,7 +33,10 @@ func lastChangeType(x Expr) *ChangeType {
 // expression to write: after AND or OR, the change type of the list
 // before it given again (keywords {a} AND keywords {b}); after a comma,
 // or for all words except, one list of the items of both (keywords {a,
-// b}). The error is at the list, or at the comma. It returns, failing
+// b}, the lists after further commas too). The expression is written
+// when it ends with the list, and is short enough to quote; else the
+// change type with the list (as in keywords {b}). The error is at the
+// list, or at the comma. It returns, failing
 // nothing, when x ends with no change type that takes a list, or with
 // all words without exceptions.
 func (p *parser) bareList(x Expr, op Op, comma Pos) {
@@ -52,6 +55,18 @@ func (p *parser) bareList(x Expr, op Op, comma Pos) {
 		msg = "the items of one list are written in its braces, not in another list after a comma"
 	}
 	list := p.parseList(what)
+	// An expression that goes on after the list is not all written.
+	more := false
+	for n := 1; op == 0 && p.tok == COMMA && n < maxCommaJoined; n++ {
+		// keywords {a}, {b}, {c}: one list of them all.
+		p.next()
+		if p.tok != LBRACE {
+			more = true // keywords {a}, {b}, phrase {"x"}
+			break
+		}
+		list = append(list, p.parseList(what)...)
+	}
+	more = more || p.tok == AND || p.tok == OR || p.tok == COMMA
 	var write Expr
 	if op == 0 || last.Kind == Words {
 		merged := *last
@@ -60,7 +75,7 @@ func (p *parser) bareList(x Expr, op Op, comma Pos) {
 	} else {
 		write = &BinaryExpr{X: x, Op: op, Y: &ChangeType{Kind: last.Kind, Args: list}}
 	}
-	if text := Print(write); len(text) <= 2*maxQuoted {
+	if text := Print(write); len(text) <= 2*maxQuoted && !more {
 		msg += ": write " + text
 	} else {
 		msg += ", as in " + Print(&ChangeType{Kind: last.Kind, Args: list[:1]})

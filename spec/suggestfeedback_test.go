@@ -65,6 +65,8 @@ func TestSuggestionsParse(t *testing.T) {
 		{head + `Monitor all words AND NOT phrase {"a"} OR {"b"}`, head + "Monitor %s"},
 		{head + "Monitor all words except {a} AND {b}", head + "Monitor %s"},
 		{head + "Monitor keywords {a}, {b}", head + "Monitor %s"},
+		{head + "Monitor keywords {a}, {b}, {c}", head + "Monitor %s"},
+		{head + "Monitor keywords {a} AND {b} AND {c}", head + "Monitor keywords {a} AND %s AND keywords {c}"},
 		{head + `Monitor keywords {a}, phrase {"x"}`, head + "Monitor %s"},
 		{head + `Monitor all links, all images AND keywords {a}, phrase {"x"}`, head + "Monitor %s"},
 		{head + `Monitor phrase {"a"; "b"}`, head + "Monitor %s"},

@@ -50,7 +50,7 @@ func TestUserMistakes(t *testing.T) {
 		{"abbreviated day", "From Now + 2 d", `2:14: unknown time unit "d": write days (want second, minute, hour, day, week or month)`},
 		{"semicolons between phrases", `Monitor phrase {"sold out"; "back soon"}`, `2:27: the items of a list are separated by ",", not ";": write phrase {"sold out", "back soon"}`},
 		{"semicolons between keywords", "Monitor keywords {sale;discount; offer}", `2:23: the items of a list are separated by ",", not ";": write keywords {sale, discount, offer}`},
-		{"semicolon in a long list", `Monitor phrase {"` + strings.Repeat("a", 90) + `"; "b"}`, `2:109: the items of a list are separated by ",", not ";": write phrase {"sold out"}`},
+		{"semicolon in a long list", `Monitor phrase {"` + strings.Repeat("a", 90) + `"; "b"}`, `2:109: the items of a list are separated by ",", not ";", as in phrase {"sold out"}`},
 		{"list after and", "Monitor keywords {a} and {b}", `2:26: a list follows its change type: write keywords {a} AND keywords {b}`},
 		{"list after or", `Monitor all words AND NOT phrase {"a"} OR {"b"}`, `2:43: a list follows its change type: write all words AND NOT phrase {"a"} OR phrase {"b"}`},
 		{"list after except", "Monitor all words except {a} AND {b}", `2:34: a list follows its change type: write all words except {a, b}`},

@@ -234,29 +234,33 @@ func (p *parser) emptyItem(what string, list []*Lit) {
 	p.failHere(found, "word or quoted string", fmt.Sprintf("%s {} names no %s: name at least one, as in %s", k.kind, k.item, k.example))
 }
 
-// semicolonItems fails at the first ";" of a list, semicolon, whose items, list, are separated by ";" where the
-// language writes ",", as a list of the change type what, with the list
-// to write (phrase {"a", "b"}), or the example of its change type when
-// that is longer than a message quotes. The scanner's errors at each
-// ";" of the list (clauses end without one) are replaced by it.
+// semicolonItems fails at the first ";" of a list, semicolon, whose
+// items, list, are separated by ";" where the language writes ",", as a
+// list of the change type what, with the list to write (phrase {"a",
+// "b"}), or, when that is longer than a message quotes, the example of
+// its change type, told as an example (as in phrase {"sold out"}), not
+// as the list to write. The scanner's errors at each ";" of the list
+// (clauses end without one) are replaced by it.
 func (p *parser) semicolonItems(semicolon Pos, what string, list []*Lit) {
 	first, last := semicolon.Offset, p.pos.Offset
 	p.errors = slices.DeleteFunc(p.errors, func(e *Error) bool {
 		return e.Pos.Offset >= first && e.Pos.Offset < last && e.Found == ";"
 	})
 	k := listKinds[what]
-	write := k.example
+	msg := `the items of a list are separated by ",", not ";"`
 	if k.kind != "" {
 		pr := &printer{}
 		pr.str(k.kind)
 		pr.list(list, k.quoted)
 		if s := pr.buf.String(); len(s) <= 2*maxQuoted {
-			write = s
+			msg += ": write " + s
+		} else if k.example != "" {
+			// An example, not the list to write: its items are
+			// the user's.
+			msg += ", as in " + k.example
 		}
-	}
-	msg := `the items of a list are separated by ",", not ";"`
-	if write != "" {
-		msg += ": write " + write
+	} else if k.example != "" {
+		msg += ", as in " + k.example
 	}
 	p.fail(semicolon, ";", ", or "+p.tok.String(), msg)
 }

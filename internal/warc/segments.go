@@ -52,6 +52,11 @@ type Joiner struct {
 	// own; brokenSize counts its bytes, at most MaxHeader.
 	broken     map[string]bool
 	brokenSize int64
+	// orphaned holds those of broken whose chain broke at a
+	// continuation read before their first segment (keepEarly): their
+	// first segment, when it comes, is dropped without an error of its
+	// own, as their later continuations are, the record's error said.
+	orphaned map[string]bool
 	// early holds, by the id of their record, the continuations read
 	// before their record's first segment (the files of a crawl given
 	// out of their order), to be joined when it comes; their blocks
@@ -130,7 +135,8 @@ func (j *Joiner) limit() int64 {
 // are dropped without an error of their own (nil, nil), the record's
 // error said (of the ids of up to MaxHeader bytes of such records; past
 // them, each is an error). A first segment read after them starts the
-// record again.
+// record again, unless the error was of a continuation read before it
+// (too long to keep): it is dropped too, the record named once.
 func (j *Joiner) Add(rec *Record, number int, where string) (*Record, error) {
 	if j.files == 0 || j.File != j.file {
 		j.files++
@@ -151,6 +157,11 @@ func (j *Joiner) Add(rec *Record, number int, where string) (*Record, error) {
 			return nil, &SegmentError{number, where, j.File, rec.ID(), fmt.Errorf("%s record with %s %d: only a continuation record has a number past 1", rec.Type(), FieldSegmentNumber, num)}
 		}
 		id := rec.ID()
+		if j.orphaned[id] {
+			// Its continuations read before it were named in error.
+			delete(j.orphaned, id)
+			return nil, nil
+		}
 		j.unbreak(id)
 		if s := j.open[id]; s != nil {
 			return nil, &SegmentError{number, where, j.File, id, fmt.Errorf("a first segment of a record whose segments are being joined, from %s", s.where)}
@@ -255,7 +266,12 @@ func (j *Joiner) keepEarly(rec *Record, originID string, num, number int, where 
 			first = e.segs[0]
 			j.dropEarly(originID)
 		}
-		j.breakChain(originID)
+		if j.breakChain(originID) {
+			if j.orphaned == nil {
+				j.orphaned = map[string]bool{}
+			}
+			j.orphaned[originID] = true
+		}
 		return nil, &SegmentError{first.number, first.where, first.file, first.rec.ID(), err}
 	}
 	if j.headers+headers > MaxHeader {
@@ -365,16 +381,21 @@ func (j *Joiner) drop(id string) {
 }
 
 // breakChain remembers that the chain of the record id broke, while the
-// ids remembered take no more than MaxHeader bytes.
-func (j *Joiner) breakChain(id string) {
-	if j.broken[id] || j.brokenSize+int64(len(id)) > MaxHeader {
-		return
+// ids remembered take no more than MaxHeader bytes, and reports whether
+// it is remembered.
+func (j *Joiner) breakChain(id string) bool {
+	if j.broken[id] {
+		return true
+	}
+	if j.brokenSize+int64(len(id)) > MaxHeader {
+		return false
 	}
 	if j.broken == nil {
 		j.broken = map[string]bool{}
 	}
 	j.broken[id] = true
 	j.brokenSize += int64(len(id))
+	return true
 }
 
 // unbreak forgets that the chain of the record id broke: a first segment
@@ -437,7 +458,7 @@ func (j *Joiner) End() []error {
 			fmt.Errorf("continuation segment %s of %s, whose first segment is %s", num, id, plural(j.files, "not in the file", "in none of the files"))})
 	}
 	j.open, j.size, j.headers = nil, 0, 0
-	j.broken, j.brokenSize = nil, 0
+	j.broken, j.brokenSize, j.orphaned = nil, 0, nil
 	j.early = nil
 	return errs
 }

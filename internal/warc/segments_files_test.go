@@ -23,8 +23,9 @@ func TestJoinerAcrossFiles(t *testing.T) {
 		r    *warc.Record
 	}
 	cases := map[string]struct {
-		in   []rec
-		want []string // the records out, by id and block, then the errors
+		in       []rec
+		maxBlock int64    // Joiner.MaxBlock
+		want     []string // the records out, by id and block, then the errors
 	}{
 		"joined across three files": {
 			in: []rec{{"a.warc", plain("p", "x")}, {"a.warc", segment("s", 1, "ab", 0)},
@@ -70,6 +71,11 @@ func TestJoinerAcrossFiles(t *testing.T) {
 			in:   []rec{{"b.warc", segment("s", 2, "cd", 0)}, {"b.warc", segment("s", 2, "cd", 4)}, {"a.warc", segment("s", 1, "ab", 0)}},
 			want: []string{"error a.warc: record at 3 (s): segment 2 (b.warc: record at 2) again, where segment 3 was due: a segment given twice"},
 		},
+		"the continuation's file first, too long": {
+			in:       []rec{{"b.warc", segment("s", 2, "cdefgh", 8)}, {"a.warc", segment("s", 1, "ab", 0)}, {"a.warc", plain("p", "x")}},
+			maxBlock: 5,
+			want:     []string{"p x", "error b.warc: record at 1 (s-2): segments of more than 5 bytes: block longer than the reader takes"},
+		},
 		"a continuation of no file before": {
 			in:   []rec{{"a.warc", plain("p", "x")}, {"b.warc", segment("s", 2, "cd", 2)}},
 			want: []string{"p x", "error b.warc: record at 2 (s-2): continuation segment 2 of s, whose first segment is in none of the files"},
@@ -77,7 +83,7 @@ func TestJoinerAcrossFiles(t *testing.T) {
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
-			j := &warc.Joiner{}
+			j := &warc.Joiner{MaxBlock: c.maxBlock}
 			var out, errs []string
 			note := func(err error) {
 				var se *warc.SegmentError

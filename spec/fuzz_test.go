@@ -48,6 +48,9 @@ func FuzzParse(f *testing.F) {
 		"Create Sentinel a Using https://a.example/ \"https://b.example/\" From 2026-02-30 To 2026/03/01T9:30\n",
 		"Create Sentinel my shop Using b From 12/01/2027 9:30 p.m. To 12/31/2027 23:59:59 Notify me@example.org\n",
 		"Create Sentinel 1s Using b Monitor keywords {\"x Create Sentinel c Using d\nEvery immediately;\n",
+		"Crate Sentinal b Using c Fetch every 0 hours Confirm 0 minutes Compare pairwise 2 From 31-12-2026\n",
+		"Create Sentinel a Using b Monitor keywords {a} and {b} OR phrase {\"x\"; \"y\"}, {c}, table\nNotify a@b.example, https://c.example/, slack://x Notify By slack URL\n",
+		"Create Sentinel a Using b Monitor all words except {a} AND (keywords {a}, phrase {\"x\"}), any links\n",
 	} {
 		f.Add(s)
 	}

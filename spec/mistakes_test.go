@@ -90,6 +90,9 @@ func TestUserMistakes(t *testing.T) {
 		{"chat service named alone", "Notify By Discord", `2:11: expected email <address>, webhook <URL> or a chat URL (slack://, discord://, telegram://, ntfy://, gotify://, mattermost://), found "Discord": a chat service is named by the URL it gives, which begins with its scheme: write Notify By discord://...`},
 		{"notify without by", "Notify me@example.org", `2:8: expected "By", found "me@example.org": write Notify By email me@example.org`},
 		{"notify without by, a webhook", "Notify https://hooks.example/x", `2:8: expected "By", found "https://hooks.example/x": write Notify By webhook https://hooks.example/x`},
+		{"notify without by, a webhook with a password", "Notify https://u:s3cret@hooks.example/x", `2:8: expected "By", found "https://u:xxxxx@hooks.example/x": write Notify By webhook https://u:xxxxx@hooks.example/x`},
+		{"notify without by, two webhooks with passwords", "Notify https://u:s3cret@a.example/x, https://v:pw@b.example/",
+			`2:8: expected "By", found "https://u:xxxxx@a.example/x": write Notify By webhook https://u:xxxxx@a.example/x, webhook https://v:xxxxx@b.example/`},
 		// A URL no webhook takes, or an address as a link writes it,
 		// is not told to be written as it is.
 		{"notify without by, no webhook", "Notify ftp://files.example/x", `2:8: expected "By", found "ftp://files.example/x"`},

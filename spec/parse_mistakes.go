@@ -408,9 +408,9 @@ func (p *parser) bareContact() string {
 	scheme = strings.ToLower(scheme)
 	switch {
 	case hasScheme && IsChatScheme(scheme):
-		return shortCode(p.lit)
+		return shortCode(hidePassword(p.lit))
 	case hasScheme && (scheme == "http" || scheme == "https"):
-		return "webhook " + shortCode(p.lit)
+		return "webhook " + shortCode(hidePassword(p.lit))
 	case hasScheme:
 		// ftp://...: no webhook, nor any other contact.
 	case len(v) > len("mailto:") && strings.EqualFold(v[:len("mailto:")], "mailto:"):

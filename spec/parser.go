@@ -280,15 +280,17 @@ func (p *parser) try(f func()) (ok bool) {
 	return true
 }
 
-// describe returns the current token as the "found" text of an error.
+// describe returns the current token as the "found" text of an error, a
+// URL's password hidden as the checker's messages hide it (hidePassword):
+// the message may be logged, or shown on a shared screen.
 func (p *parser) describe() string {
 	switch {
 	case p.tok == EOF:
 		return "end of file"
 	case p.tok == STRING:
-		return short(p.lit)
+		return short(hidePassword(p.lit))
 	default:
-		return quote(p.lit)
+		return quote(hidePassword(p.lit))
 	}
 }
 

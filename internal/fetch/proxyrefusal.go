@@ -3,6 +3,7 @@ package fetch
 import (
 	"net/http"
 	"net/url"
+	"strings"
 	"sync"
 )
 
@@ -13,11 +14,15 @@ import (
 // plain request), or why its tunnel failed
 // (net::ERR_TUNNEL_CONNECTION_FAILED). The latest error of each host is
 // kept, at most maxRefusals hosts (the oldest forgotten first): many more
-// than a render's documents have.
+// than a render's documents have. A host is kept with its scheme (a
+// tunnel's is https): an http page is not told the failure of an https
+// request to its host and port (an image whose tunnel timed out), which
+// hostKey alone does not tell apart, nor is an https page told an http
+// one's.
 type refusals struct {
 	mu    sync.Mutex
 	count uint64
-	hosts map[string]refusal // by hostKey
+	hosts map[string]refusal // by refusalKey
 }
 
 type refusal struct {
@@ -34,7 +39,7 @@ func (rs *refusals) keep(r *http.Request, err error) {
 	if r.Method == http.MethodConnect {
 		u = &url.URL{Scheme: "https", Host: r.Host}
 	}
-	key := hostKey(u)
+	key := refusalKey(u)
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	if rs.hosts == nil {
@@ -60,8 +65,14 @@ func (rs *refusals) of(rawURL string) error {
 	if err != nil {
 		return nil
 	}
-	key := hostKey(u)
+	key := refusalKey(u)
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	return rs.hosts[key].err
+}
+
+// refusalKey is the key of u's host in refusals: its scheme, in lower
+// case, and its hostKey.
+func refusalKey(u *url.URL) string {
+	return strings.ToLower(u.Scheme) + "://" + hostKey(u)
 }

@@ -373,7 +373,10 @@ func (g *navigationGate) received(e *network.EventResponseReceived) {
 }
 
 // shown returns the answer to the document the tab's main frame shows
-// (the one its loader received), its URL named as document names it. A
+// (the one its loader received), its URL named as document names it. One
+// the gate did not let through (a page prerendered, which the tab shows
+// without a request of its main frame) is held to allow then, and fails
+// with its refusal. A
 // document that came with no HTTP answer (about:blank, where a script
 // sent the tab, or a blob: URL it made) fails, naming it, wrapping
 // ErrUnsupported: it is no page of the site, whose status the render
@@ -387,6 +390,21 @@ func (g *navigationGate) shown(tab context.Context, asked string) (documentAnswe
 	tree := res.FrameTree
 	if tree == nil {
 		tree = &page.FrameTree{}
+	}
+	g.mu.Lock()
+	a, sent := documentAnswer{}, false
+	if tree.Frame != nil && g.answers[tree.Frame.LoaderID] != nil {
+		a = *g.answers[tree.Frame.LoaderID]
+		sent = slices.ContainsFunc(g.sent, func(d sentDocument) bool { return d.url == a.url })
+	}
+	g.mu.Unlock()
+	if a.url != "" && !sent {
+		// A document the gate never held (a page the tab's speculation
+		// rules prerendered, shown with no request of the tab's when
+		// the tab went to it): held to robots.txt now.
+		if err := g.allow(tab, a.url); err != nil {
+			return documentAnswer{}, fmt.Errorf("navigation to %s (prerendered): %w", stripCredentials(a.url), err)
+		}
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()

@@ -13,9 +13,6 @@ type postings struct {
 	shift uint
 	// at holds the lists; a key's list is at[end-n:end] of its slot.
 	at []int32
-	// place is the slot of each word added, in the order added, read by
-	// the second pass.
-	place []int32
 }
 
 // postingSlot is one key of the table.
@@ -37,17 +34,19 @@ func (x *postings) build(cands []leftover, nameOf func(node int32) uint64) {
 		total += len(c.words)
 	}
 	x.reset(total)
+	// The slot of each word counted, in order, for the second pass.
+	place := make([]int32, 0, total)
 	for _, c := range cands {
 		name := nameOf(c.node)
 		for _, w := range c.words {
-			x.count(w ^ name)
+			place = append(place, x.count(w^name))
 		}
 	}
 	x.lay()
 	next := 0
 	for k, c := range cands {
 		for range c.words {
-			x.fill(int32(k), x.place[next])
+			x.fill(int32(k), place[next])
 			next++
 		}
 	}
@@ -63,7 +62,6 @@ func (x *postings) reset(n int) {
 	grow(&x.slots, size)
 	clear(x.slots)
 	x.shift = shift
-	x.place = x.place[:0]
 }
 
 // slot returns the slot of key: where it is, or the empty slot where it
@@ -77,15 +75,16 @@ func (x *postings) slot(key uint64) int32 {
 	}
 }
 
-// count adds one occurrence of key, for the first pass.
-func (x *postings) count(key uint64) {
+// count adds one occurrence of key, for the first pass, and returns its
+// slot.
+func (x *postings) count(key uint64) int32 {
 	s := x.slot(key)
 	slot := &x.slots[s]
 	slot.key = key
 	if slot.n <= leftoverPostings {
 		slot.n++
 	}
-	x.place = push(x.place, s)
+	return s
 }
 
 // lay places the lists, after the first pass.

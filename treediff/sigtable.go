@@ -149,7 +149,7 @@ func (t *sigTable) mayHave(sig tree.Signature) bool {
 func (t *sigTable) slot(sig tree.Signature) uint64 {
 	h := uint64(sig) * 0x9e3779b97f4a7c15
 	for s := h >> 7 & t.mask; ; s = (s + 1) & t.mask {
-		if t.slots[s].head < 0 || t.slots[s].key == sig {
+		if t.slots[s].head == -1 || t.slots[s].key == sig {
 			return s
 		}
 	}
@@ -160,15 +160,23 @@ func (t *sigTable) slot(sig tree.Signature) uint64 {
 // nodes with it (after countOthers).
 func (t *sigTable) lookup(sig tree.Signature) sigEntry {
 	s := &t.slots[t.slot(sig)]
-	return sigEntry{s.head, s.count, s.others}
+	return sigEntry{max(s.head, -1), s.count, s.others}
 }
 
 // dropThrough removes from the front of sig's chain every link up to link
 // k: a caller that took link k's node passes over those before it from
 // then on. The counts stay as they were.
 func (t *sigTable) dropThrough(sig tree.Signature, k int32) {
-	t.slots[t.slot(sig)].head = t.links[k].next
+	s := &t.slots[t.slot(sig)]
+	if s.head = t.links[k].next; s.head < 0 {
+		// Not -1, which would make the slot look empty to the probes
+		// of the signatures placed past it.
+		s.head = droppedAll
+	}
 }
+
+// droppedAll is the head of a chain dropThrough emptied.
+const droppedAll = -2
 
 // node returns the node of link k of a chain.
 func (t *sigTable) node(k int32) int32 { return t.links[k].node }

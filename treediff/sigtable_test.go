@@ -82,3 +82,29 @@ func TestSigTableOf(t *testing.T) {
 		t.Errorf("dropping from b's chain changed a's: %v", got)
 	}
 }
+
+// TestSigTableDroppedChains: a chain dropThrough emptied leaves the
+// signatures placed past its slot found (a table three quarters full
+// probes past many slots).
+func TestSigTableDroppedChains(t *testing.T) {
+	const n = 3000
+	sigs := make([]tree.Signature, n)
+	nodes := make([]int32, n)
+	for i := range sigs {
+		sigs[i] = tree.Signature(uint64(i)*0x9e3779b97f4a7c15 + 1)
+		nodes[i] = int32(i)
+	}
+	tab := newSigTableOf(sigs, nodes)
+	for i := 0; i < n; i += 2 {
+		tab.dropThrough(sigs[i], tab.lookup(sigs[i]).first)
+	}
+	for i, sig := range sigs {
+		first := tab.lookup(sig).first
+		if i%2 == 0 && first != -1 {
+			t.Errorf("signature %d, dropped: chain at %d, want none", i, first)
+		}
+		if i%2 == 1 && (first < 0 || tab.node(first) != int32(i)) {
+			t.Errorf("signature %d, kept: chain at %d, want node %d", i, first, i)
+		}
+	}
+}

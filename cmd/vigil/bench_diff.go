@@ -124,6 +124,17 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
+// pageFaults returns the number of page faults the process has taken so
+// far that read nothing from disk: pages the kernel had to find and clear,
+// memory new to the process or given back to the OS and used again.
+func pageFaults() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return int64(ru.Minflt)
+}
+
 // bestOf runs f n times and returns the least CPU time it took, the usual
 // way to take a timing on a shared machine.
 func bestOf(n int, f func() error) (time.Duration, error) {
@@ -146,6 +157,8 @@ func bestOf(n int, f func() error) (time.Duration, error) {
 // speeds up or slows down between runs disturbs the three alike.
 type sample struct {
 	parse, vigil, xydiff time.Duration
+	// faults is the number of page faults the vigil diff took.
+	faults int64
 }
 
 // timeRun parses the pair and diffs it with both algorithms, timing each
@@ -178,12 +191,13 @@ func timeRun(a, b []byte) (sample, error) {
 		if err != nil {
 			return s, err
 		}
+		faults := pageFaults()
 		d, err := timeDiff(old, newDoc, alg)
 		if err != nil {
 			return s, err
 		}
 		if alg == treediff.Vigil {
-			s.vigil = d
+			s.vigil, s.faults = d, pageFaults()-faults
 		} else {
 			s.xydiff = d
 		}
@@ -266,6 +280,9 @@ func runBenchDiff(ctx context.Context, env *environment, args []string) (int, er
 	if err := checkSimulation(*shape, *rate); err != nil {
 		return exitError, err
 	}
+	if ran, code, err := rerunWithLazyRelease(ctx, env, append([]string{"bench", "diff"}, args...)); ran {
+		return code, err
+	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(*procs))
 	w := bufio.NewWriter(env.stdout)
 	defer w.Flush()
@@ -323,6 +340,15 @@ func runBenchDiff(ctx context.Context, env *environment, args []string) (int, er
 	fmt.Fprintf(w, "speed bar: vigil diff of the large pair takes %.2fx the time to parse both (target < 2)\n", ratio(1, vigilOf, parseOf))
 	fmt.Fprintf(w, "default vs plain xydiff: %.2fx on the small pair, %.2fx on the large one (target <= 1.5)\n",
 		ratio(0, vigilOf, xydiffOf), ratio(1, vigilOf, xydiffOf))
+	faultsOf := func(k int) []int64 {
+		var f []int64
+		for _, s := range samples[k] {
+			f = append(f, s.faults)
+		}
+		return f
+	}
+	fmt.Fprintf(w, "page faults of the timed vigil diffs, run by run: %v on the small pair, %v on the large one%s\n",
+		faultsOf(0), faultsOf(1), releaseNote())
 	w.Flush()
 	if !*memory {
 		return exitOK, nil
@@ -391,7 +417,7 @@ func runFreshDiff(ctx context.Context, p pairFiles, procs int) (int64, time.Dura
 // one process take theirs.
 func freshDiffCommand(ctx context.Context, self string, p pairFiles, procs int) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, self, "bench", "diff-memory", p.old, p.new)
-	cmd.Env = append(os.Environ(), fmt.Sprintf("GOMAXPROCS=%d", procs))
+	cmd.Env = append(callerEnviron(), fmt.Sprintf("GOMAXPROCS=%d", procs))
 	return cmd
 }
 

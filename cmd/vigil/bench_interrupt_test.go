@@ -30,6 +30,7 @@ func TestInterruptEndsBenchmarks(t *testing.T) {
 		{[]string{"bench", "store"}, syscall.SIGTERM, exitTerminated},
 		// In the process it re-runs itself in (bench_release.go).
 		{[]string{"bench", "diff"}, os.Interrupt, exitInterrupted},
+		{[]string{"bench", "diff"}, syscall.SIGTERM, exitTerminated},
 	} {
 		for wait := 300 * time.Millisecond; ; wait *= 2 {
 			tmp := t.TempDir()

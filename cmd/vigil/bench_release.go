@@ -58,9 +58,17 @@ func rerunWithLazyRelease(ctx context.Context, env *environment, args []string) 
 		"GODEBUG="+strings.TrimPrefix(callerGODEBUG+","+lazyRelease, ","),
 		benchGODEBUG+"="+callerGODEBUG)
 	cmd.Stdout, cmd.Stderr = env.stdout, env.stderr
-	// Interrupted, the child stops as the bench does (it removes its
-	// files); killed only if it does not.
-	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	// Stopped by a signal, the child gets the same one and stops as the
+	// bench does (it removes its files, and its exit code names the
+	// signal); it is killed only if it does not.
+	cmd.Cancel = func() error {
+		sig := os.Interrupt
+		var stopped interrupted
+		if errors.As(context.Cause(ctx), &stopped) {
+			sig = stopped.sig
+		}
+		return cmd.Process.Signal(sig)
+	}
 	cmd.WaitDelay = 10 * time.Second
 	err = cmd.Run()
 	var ee *exec.ExitError

@@ -123,5 +123,6 @@ func (p pairFiles) timeVigil() (time.Duration, error) {
 			return 0, fmt.Errorf("%s: %w", name, err)
 		}
 	}
-	return timeDiff(docs[0], docs[1], treediff.Vigil)
+	d, _, err := timeDiff(docs[0], docs[1], treediff.Vigil)
+	return d, err
 }

@@ -17,7 +17,7 @@ func TestBenchCommands(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("bench diff: exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"parse both", "linear growth: diff of the 195.3 KB pair takes", "the 19.5 KB pair", "speed bar:", "default vs plain xydiff:"} {
+	for _, want := range []string{"parse both", "linear growth: diff of the 195.3 KB pair takes", "the 19.5 KB pair", "speed bar:", "default vs plain xydiff:", "page faults of the vigil diffs, run by run: ["} {
 		if !strings.Contains(out, want) {
 			t.Errorf("bench diff output lacks %q:\n%s", want, out)
 		}

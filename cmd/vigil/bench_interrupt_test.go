@@ -14,7 +14,7 @@ import (
 // for it and ran to its end, exit 0; bench opic took seconds to stop; and
 // the benchmarks that clean up a temporary store first (bench store) ended
 // with exit 2 and "context canceled". They still clean up: nothing is left
-// in the temporary directory, bench diff's re-run process included.
+// in the temporary directory.
 func TestInterruptEndsBenchmarks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the benchmarks")
@@ -28,9 +28,6 @@ func TestInterruptEndsBenchmarks(t *testing.T) {
 		{[]string{"bench", "opic"}, os.Interrupt, exitInterrupted},
 		{[]string{"bench", "store"}, os.Interrupt, exitInterrupted},
 		{[]string{"bench", "store"}, syscall.SIGTERM, exitTerminated},
-		// In the process it re-runs itself in (bench_release.go).
-		{[]string{"bench", "diff"}, os.Interrupt, exitInterrupted},
-		{[]string{"bench", "diff"}, syscall.SIGTERM, exitTerminated},
 	} {
 		for wait := 300 * time.Millisecond; ; wait *= 2 {
 			tmp := t.TempDir()

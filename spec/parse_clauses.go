@@ -216,12 +216,12 @@ func (p *parser) parseNotify(pos Pos) *NotifyClause {
 	}
 	p.expectWord(`"By"`, "by")
 	for {
-		c.Contacts = append(c.Contacts, p.parseContact())
+		c.Contacts = append(c.Contacts, p.parseContact(c.Contacts))
 		if p.tok != COMMA {
 			if p.isWord("email", "e-mail", "mail", "webhook") {
 				// Notify By email a@b.example email c@d.example
 				pos, word := p.pos, p.lit
-				c.Contacts = append(c.Contacts, p.parseContact())
+				c.Contacts = append(c.Contacts, p.parseContact(c.Contacts))
 				p.fail(pos, word, ",", "contacts are separated by commas: write "+Print(c))
 			}
 			return c
@@ -230,11 +230,34 @@ func (p *parser) parseNotify(pos Pos) *NotifyClause {
 	}
 }
 
+// contactsWritten returns contacts as a Notify clause writes them, for
+// a message that says to write them again: a URL's password hidden
+// (hidePassword), "..." when they are longer than a message quotes
+// (2*maxQuoted), as byMissing cuts its list; "" for none.
+func contactsWritten(contacts []*Contact) string {
+	all := make([]string, len(contacts))
+	for i, c := range contacts {
+		shown := *c
+		if c.Kind == Webhook || c.Kind == Chat {
+			shown.Address = hidePassword(c.Address)
+		}
+		all[i] = Print(&shown)
+	}
+	text := strings.Join(all, ", ")
+	if len(text) > 2*maxQuoted {
+		return "..."
+	}
+	return text
+}
+
 // contactOptions is what is expected after Notify By. The seed's fax and
 // PDA are parsed but not among them: the checker refuses both.
 const contactOptions = "email <address>, webhook <URL> or a chat URL (slack://, discord://, telegram://, ntfy://, gotify://, mattermost://)"
 
-func (p *parser) parseContact() *Contact {
+// parseContact parses one contact of a Notify clause; before are the
+// contacts read before it in the clause, which a message on it writes
+// again in the clause it says to write.
+func (p *parser) parseContact(before []*Contact) *Contact {
 	c := &Contact{ContactPos: p.pos}
 	value := func(what string) string {
 		if p.tok != WORD && p.tok != STRING && p.tok != IDENT && p.tok != INT {
@@ -273,8 +296,11 @@ func (p *parser) parseContact() *Contact {
 		p.next()
 	case p.tok == IDENT && IsChatScheme(strings.ToLower(p.lit)):
 		// Notify By slack URL: the service named, its URL apart.
-		scheme := strings.ToLower(p.lit)
-		p.failHere(p.lit, contactOptions, "expected "+contactOptions+", found "+p.describe()+": a chat service is named by the URL it gives, which begins with its scheme: write Notify By "+scheme+"://...")
+		write := strings.ToLower(p.lit) + "://..."
+		if kept := contactsWritten(before); kept != "" {
+			write = kept + ", " + write // Notify By email a@b.example, slack
+		}
+		p.failHere(p.lit, contactOptions, "expected "+contactOptions+", found "+p.describe()+": a chat service is named by the URL it gives, which begins with its scheme: write Notify By "+write)
 	default:
 		p.failExpected(contactOptions)
 	}

@@ -37,3 +37,37 @@ func TestLongLineReadOnce(t *testing.T) {
 		})
 	}
 }
+
+// TestLineErrorsRecordedOnce: the scanner's errors after the first of
+// a line (a megabyte of ";" or "$") are not recorded, a few a line
+// where they were one a character, sorted then thrown away, and the
+// errors told are those told when each was recorded.
+func TestLineErrorsRecordedOnce(t *testing.T) {
+	const semicolon = `illegal character ';': clauses and sentinels end without ";": remove it`
+	for _, tt := range []struct {
+		name, src string
+		want      string
+	}{
+		{"semicolons", "Create Sentinel s Using http://a.example Monitor keywords {a" + strings.Repeat(";", 200000) + "}",
+			"f.ssl:1:61: " + semicolon + "\n"},
+		{"dollars", "Create Sentinel s Using http://a.example Monitor any change " + strings.Repeat("$", 200000),
+			"f.ssl:1:61: illegal character '$'\n"},
+		{"semicolons and dollars", "Create Sentinel s Using http://a.example Monitor any change " + strings.Repeat(";$", 100000),
+			"f.ssl:1:61: " + semicolon + "\n"},
+		{"a list of lines", "Create Sentinel s Using http://a.example\nMonitor keywords {a;\nb" + strings.Repeat(";", 100000) + "c}\n" + strings.Repeat("Notify By x@y.example;;;\n", 3),
+			"f.ssl:2:20: " + semicolon + "\nf.ssl:3:2: " + semicolon + "\nf.ssl:4:22: " + semicolon + "\nf.ssl:5:1: duplicate Notify clause\nf.ssl:6:1: duplicate Notify clause\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p := newParser("f.ssl", []byte(tt.src), MaxErrors)
+			p.parseFile()
+			// Each ";" or "$" was recorded: 100,000 errors and more.
+			if len(p.errors) > 20 {
+				t.Errorf("%d errors recorded, want at most 20", len(p.errors))
+			}
+			_, err := Parse("f.ssl", []byte(tt.src))
+			if list, ok := err.(ErrorList); !ok || list.String() != tt.want {
+				t.Errorf("Parse: %v\nwant:\n%s", err, tt.want)
+			}
+		})
+	}
+}

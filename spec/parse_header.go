@@ -27,7 +27,7 @@ func (p *parser) parseHeader(s *Sentinel) {
 		p.titleName(s.Name)
 	}
 	p.using()
-	p.targetFrom, p.targetStart = len(p.errors), p.pos.Offset
+	p.targetFrom, p.targetStart = p.mark(), p.pos.Offset
 	s.Target = p.parseTarget()
 	p.targetEnd = p.prevEnd.Offset
 }
@@ -49,7 +49,7 @@ func (p *parser) secondUsing(s *Sentinel, header []part) {
 	s.broken |= brokenHeader
 	read := p.targetEnd >= 0 // the target of its header, read to its end
 	p.next()
-	start, n := p.pos.Offset, len(p.errors)
+	start, n := p.pos.Offset, p.mark()
 	var second Target
 	if !p.try(func() { second = p.parseTarget() }) || p.erredSince(n) {
 		p.skipTo(Token.clauseStart)

@@ -30,11 +30,7 @@ func parse(filename string, src []byte, max int) (*File, error) {
 	if i := bytes.IndexByte(src, 0); i >= 0 {
 		return &File{Name: filename}, ErrorList{{Pos: offsetPos(src, i).Position(filename), Msg: "not text: byte 0x00 (a sentinel file is UTF-8 text)", Found: "\x00"}}
 	}
-	p := &parser{filename: filename, max: max}
-	p.sc.Init(src, func(pos Pos, msg, found string) {
-		p.record(&Error{Pos: pos.Position(filename), Msg: msg, Found: found})
-	})
-	p.next()
+	p := newParser(filename, src, max)
 	f := p.parseFile()
 	f.Name = filename
 	p.errors.RemoveMultiples()
@@ -42,6 +38,15 @@ func parse(filename string, src []byte, max int) (*File, error) {
 		p.errors.limit(max)
 	}
 	return f, p.errors.Err()
+}
+
+// newParser returns a parser of src at its first token, which reports at
+// most max errors (see parse).
+func newParser(filename string, src []byte, max int) *parser {
+	p := &parser{filename: filename, max: max}
+	p.sc.Init(src, p.scanned)
+	p.next()
+	return p
 }
 
 // looksUTF16 reports whether src looks like UTF-16 text: it begins with a
@@ -127,6 +132,10 @@ type parser struct {
 	max      int          // errors reported at most, < 0 for all (see record)
 	errLines map[int]bool // the lines with an error
 	stopped  bool         // too many errors: the parse reads no more
+	// runs holds, for the scanner's errors at a ";" and for its others,
+	// the last one recorded since the last mark, which those after it
+	// on its line are told by (see scanned).
+	runs [2]errorRun
 
 	pos Pos
 	tok Token
@@ -168,7 +177,7 @@ func (p *parser) part(n Node) {
 
 // beginParts starts collecting the pieces of a clause or header.
 func (p *parser) beginParts() {
-	p.parts, p.partsFrom, p.collecting = nil, len(p.errors), true
+	p.parts, p.partsFrom, p.collecting = nil, p.mark(), true
 }
 
 // endParts stops collecting and returns the pieces read before the
@@ -227,6 +236,49 @@ func (p *parser) record(e *Error) {
 	p.errLines[e.Pos.Line] = true
 	if len(p.errLines) > p.max+1 {
 		p.stopped = true
+	}
+}
+
+// errorRun is an error of the scanner that p.errors holds at index at,
+// unless an error before it was removed since (see scanned).
+type errorRun struct {
+	e  *Error
+	at int
+}
+
+// mark returns the number of errors recorded, for erredSince and
+// endParts to tell the errors recorded after it. The scanner's errors
+// that come after it are recorded, not told by one before it (see
+// scanned).
+func (p *parser) mark() int {
+	p.runs = [2]errorRun{}
+	return len(p.errors)
+}
+
+// scanned records an error of the scanner, at the token it has just
+// scanned, unless the last one recorded since the last mark is on its
+// line, before it, and of the same kind (";" or another; the message of
+// a list whose items ";" separates replaces the first kind alone): the
+// list keeps the first error of a line, and the parser tells only
+// whether errors came after a mark and where the first is; a line of a
+// megabyte of ";" recorded an error a byte, then sorted them, where one
+// tells all. The parser removes the errors at the current token
+// (failHere), then records its own there, before any other in the
+// token, and those of the ";" of a list (semicolonItems), of the one
+// kind alone: the one recorded goes only when those it tells would have
+// gone, or with an error recorded before them.
+func (p *parser) scanned(pos Pos, msg, found string) {
+	run := &p.runs[0]
+	if found == ";" {
+		run = &p.runs[1]
+	}
+	if e := run.e; e != nil && run.at < len(p.errors) && p.errors[run.at] == e && e.Pos.Line == pos.Line && e.Pos.Offset < pos.Offset {
+		return
+	}
+	e := &Error{Pos: pos.Position(p.filename), Msg: msg, Found: found}
+	p.record(e)
+	if n := len(p.errors); n > 0 && p.errors[n-1] == e {
+		*run = errorRun{e: e, at: n - 1}
 	}
 }
 
@@ -427,7 +479,7 @@ func (p *parser) parseFile() *File {
 // the next sentinel when a misspelt Create ends s ("Crate Sentinel b":
 // see misspeltCreate), the parser at its Sentinel; nil otherwise.
 func (p *parser) parseSentinel(s *Sentinel) (next *Sentinel) {
-	n := len(p.errors)
+	n := p.mark()
 	p.beginParts()
 	p.targetFrom = -1
 	ok := p.try(func() { p.parseHeader(s) })
@@ -497,7 +549,7 @@ func (p *parser) parseSentinel(s *Sentinel) (next *Sentinel) {
 			continue
 		}
 		afterSite = false
-		tok, stated, n := p.tok, s.clause(p.tok) != nil, len(p.errors)
+		tok, stated, n := p.tok, s.clause(p.tok) != nil, p.mark()
 		p.beginParts()
 		ok := p.try(func() { p.parseClause(s) })
 		parts := p.endParts(tok)

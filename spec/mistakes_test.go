@@ -73,6 +73,8 @@ func TestUserMistakes(t *testing.T) {
 		{"ignore language", `Monitor all words Ignore ".ad"`, `2:26: expected css or xpath, found ".ad": write Ignore css ".ad"`},
 		{"selector language", `Monitor keywords {price} In "div.p"`, `2:29: expected css or xpath, found "div.p": write In css "div.p"`},
 		{"contacts without comma", "Notify By email me@example.org email you@example.org", `2:32: contacts are separated by commas: write Notify By email me@example.org, email you@example.org`},
+		{"contacts without comma, passwords", "Notify By webhook https://u:s3cret@h.example/x webhook https://v:pw@h.example/y", `2:48: contacts are separated by commas: write Notify By webhook https://u:xxxxx@h.example/x, webhook https://v:xxxxx@h.example/y`},
+		{"contacts without comma, long", "Notify By email " + strings.Repeat("m", 160) + "@example.org email you@example.org", `2:190: contacts are separated by commas: write a comma before email`},
 		{"day first", "From 31-12-2026", `2:6: invalid date 31-12-2026: month out of range, the day written first; write 12/31/2026 for 31-12-2026 (MM/DD/YYYY)`},
 		{"day first, slashes", "To 31/12/2026", `2:4: invalid date 31/12/2026: month out of range, the day written first; write 12/31/2026 for 31/12/2026 (MM/DD/YYYY)`},
 		{"day first, no such day", "To 31/11/2026", `2:4: invalid date 31/11/2026: month out of range (want MM/DD/YYYY)`},

@@ -222,7 +222,11 @@ func (p *parser) parseNotify(pos Pos) *NotifyClause {
 				// Notify By email a@b.example email c@d.example
 				pos, word := p.pos, p.lit
 				c.Contacts = append(c.Contacts, p.parseContact(c.Contacts))
-				p.fail(pos, word, ",", "contacts are separated by commas: write "+Print(c))
+				write := "a comma before " + word
+				if all := contactsWritten(c.Contacts); all != "..." {
+					write = "Notify By " + all
+				}
+				p.fail(pos, word, ",", "contacts are separated by commas: write "+write)
 			}
 			return c
 		}

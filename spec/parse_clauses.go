@@ -235,16 +235,16 @@ func (p *parser) parseNotify(pos Pos) *NotifyClause {
 }
 
 // contactsWritten returns contacts as a Notify clause writes them, for
-// a message that says to write them again: a URL's password hidden
-// (hidePassword), "..." when they are longer than a message quotes
-// (2*maxQuoted), as byMissing cuts its list; "" for none.
+// a message that says to write them again: the password of a URL in
+// any of them hidden (hidePassword; an email, fax or PDA contact may
+// hold a URL too: email https://u:pw@h.example), "..." when they are
+// longer than a message quotes (2*maxQuoted), as byMissing cuts its
+// list; "" for none.
 func contactsWritten(contacts []*Contact) string {
 	all := make([]string, len(contacts))
 	for i, c := range contacts {
 		shown := *c
-		if c.Kind == Webhook || c.Kind == Chat {
-			shown.Address = hidePassword(c.Address)
-		}
+		shown.Address = hidePassword(c.Address)
 		all[i] = Print(&shown)
 	}
 	text := strings.Join(all, ", ")

@@ -54,6 +54,11 @@ func TestLineErrorsRecordedOnce(t *testing.T) {
 			"f.ssl:1:61: illegal character '$'\n"},
 		{"semicolons and dollars", "Create Sentinel s Using http://a.example Monitor any change " + strings.Repeat(";$", 100000),
 			"f.ssl:1:61: " + semicolon + "\n"},
+		// Each byte not UTF-8 in a string in typographic quotes was
+		// an error at the string, with the text up to the byte: a
+		// megabyte's took the square of its length in memory.
+		{"a typographic string of bytes not UTF-8", "Create Sentinel s Using http://a.example Monitor phrase {“" + strings.Repeat("\xff", 5000) + "”}",
+			"f.ssl:1:58: string is not valid UTF-8\n"},
 		{"a list of lines", "Create Sentinel s Using http://a.example\nMonitor keywords {a;\nb" + strings.Repeat(";", 100000) + "c}\n" + strings.Repeat("Notify By x@y.example;;;\n", 3),
 			"f.ssl:2:20: " + semicolon + "\nf.ssl:3:2: " + semicolon + "\nf.ssl:4:22: " + semicolon + "\nf.ssl:5:1: duplicate Notify clause\nf.ssl:6:1: duplicate Notify clause\n"},
 	} {

@@ -477,10 +477,13 @@ func swallowedCreate(text string) (off int, name string, ok bool) {
 }
 
 // scanTypographic scans a string in typographic quotes (the seed writes
-// phrase (“Optical Network”)); there are no escapes.
+// phrase (“Optical Network”)); there are no escapes. Its first byte that
+// is not UTF-8 is reported, as scanString reports it: one error a byte,
+// each with the text up to it, took the square of a long line's length.
 func (s *Scanner) scanTypographic(pos Pos, w int) string {
 	start := s.off
 	s.off += w
+	badUTF8 := false
 	for {
 		r, w := s.peekRune(s.off)
 		if w == 0 || r == '\n' || r == '\r' {
@@ -488,7 +491,8 @@ func (s *Scanner) scanTypographic(pos Pos, w int) string {
 			s.unterminated(pos, start, `"`, `found " at %s, but a literal opened with “ ends with ” (or write it in " and ")`)
 			return lit
 		}
-		if r == utf8.RuneError && w == 1 {
+		if r == utf8.RuneError && w == 1 && !badUTF8 {
+			badUTF8 = true
 			s.error(pos, "string is not valid UTF-8", string(s.src[start:s.off+1]))
 		}
 		s.off += w

@@ -30,8 +30,9 @@ func TestHidePassword(t *testing.T) {
 }
 
 // TestContactErrorsHidePassword: a webhook's or a chat service's URL that
-// is refused is named with its password as xxxxx; a chat URL was quoted
-// as written.
+// is refused is named with its password as xxxxx, and so is a URL given
+// as an email address; a chat URL, and such an email address, were
+// quoted as written.
 func TestContactErrorsHidePassword(t *testing.T) {
 	for _, tt := range []struct {
 		kind    ContactKind
@@ -41,6 +42,9 @@ func TestContactErrorsHidePassword(t *testing.T) {
 		{Webhook, "http://user:s3cret@a.example:99999/"},
 		{Chat, "ntfyy://user:s3cret@a.example/topic"},
 		{Chat, "ntfy://user:s3cret@a.example:x/topic"},
+		// A URL given as an email address.
+		{Email, "https://user:s3cret@h.example/x"},
+		{Email, "user:s3cret@h"},
 	} {
 		err := ValidateContact(tt.kind, tt.address)
 		if err == nil || strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), "user:xxxxx@") {

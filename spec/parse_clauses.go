@@ -223,7 +223,7 @@ func (p *parser) parseNotify(pos Pos) *NotifyClause {
 				pos, word := p.pos, p.lit
 				c.Contacts = append(c.Contacts, p.parseContact(c.Contacts))
 				write := "a comma before " + word
-				if all := contactsWritten(c.Contacts); all != "..." {
+				if all, fits := contactsWritten(c.Contacts); fits {
 					write = "Notify By " + all
 				}
 				p.fail(pos, word, ",", "contacts are separated by commas: write "+write)
@@ -237,21 +237,18 @@ func (p *parser) parseNotify(pos Pos) *NotifyClause {
 // contactsWritten returns contacts as a Notify clause writes them, for
 // a message that says to write them again: the password of a URL in
 // any of them hidden (hidePassword; an email, fax or PDA contact may
-// hold a URL too: email https://u:pw@h.example), "..." when they are
-// longer than a message quotes (2*maxQuoted), as byMissing cuts its
-// list; "" for none.
-func contactsWritten(contacts []*Contact) string {
+// hold a URL too: email https://u:pw@h.example), "" for none. fits is
+// false when they are longer than a message quotes (2*maxQuoted), as
+// byMissing cuts its list: the message does not write them then.
+func contactsWritten(contacts []*Contact) (text string, fits bool) {
 	all := make([]string, len(contacts))
 	for i, c := range contacts {
 		shown := *c
 		shown.Address = hidePassword(c.Address)
 		all[i] = Print(&shown)
 	}
-	text := strings.Join(all, ", ")
-	if len(text) > 2*maxQuoted {
-		return "..."
-	}
-	return text
+	text = strings.Join(all, ", ")
+	return text, len(text) <= 2*maxQuoted
 }
 
 // contactOptions is what is expected after Notify By. The seed's fax and
@@ -301,7 +298,9 @@ func (p *parser) parseContact(before []*Contact) *Contact {
 	case p.tok == IDENT && IsChatScheme(strings.ToLower(p.lit)):
 		// Notify By slack URL: the service named, its URL apart.
 		write := strings.ToLower(p.lit) + "://..."
-		if kept := contactsWritten(before); kept != "" {
+		if kept, fits := contactsWritten(before); !fits {
+			write = "..., " + write
+		} else if kept != "" {
 			write = kept + ", " + write // Notify By email a@b.example, slack
 		}
 		p.failHere(p.lit, contactOptions, "expected "+contactOptions+", found "+p.describe()+": a chat service is named by the URL it gives, which begins with its scheme: write Notify By "+write)

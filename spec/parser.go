@@ -256,17 +256,16 @@ func (p *parser) mark() int {
 }
 
 // scanned records an error of the scanner, at the token it has just
-// scanned, unless the last one recorded since the last mark is on its
-// line, before it, and of the same kind (";" or another; the message of
-// a list whose items ";" separates replaces the first kind alone): the
-// list keeps the first error of a line, and the parser tells only
-// whether errors came after a mark and where the first is; a line of a
+// scanned, unless the last one of the same kind (";" or another)
+// recorded since the last mark is still recorded, on its line and
+// before it. Only the first error of a line is told, and the parser
+// reads of the others only whether any came after a mark: a line of a
 // megabyte of ";" recorded an error a byte, then sorted them, where one
-// tells all. The parser removes the errors at the current token
-// (failHere), then records its own there, before any other in the
-// token, and those of the ";" of a list (semicolonItems), of the one
-// kind alone: the one recorded goes only when those it tells would have
-// gone, or with an error recorded before them.
+// tells as much. The parser deletes errors in two places, at the
+// current token (failHere) and the ";" errors of a list whose items ";"
+// separates (semicolonItems); when the error a skip relied on is gone,
+// the check of p.errors[run.at] fails and the next error of its kind is
+// recorded anew.
 func (p *parser) scanned(pos Pos, msg, found string) {
 	run := &p.runs[0]
 	if found == ";" {

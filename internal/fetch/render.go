@@ -488,13 +488,15 @@ func (c *Chromium) render(ctx context.Context, url string) (string, documentAnsw
 // documentHTML returns the outer HTML of tab's document (its root
 // element's), read in an isolated world of its main frame: there the
 // page's scripts cannot redefine outerHTML (on the element or
-// Element.prototype). With max positive, the document's length in UTF-16
-// code units is read first, each one to three bytes of UTF-8 (a pair of
-// them four): a document longer in units than max is longer in bytes, and
-// is refused (ErrTooLarge) without being copied here, where a script could
-// otherwise give a short length, or none, for a document of any size. The
-// document is read as it is, not through chromedp's tracking of the DOM,
-// which does not follow a page restored from the back/forward cache (a
+// Element.prototype). With max positive, a document longer than max in
+// UTF-16 code units, each one to three bytes of UTF-8 (a pair of them
+// four), is longer in bytes, and is refused (ErrTooLarge) without being
+// copied here. The length is read off the string that would be copied,
+// in the same call: read apart, a document that grew between the two
+// reads was copied whatever its size. A document longer than the
+// browser's strings can hold (a RangeError) is refused too. The document
+// is read as it is, not through chromedp's tracking of the DOM, which
+// does not follow a page restored from the back/forward cache (a
 // script's history.back()) and waited for a document to the render's
 // deadline.
 func documentHTML(tab context.Context, max int64) (string, error) {
@@ -506,22 +508,40 @@ func documentHTML(tab context.Context, max int64) (string, error) {
 		return "", fmt.Errorf("read the document: %w", err)
 	}
 	inWorld := func(p *runtime.EvaluateParams) { p.ContextID = world.ExecutionContextID }
-	if max > 0 {
-		units, err := chromedp.Run(tab, chromedp.Evaluate[int64](
-			`document.documentElement ? document.documentElement.outerHTML.length : 0`, inWorld))
-		if err != nil {
-			return "", fmt.Errorf("read the document's size: %w", err)
-		}
-		if units > max {
-			return "", tooLargeRendered(max)
-		}
-	}
-	html, err := chromedp.Run(tab, chromedp.Evaluate[string](
-		`document.documentElement ? document.documentElement.outerHTML : ""`, inWorld))
+	read, err := chromedp.Run(tab, chromedp.Evaluate[documentRead](fmt.Sprintf(readDocument, max), inWorld))
 	if err != nil {
 		return "", fmt.Errorf("read the document: %w", err)
 	}
-	return html, nil
+	if read.Over && max <= 0 {
+		return "", fmt.Errorf("%w: the rendered document is longer than the browser's strings hold", ErrTooLarge)
+	}
+	if read.Over {
+		return "", tooLargeRendered(max)
+	}
+	return read.HTML, nil
+}
+
+// readDocument is the script documentHTML runs, given the most UTF-16
+// code units it copies (0 for no limit).
+const readDocument = `(() => {
+	const root = document.documentElement;
+	if (!root) return {html: ""};
+	let html;
+	try {
+		html = root.outerHTML;
+	} catch (e) {
+		if (e instanceof RangeError) return {over: true};
+		throw e;
+	}
+	const max = %d;
+	return max > 0 && html.length > max ? {over: true} : {html: html};
+})()`
+
+// documentRead is what readDocument returns: the document's HTML, or
+// that it is over the limit.
+type documentRead struct {
+	HTML string `json:"html"`
+	Over bool   `json:"over"`
 }
 
 // tooLargeRendered is the error of a rendered document over max bytes.

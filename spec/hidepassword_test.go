@@ -45,10 +45,31 @@ func TestContactErrorsHidePassword(t *testing.T) {
 		// A URL given as an email address.
 		{Email, "https://user:s3cret@h.example/x"},
 		{Email, "user:s3cret@h"},
+		{Email, `"https://user:s3cret@h.example"@x.example`},
+		{Email, "a@b.example (https://user:s3cret@h.example/)"},
 	} {
 		err := ValidateContact(tt.kind, tt.address)
 		if err == nil || strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), "user:xxxxx@") {
 			t.Errorf("ValidateContact(%s): %v; want an error naming it with its password hidden", tt.address, err)
+		}
+	}
+}
+
+// TestEmailErrorsQuoteAddress: an email address refused for its form
+// alone (a quoted local part, which a plain address does not write; a
+// domain with no dot) is named as written, with nothing taken for a
+// password: a colon in a quoted local part is no URL's. It was named as
+// "\"x:xxxxx@example.com", its closing quote gone.
+func TestEmailErrorsQuoteAddress(t *testing.T) {
+	for _, address := range []string{
+		`"x:y"@example.com`,
+		`"x:y"@localhost`,
+		`"a@b:c"@example.com`,
+		`<"x:y"@example.com>`,
+	} {
+		err := ValidateContact(Email, address)
+		if err == nil || !strings.Contains(err.Error(), quote(address)) {
+			t.Errorf("ValidateContact(%s): %v; want an error naming it as written", address, err)
 		}
 	}
 }

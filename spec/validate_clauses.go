@@ -91,14 +91,20 @@ func ValidateContact(kind ContactKind, address string) error {
 func validateContact(kind ContactKind, address string, strict bool) error {
 	switch kind {
 	case Email:
-		// Named with the password of a URL given as an address hidden
-		// (email https://u:pw@h.example), as a webhook's is below.
 		a, err := mail.ParseAddress(address)
+		// Named with the password of a URL given as an address hidden
+		// (email https://u:pw@h.example), as a webhook's is below; an
+		// address refused for its form alone ("x:y"@h.example, a
+		// quoted local part) as written: its colon is no URL's.
+		shown := address
+		if err != nil || a.Name != "" || strings.Contains(address, "://") {
+			shown = hidePassword(address)
+		}
 		if err != nil || a.Address != address || a.Name != "" {
-			return fmt.Errorf("invalid email address %s", quote(hidePassword(address)))
+			return fmt.Errorf("invalid email address %s", quote(shown))
 		}
 		if _, domain, _ := strings.Cut(address, "@"); !strings.Contains(domain, ".") && domain != "localhost" {
-			return fmt.Errorf("invalid email address %s: the domain has no dot", quote(hidePassword(address)))
+			return fmt.Errorf("invalid email address %s: the domain has no dot", quote(shown))
 		}
 	case Webhook:
 		// Messages hide a password the URL carries, as a page's URL's do.

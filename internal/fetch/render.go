@@ -512,7 +512,7 @@ func documentHTML(tab context.Context, max int64) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("read the document: %w", err)
 	}
-	if read.Over && max <= 0 {
+	if read.Unheld {
 		return "", fmt.Errorf("%w: the rendered document is longer than the browser's strings hold", ErrTooLarge)
 	}
 	if read.Over {
@@ -530,7 +530,7 @@ const readDocument = `(() => {
 	try {
 		html = root.outerHTML;
 	} catch (e) {
-		if (e instanceof RangeError) return {over: true};
+		if (e instanceof RangeError) return {unheld: true};
 		throw e;
 	}
 	const max = %d;
@@ -538,10 +538,12 @@ const readDocument = `(() => {
 })()`
 
 // documentRead is what readDocument returns: the document's HTML, or
-// that it is over the limit.
+// that it is over the limit, or longer than a string of the browser
+// holds (whatever the limit).
 type documentRead struct {
-	HTML string `json:"html"`
-	Over bool   `json:"over"`
+	HTML   string `json:"html"`
+	Over   bool   `json:"over"`
+	Unheld bool   `json:"unheld"`
 }
 
 // tooLargeRendered is the error of a rendered document over max bytes.

@@ -56,6 +56,8 @@ func TestUserMistakes(t *testing.T) {
 		{"list after except", "Monitor all words except {a} AND {b}", `2:34: a list follows its change type: write all words except {a, b}`},
 		{"list after a comma", "Monitor keywords {a}, {b}", `2:21: the items of one list are written in its braces, not in another list after a comma: write keywords {a, b}`},
 		{"lists after commas", "Monitor keywords {a}, {b}, {c}", `2:21: the items of one list are written in its braces, not in another list after a comma: write keywords {a, b, c}`},
+		{"list after a comma, repeated", "Monitor keywords {a}, {a}", `2:21: the items of one list are written in its braces, not in another list after a comma: write keywords {a}`},
+		{"lists after commas, repeated in any case", "Monitor keywords {Sale}, {sale, b}, {B}", `2:24: the items of one list are written in its braces, not in another list after a comma: write keywords {Sale, b}`},
 		{"lists after a comma, then a change type", `Monitor keywords {a}, {b}, phrase {"x"}`, `2:21: the items of one list are written in its braces, not in another list after a comma, as in keywords {b}`},
 		{"list after and, then more", `Monitor keywords {a} AND {b} OR phrase {"x"}`, `2:26: a list follows its change type, as in keywords {b}`},
 		{"list after and, twice", "Monitor keywords {a} AND {b} AND {c}", `2:26: a list follows its change type, as in keywords {b}`},

@@ -70,7 +70,7 @@ func (p *parser) bareList(x Expr, op Op, comma Pos) {
 	var write Expr
 	if op == 0 || last.Kind == Words {
 		merged := *last
-		merged.Args = append(append([]*Lit{}, last.Args...), list...)
+		merged.Args = withoutRepeats(last.Kind, append(append([]*Lit{}, last.Args...), list...))
 		write = replaceLast(x, &merged)
 	} else {
 		write = &BinaryExpr{X: x, Op: op, Y: &ChangeType{Kind: last.Kind, Args: list}}
@@ -81,6 +81,25 @@ func (p *parser) bareList(x Expr, op Op, comma Pos) {
 		msg += ", as in " + Print(&ChangeType{Kind: last.Kind, Args: list[:1]})
 	}
 	p.fail(at, found, changeTypes, msg)
+}
+
+// withoutRepeats returns the items of a list of a change type of kind k
+// without those the checker would call duplicates of one before them
+// (argKey), so that the list a message says to write passes the check.
+func withoutRepeats(k Kind, items []*Lit) []*Lit {
+	seen := map[string]bool{}
+	out := items[:0]
+	for _, a := range items {
+		if a != nil {
+			key := argKey(k, a.Value)
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+		}
+		out = append(out, a)
+	}
+	return out
 }
 
 // replaceLast returns x with the change type it ends with (see

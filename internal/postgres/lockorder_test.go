@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/internal/postgres"
 )
 
 // TestRecordChecksLockOrder: the checks of a batch lock their sentinels
@@ -84,14 +85,7 @@ func TestRecordChecksImportanceLockOrder(t *testing.T) {
 	ctx := context.Background()
 	at := time.Date(2026, 11, 1, 13, 0, 0, 0, time.UTC)
 	db, d := openDSN(t)
-	u := &vigil.User{Email: "ada@example.com", Name: "Ada", PasswordHash: "$argon2id$x"}
-	if err := db.CreateUser(ctx, u); err != nil {
-		t.Fatal(err)
-	}
-	sn := &vigil.Sentinel{OwnerID: u.ID, Name: "s", Source: "x", Status: vigil.SentinelActive, NextCheck: at}
-	if err := db.CreateSentinel(ctx, sn); err != nil {
-		t.Fatal(err)
-	}
+	_, sn := userWithSentinel(t, db, at)
 	var ids []int64
 	for _, name := range []string{"low", "high"} {
 		r, err := db.EnsureResource(ctx, "http://example.com/"+name)
@@ -130,6 +124,22 @@ func TestRecordChecksImportanceLockOrder(t *testing.T) {
 	}
 }
 
+// userWithSentinel stores a user and an active sentinel of theirs, due
+// at at.
+func userWithSentinel(t *testing.T, db *postgres.DB, at time.Time) (*vigil.User, *vigil.Sentinel) {
+	t.Helper()
+	ctx := context.Background()
+	u := &vigil.User{Email: "ada@example.com", Name: "Ada", PasswordHash: "$argon2id$x"}
+	if err := db.CreateUser(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	sn := &vigil.Sentinel{OwnerID: u.ID, Name: "s", Source: "x", Status: vigil.SentinelActive, NextCheck: at}
+	if err := db.CreateSentinel(ctx, sn); err != nil {
+		t.Fatal(err)
+	}
+	return u, sn
+}
+
 // analyze gathers the statistics of table, so that the planner knows its
 // rows outnumber a batch's and reads it whole rather than probing it by
 // id, in the order its rows lie on disk.
@@ -158,14 +168,7 @@ func TestRecordChecksUserLockOrder(t *testing.T) {
 	ctx := context.Background()
 	at := time.Date(2026, 11, 1, 13, 0, 0, 0, time.UTC)
 	db, d := openDSN(t)
-	u := &vigil.User{Email: "ada@example.com", Name: "Ada", PasswordHash: "$argon2id$x"}
-	if err := db.CreateUser(ctx, u); err != nil {
-		t.Fatal(err)
-	}
-	sn := &vigil.Sentinel{OwnerID: u.ID, Name: "s", Source: "x", Status: vigil.SentinelActive, NextCheck: at}
-	if err := db.CreateSentinel(ctx, sn); err != nil {
-		t.Fatal(err)
-	}
+	u, sn := userWithSentinel(t, db, at)
 	rec := &vigil.CheckRecord{SentinelID: sn.ID, CheckedAt: at, NextCheck: at.Add(time.Hour),
 		Notifications: []*vigil.Notification{{UserID: u.ID, Channel: "email", Target: "ada@example.com", Payload: json.RawMessage(`{}`)}}}
 	// What DeleteUser locks: the user, then its sentinels.
@@ -195,14 +198,7 @@ func TestRecordChecksClaimLockLast(t *testing.T) {
 	ctx := context.Background()
 	at := time.Date(2026, 11, 1, 13, 0, 0, 0, time.UTC)
 	db, d := openDSN(t)
-	u := &vigil.User{Email: "ada@example.com", Name: "Ada", PasswordHash: "$argon2id$x"}
-	if err := db.CreateUser(ctx, u); err != nil {
-		t.Fatal(err)
-	}
-	sn := &vigil.Sentinel{OwnerID: u.ID, Name: "s", Source: "x", Status: vigil.SentinelActive, NextCheck: at}
-	if err := db.CreateSentinel(ctx, sn); err != nil {
-		t.Fatal(err)
-	}
+	u, sn := userWithSentinel(t, db, at)
 	r, err := db.EnsureResource(ctx, "http://example.com/")
 	if err != nil {
 		t.Fatal(err)

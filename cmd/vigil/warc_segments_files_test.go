@@ -16,19 +16,8 @@ import (
 // files leave incomplete is named by its first segment's file, number
 // and id, and the rest is imported.
 func TestWARCImportJoinsSegmentsAcrossFiles(t *testing.T) {
-	body := "<html><body><p>" + strings.Repeat("a page split across files. ", 40) + "</p></body></html>"
-	page := httpResponse("Content-Type: text/html\r\n", body)
-	const date = "2026-01-01T00:00:00Z"
-	split := segments("http://example.com/split", date, page, 300, 0)
-	if len(split) < 3 {
-		t.Fatalf("%d segments", len(split))
-	}
-	other := foreignRecord{typ: warc.TypeResponse, uri: "http://example.com/other", date: date, block: page}
-	info := foreignRecord{typ: warc.TypeWarcinfo, date: date, block: "software: test"}
-	// The second file's records have ids of their own (writeForeignWARC
-	// numbers them from a in each file).
-	first := writeForeignWARC(t, true, split[:2]...)
-	second := writeForeignWARC(t, false, append([]foreignRecord{info, info, other}, split[2:]...)...)
+	c := writeSplitCrawl(t)
+	body, split, other, info, first, second := c.body, c.split, c.other, c.info, c.first, c.second
 	dst := t.TempDir()
 	_, errOut, code := runCmd(t, nil, "import", "warc", "--data", dst, first, second)
 	if code != exitOK || !strings.Contains(errOut, "imported 2 versions;") {
@@ -64,17 +53,8 @@ func TestWARCImportJoinsSegmentsAcrossFiles(t *testing.T) {
 // the record, its continuation's and its first segment's, and no word
 // of the order.
 func TestWARCImportSegmentsFilesOutOfOrder(t *testing.T) {
-	body := "<html><body><p>" + strings.Repeat("a page split across files. ", 40) + "</p></body></html>"
-	page := httpResponse("Content-Type: text/html\r\n", body)
-	const date = "2026-01-01T00:00:00Z"
-	split := segments("http://example.com/split", date, page, 300, 0)
-	if len(split) < 3 {
-		t.Fatalf("%d segments", len(split))
-	}
-	other := foreignRecord{typ: warc.TypeResponse, uri: "http://example.com/other", date: date, block: page}
-	info := foreignRecord{typ: warc.TypeWarcinfo, date: date, block: "software: test"}
-	first := writeForeignWARC(t, true, split[:2]...)
-	second := writeForeignWARC(t, false, append([]foreignRecord{info, info, other}, split[2:]...)...)
+	c := writeSplitCrawl(t)
+	body, first, second := c.body, c.first, c.second
 	dst := t.TempDir()
 	_, errOut, code := runCmd(t, nil, "import", "warc", "--data", dst, second, first)
 	if code != exitOK || !strings.Contains(errOut, "imported 2 versions;") {
@@ -91,4 +71,34 @@ func TestWARCImportSegmentsFilesOutOfOrder(t *testing.T) {
 	if code != exitError || strings.Count(errOut, "not imported") != 1 || !strings.Contains(errOut, "whose first segment is not in the file; not imported") {
 		t.Errorf("continuations alone: exit %d\n%s", code, errOut)
 	}
+}
+
+// splitCrawl is a crawl of two files whose page at
+// http://example.com/split is a response split in segments across them:
+// the first two in the first file, the rest in the second, after a
+// warcinfo record twice and the page at http://example.com/other.
+type splitCrawl struct {
+	body          string          // the split page's body
+	split         []foreignRecord // its segments
+	other, info   foreignRecord
+	first, second string // the files
+}
+
+// writeSplitCrawl writes the files of a splitCrawl.
+func writeSplitCrawl(t *testing.T) splitCrawl {
+	t.Helper()
+	c := splitCrawl{body: "<html><body><p>" + strings.Repeat("a page split across files. ", 40) + "</p></body></html>"}
+	page := httpResponse("Content-Type: text/html\r\n", c.body)
+	const date = "2026-01-01T00:00:00Z"
+	c.split = segments("http://example.com/split", date, page, 300, 0)
+	if len(c.split) < 3 {
+		t.Fatalf("%d segments", len(c.split))
+	}
+	c.other = foreignRecord{typ: warc.TypeResponse, uri: "http://example.com/other", date: date, block: page}
+	c.info = foreignRecord{typ: warc.TypeWarcinfo, date: date, block: "software: test"}
+	// The second file's records have ids of their own (writeForeignWARC
+	// numbers them from a in each file).
+	c.first = writeForeignWARC(t, true, c.split[:2]...)
+	c.second = writeForeignWARC(t, false, append([]foreignRecord{c.info, c.info, c.other}, c.split[2:]...)...)
+	return c
 }

@@ -203,8 +203,11 @@ func TestServeBadInput(t *testing.T) {
 	fmt.Fprintf(&src, "Create Sentinel good Using %s/good Monitor any change Fetch 1 second Notify By webhook %s/good\n", st.srv.URL, hk.srv.URL)
 	data := t.TempDir()
 	addSentinels(t, data, src.String())
+	// A page limit of 1 MiB lets the huge page reach it long before the
+	// fetch timeout even on a loaded machine, where 20 MiB in 3 s was not
+	// sure to arrive (CI once recorded the huge page's check as a timeout).
 	d := startDaemon(t, data, "--allow-private-networks", "--min-interval", "1s", "--host-delay", "0", "--host-concurrency", "8",
-		"--poll", "50ms", "--fetch-timeout", "3s", "--webhook-secret", "bad-secret-of-thirty-two-characters")
+		"--poll", "50ms", "--fetch-timeout", "3s", "--max-page-size", "1", "--webhook-secret", "bad-secret-of-thirty-two-characters")
 	db := openData(t, data)
 	errorOf := func(url string) string {
 		r, err := db.FindResourceByURL(context.Background(), url)

@@ -406,7 +406,7 @@ func (b *builder) weakMoves(i int32) {
 		return
 	}
 	// Children still in order all stay, whatever they weigh: most lists
-	// are, and their weights (eight bytes a node, read nowhere else in
+	// are, and their weights (four bytes a node, read nowhere else in
 	// the delta) are read only for the others.
 	inOrder := true
 	for k := 1; k < len(keys) && inOrder; k++ {
@@ -418,7 +418,7 @@ func (b *builder) weakMoves(i int32) {
 	b.moveWeights = slices.Grow(b.moveWeights[:0], len(members))[:len(members)]
 	weights := b.moveWeights
 	for k, ci := range members {
-		weights[k] = b.old.Weight[ci]
+		weights[k] = float64(b.old.Weight[ci])
 	}
 	if b.pinned != nil {
 		heavy := 1.0

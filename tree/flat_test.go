@@ -3,6 +3,7 @@ package tree_test
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/vigil-web/vigil/tree"
@@ -151,7 +152,7 @@ func TestFlattenOddTrees(t *testing.T) {
 		t.Fatalf("%d nodes, root size %d; want 4, 4", f.Len(), f.Size[f.Root()])
 	}
 	m := tree.MeasureFlat(f)
-	if w := m.Weight[txt.Post-1]; w != 1+math.Log(float64(len("parent text"))) {
+	if w := m.Weight[txt.Post-1]; w != float32(1+math.Log(float64(len("parent text")))) {
 		t.Fatalf("weight of a text node with a child: %v", w)
 	}
 	if diff := tree.Diff(f.Document().Root, d.Root, tree.Content); diff != "" {
@@ -184,5 +185,34 @@ func TestFlattenAllocsIndependentOfText(t *testing.T) {
 	short, long := allocs(page(10)), allocs(page(100_000))
 	if long != short {
 		t.Errorf("Flatten of 100 paragraphs of 100,000 bytes made %v allocations, of 10 bytes %v: the values grew step by step", long, short)
+	}
+}
+
+// TestWeightsRoundedFromFloat64Sums: a weight is stored as the float32
+// rounding of the float64 sum of its children's float64 weights, in
+// order, not as a sum of float32 values: on a wide list the two differ,
+// and the stored weights must not drift from the seed's sums with the
+// list's length.
+func TestWeightsRoundedFromFloat64Sums(t *testing.T) {
+	d := &tree.Document{}
+	d.Root = d.NewElement("list")
+	want64 := 1.0
+	var sum32 float32 = 1
+	for k := 1; k <= 5000; k++ {
+		item := d.NewElement("item")
+		text := d.NewText(strings.Repeat("x", 2+k%97))
+		text.Parent, item.Parent = item, d.Root
+		item.Children = []*tree.Node{text}
+		d.Root.Children = append(d.Root.Children, item)
+		w := 1 + (1 + math.Log(float64(2+k%97)))
+		want64 += w
+		sum32 += float32(w)
+	}
+	got := tree.MeasureTree(d.Root).Weight
+	if root := got[len(got)-1]; root != float32(want64) {
+		t.Fatalf("root weight %v, want %v (the float64 sum, rounded)", root, float32(want64))
+	}
+	if sum32 == float32(want64) {
+		t.Fatal("the list is too short to tell the two sums apart: lengthen it")
 	}
 }

@@ -96,7 +96,7 @@ var shortLeafWeights = func() (w [1024]float64) {
 type Measure struct {
 	*Flat
 	Signature []Signature // subtree signature of node i; nil from WeighFlat
-	Weight    []float64   // subtree weight of node i
+	Weight    []float32   // subtree weight of node i (see measure)
 }
 
 // MeasureTree flattens n's subtree (setting each node's Post to its
@@ -116,7 +116,7 @@ func WeighFlat(f *Flat) *Measure { return measure(f, false) }
 
 func measure(f *Flat, signatures bool) *Measure {
 	n := f.Len()
-	m := &Measure{Flat: f, Weight: make([]float64, n)}
+	m := &Measure{Flat: f, Weight: make([]float32, n)}
 	// The hash of each (kind, name) pair that occurs, by name index: a
 	// name is hashed once, not once per node. kindName[k] is the hash of
 	// the k-th (kind, name) pair, 0 until computed.
@@ -152,48 +152,61 @@ func measure(f *Flat, signatures bool) *Measure {
 	}
 	// Post-order: every child is complete before its parent, and the
 	// children of a node come in document order. The first child (Pos 0)
-	// seeds its parent's running hash with the parent's label and its
-	// running weight with 1; each child then folds itself in. Node i's
-	// value and attributes start where node i-1's end: the loop keeps
-	// those ends rather than reading them again (Value and Attrs), and
-	// slices a value or attributes only for a node whose label or weight
-	// reads them (an element's label has no value, another node's no
-	// attributes: see labelOf).
+	// seeds its parent's running hash with the parent's label and opens
+	// its running weight at 1; each child then folds itself in. The
+	// running weights are float64 sums, kept on a stack of the parents
+	// still open (the path to the node at hand), and stored rounded to
+	// float32 once the parent is complete: every weight is the float64
+	// sum of its children's float64 weights, in order, as if the array
+	// held float64. Node i's value and attributes start where node i-1's
+	// end: the loop keeps those ends rather than reading them again
+	// (Value and Attrs), and slices a value or attributes only for a node
+	// whose label or weight reads them (an element's label has no value,
+	// another node's no attributes: see labelOf).
 	kind, size, parent, pos := f.Kind[:n], f.Size[:n], f.Parent[:n], f.Pos[:n]
 	valueEnd, attrEnd := f.valueEnd[:n], f.attrEnd[:n]
 	weight, sig := m.Weight[:n], m.Signature
+	var openBuf [64]float64
+	open := openBuf[:0] // running weights of the parents still open
 	valueStart, attrStart := uint32(0), int32(0)
 	for i := range n {
 		k := kind[i]
 		vStart, aStart := valueStart, attrStart
 		valueStart, attrStart = valueEnd[i], attrEnd[i]
+		var w float64
+		if size[i] > 1 {
+			// Its children are done: its running weight is on top.
+			w = open[len(open)-1]
+			open = open[:len(open)-1]
+		}
 		if k != Element {
 			// A leaf's weight is its value's, even with children (a tree
 			// built by hand).
 			value := f.text[vStart:valueStart]
-			weight[i] = leafWeight(len(value))
+			w = leafWeight(len(value))
 			if signatures && size[i] == 1 {
 				// labelOf's leaf case, written out: leaves are most
 				// nodes, and labelOf, with its loop, is not inlined.
 				sig[i] = Signature(mix(cached(i, k)*fnvPrime ^ maphash.String(hashSeed, value)))
 			}
 		} else if size[i] == 1 {
-			weight[i] = 1
+			w = 1
 			if signatures {
 				sig[i] = labelOf(Element, "", f.attrs[aStart:attrStart:attrStart], cached(i, k))
 			}
 		}
+		weight[i] = float32(w)
 		p := parent[i]
 		if p < 0 {
 			continue
 		}
 		if pos[i] == 0 {
-			weight[p] = 1
+			open = append(open, 1)
 			if signatures {
 				sig[p] = labelOf(kind[p], f.Value(p), f.Attrs(p), cached(int(p), kind[p]))
 			}
 		}
-		weight[p] += weight[i]
+		open[len(open)-1] += w
 		if signatures {
 			sig[p] = Signature(combine(uint64(sig[p]), uint64(sig[i])))
 		}
@@ -210,5 +223,5 @@ func SignatureOf(n *Node) Signature {
 // WeightOf returns the subtree weight of n.
 func WeightOf(n *Node) float64 {
 	m := MeasureTree(n)
-	return m.Weight[len(m.Weight)-1]
+	return float64(m.Weight[len(m.Weight)-1])
 }

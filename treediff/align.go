@@ -209,7 +209,7 @@ func (m *matching) similarChildren(i, j int32) ([][2]int32, bool) {
 	m.simOld = m.old.ChildList(i, m.simOld)
 	m.simNew = m.new.ChildList(j, m.simNew)
 	a, b := m.simOld, m.simNew
-	need := max(m.old.Weight[i], m.new.Weight[j])
+	need := float64(max(m.old.Weight[i], m.new.Weight[j]))
 	if len(a)*len(b) <= similarScan {
 		// Bound the identical weight first, without aligning: the old
 		// children whose signature any new child has.
@@ -217,7 +217,7 @@ func (m *matching) similarChildren(i, j int32) ([][2]int32, bool) {
 		for _, x := range a {
 			for _, y := range b {
 				if m.old.Signature[x] == m.new.Signature[y] {
-					bound += m.old.Weight[x]
+					bound += float64(m.old.Weight[x])
 					break
 				}
 			}
@@ -231,7 +231,7 @@ func (m *matching) similarChildren(i, j int32) ([][2]int32, bool) {
 	m.displaced.trial = false
 	var same float64
 	for _, k := range pairs {
-		same += m.old.Weight[a[k[0]]]
+		same += float64(m.old.Weight[a[k[0]]])
 	}
 	if 2*same < need {
 		m.displaced.undo() // an alignment not kept places nothing

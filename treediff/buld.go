@@ -49,7 +49,7 @@ func (p buldPhase) run(m *matching) {
 	c := newCandidates(m)
 	c.siblings = p.siblings
 	newRoot := m.new.Root()
-	w0 := m.new.Weight[newRoot]
+	w0 := float64(m.new.Weight[newRoot])
 	logN := math.Log(float64(m.new.Len()) + 1)
 	q := &queue{last: weightKey(w0)}
 	// Only unmatched nodes are queued, each with what its look-up needs,
@@ -94,7 +94,7 @@ func (p buldPhase) run(m *matching) {
 						through = push(through, k)
 						return
 					}
-					q.push(queued{key: weightKey(m.new.Weight[k]), sig: sig, node: k, parent: x, target: target, sigEntry: e})
+					q.push(queued{key: weightKey(float64(m.new.Weight[k])), sig: sig, node: k, parent: x, target: target, sigEntry: e})
 				}
 			})
 		}

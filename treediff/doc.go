@@ -187,6 +187,9 @@
 //     content too.
 //   - Signatures include attributes (see package tree); equal signatures
 //     mean the attributes are equal too.
+//   - Weights are kept as float32, rounded from their float64 sums (see
+//     package tree): weights closer than one part in sixteen million are
+//     equal, and their order is the tie-break's, first in post-order.
 //   - The roots always match, as in the tool; different names give a rename
 //     operation (see package delta).
 //   - Sibling order: see package delta (exact heaviest increasing

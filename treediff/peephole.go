@@ -33,7 +33,7 @@ func (bottomUp) run(m *matching) {
 			if p < 0 {
 				continue
 			}
-			w := m.new.Weight[c]
+			w := float64(m.new.Weight[c])
 			found := false
 			for k := range votes {
 				if votes[k].parent == p {

@@ -88,7 +88,19 @@ func (m *matching) pairByWords(oldC, newC []wordCand, rule wordRule) {
 		return
 	}
 	oldNames, newNames := classSetOf(oldC, &m.oldName), classSetOf(newC, &m.newName)
-	var cands []leftover
+	// The candidates counted first, to be laid out in one array of their
+	// number: tens of thousands on a large document, where doubling
+	// the array as it fills would allocate twice as much again.
+	n := 0
+	for _, oc := range oldC {
+		if newNames.has(m.oldName.at(oc.node)) {
+			n++
+		}
+	}
+	if n == 0 {
+		return
+	}
+	cands := make([]leftover, 0, n)
 	var scratch, store wordSet
 	var index wordIndex
 	for _, oc := range oldC {
@@ -96,10 +108,7 @@ func (m *matching) pairByWords(oldC, newC []wordCand, rule wordRule) {
 		if !newNames.has(m.oldName.at(i)) {
 			continue
 		}
-		cands = push(cands, leftover{node: i, region: oc.region, depth: oc.depth, words: wordsOf(m.old.Flat, i, rule.words(m.oldMatch), &scratch, &index, &store)})
-	}
-	if len(cands) == 0 {
-		return
+		cands = append(cands, leftover{node: i, region: oc.region, depth: oc.depth, words: wordsOf(m.old.Flat, i, rule.words(m.oldMatch), &scratch, &index, &store)})
 	}
 	var byWord postings // (name, word) -> candidates
 	byWord.build(cands, func(i int32) uint64 { return nameHash(m.oldName.at(i)) })

@@ -3,6 +3,8 @@ package treediff
 import (
 	"cmp"
 	"slices"
+
+	"github.com/vigil-web/vigil/tree"
 )
 
 // bottomUp is the seed's "propagate to parents" pass (thesis §3.5.2,
@@ -231,7 +233,10 @@ func (m *matching) pairUniqueChildren(i, j int32, inOrder bool) {
 // title, a section's heading): such a child is the same one wherever it
 // stands, and pairing it says what changed in it, where a delete and an
 // insert would hide it (a title changed in a head whose other children
-// moved). It filters cands in place.
+// moved). And it keeps two texts that read alike (similarTexts): a text
+// between elements that moved past some of them and was edited, which the
+// leftovers phase, pairing elements only, would leave a delete and an
+// insert. It filters cands in place.
 func (m *matching) sameGap(i int32, oc, vc []int32, cands [][2]int32) [][2]int32 {
 	anchors := m.childAnchors(i, oc, vc)
 	kept := cands[:0]
@@ -244,7 +249,7 @@ func (m *matching) sameGap(i int32, oc, vc []int32, cands [][2]int32) [][2]int32
 				m.countNames(oc, vc, cands)
 				counted = true
 			}
-			if m.nameCount[m.oldName.at(oc[c[0]])] != 2 {
+			if m.nameCount[m.oldName.at(oc[c[0]])] != 2 && !m.similarTexts(oc[c[0]], vc[c[1]]) {
 				continue
 			}
 		}
@@ -274,4 +279,28 @@ func (m *matching) countNames(oc, vc []int32, cands [][2]int32) {
 			m.nameCount[m.newName.at(cj)] = n + 1
 		}
 	}
+}
+
+// similarTexts reports whether old node i and new node j are texts that
+// read alike, as the leftovers phase pairs the elements inside a region:
+// their sets of pairs of consecutive words (the order counts) have a Dice
+// coefficient above leftoverSimilarity, with at least leftoverNestedShared
+// pairs in common (two short texts alike by chance share fewer).
+func (m *matching) similarTexts(i, j int32) bool {
+	if m.old.Kind[i] != tree.Text || m.new.Kind[j] != tree.Text {
+		return false
+	}
+	w := &m.textWords
+	w.kept = w.kept[:0]
+	opt := wordOptions{pairs: true}
+	oldWords := wordsOf(m.old.Flat, i, opt, &w.scratch, &w.index, &w.kept)
+	newWords := wordsOf(m.new.Flat, j, opt, &w.scratch, &w.index, nil) // the index holds these
+	dice, common := w.index.diceCommon(newWords, oldWords)
+	return dice > leftoverSimilarity && common >= leftoverNestedShared
+}
+
+// textWords is similarTexts's working space.
+type textWords struct {
+	scratch, kept wordSet
+	index         wordIndex
 }

@@ -104,6 +104,8 @@ func TestTopDownKeepsOrder(t *testing.T) {
 	a, b := section("Alpha", "the first section of the page"), section("Beta", "a section in the middle that goes")
 	c, d := section("Gamma", "the last section for now"), section("Delta", "one more added at the end later")
 	fox := "<p>The quick brown fox jumps over the lazy dog near the river bank</p>"
+	foxText := "The quick brown fox jumps over the lazy dog near the river bank today"
+	otherText := "Another sentence about something else"
 	for _, tc := range []struct {
 		name, old, new string
 		want           delta.Stats
@@ -125,6 +127,19 @@ func TestTopDownKeepsOrder(t *testing.T) {
 		{"the title rewritten, the head reordered", `<html><head><title>Home</title><meta name="a" content="b"/></head><body><p>x y</p></body></html>`,
 			`<html><head><meta name="a" content="b"/><title>Start</title></head><body><p>x y</p></body></html>`,
 			delta.Stats{Moves: 1, Updates: 1}},
+		// A text between elements, its siblings moved around it, and
+		// edited, is the same text when it keeps most of its words: an
+		// update (and the moves of the others), where the text matched
+		// beside it made it a delete and an insert of the whole text.
+		{"a bare text edited while its siblings moved around it", "<p>" + foxText + "<b>x</b>" + otherText + "</p>",
+			"<p>" + otherText + "<b>x</b>" + strings.Replace(foxText, "today", "yesterday", 1) + "</p>",
+			delta.Stats{Moves: 2, Updates: 1}},
+		// A text that shares too few words with the one it would
+		// replace across its siblings is not the same text moved: a
+		// delete and an insert.
+		{"a bare text replaced across its siblings", "<p>" + foxText + "<b>x</b>" + otherText + "</p>",
+			"<p>" + otherText + "<b>x</b>" + "Markets opened higher on the news of the merger, the river bank today" + "</p>",
+			delta.Stats{Moves: 1, Inserts: 1, Deletes: 1, InsertedNodes: 1, DeletedNodes: 1}},
 		{"a heading rewritten between two blocks that swapped", "<div><aside><p>side bar text</p></aside><h1>Welcome</h1><main><p>main text here</p></main></div>",
 			"<div><main><p>main text here</p></main><h1>Hello</h1><aside><p>side bar text</p></aside></div>",
 			delta.Stats{Moves: 2, Updates: 1}},

@@ -174,7 +174,7 @@ func measure(f *Flat, signatures bool) *Measure {
 		vStart, aStart := valueStart, attrStart
 		valueStart, attrStart = valueEnd[i], attrEnd[i]
 		var w float64
-		if size[i] > 1 {
+		if size[i] > 1 && len(open) > 0 {
 			// Its children are done: its running weight is on top.
 			w = open[len(open)-1]
 			open = open[:len(open)-1]
@@ -205,6 +205,11 @@ func measure(f *Flat, signatures bool) *Measure {
 			if signatures {
 				sig[p] = labelOf(kind[p], f.Value(p), f.Attrs(p), cached(int(p), kind[p]))
 			}
+		} else if len(open) == 0 {
+			// Elements a FlatBuilder was told to close out of order (the
+			// builder does not check): weights that mean nothing, but no
+			// panic.
+			open = append(open, 1)
 		}
 		open[len(open)-1] += w
 		if signatures {

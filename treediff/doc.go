@@ -190,8 +190,9 @@
 //   - Signatures include attributes (see package tree); equal signatures
 //     mean the attributes are equal too.
 //   - Weights are kept as float32, rounded from their float64 sums (see
-//     package tree): weights closer than one part in sixteen million are
-//     equal, and their order is the tie-break's, first in post-order.
+//     package tree): weights closer than about one part in sixteen million
+//     may be equal, and their order is then the tie-break's, first in
+//     post-order (the queue takes a child as heavy as its parent).
 //   - The roots always match, as in the tool; different names give a rename
 //     operation (see package delta).
 //   - Sibling order: see package delta (exact heaviest increasing

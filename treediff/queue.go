@@ -1,6 +1,7 @@
 package treediff
 
 import (
+	"cmp"
 	"math"
 	"math/bits"
 	"slices"
@@ -70,12 +71,19 @@ func (q *queue) bucketOf(key uint64) int {
 	return 64 - bits.LeadingZeros64(key^q.last)
 }
 
-// push queues an item. Its weight must be less than the weight of the last
-// node popped (a child weighs less than its parent), or, before the first
-// pop, at most the weight the queue was started with: an item equal to the
-// last key would join bucket 0 behind its sorted items.
+// push queues an item. Its weight must be at most the weight of the last
+// node popped (a child weighs less than its parent, or as much once both
+// are rounded to float32: see tree.Measure), or, before the first pop, at
+// most the weight the queue was started with. An item of the last key
+// joins bucket 0 in its place by node, among the items still to pop.
 func (q *queue) push(it queued) {
-	q.add(q.bucketOf(it.key), it)
+	if b := q.bucketOf(it.key); b != 0 {
+		q.add(b, it)
+	} else {
+		rest := q.zero[q.head:]
+		k, _ := slices.BinarySearchFunc(rest, it.node, func(x queued, node int32) int { return cmp.Compare(x.node, node) })
+		q.zero = slices.Insert(q.zero, q.head+k, it)
+	}
 	q.n++
 }
 

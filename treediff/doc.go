@@ -107,8 +107,8 @@
 //     seed reports of a feed that gets a new item on top and loses its
 //     oldest at the end. Children that moved and changed are left to the
 //     leftovers phase, which pairs elements by their words; two texts
-//     across the anchors are paired here when their words read alike as
-//     the leftovers' do (similarTexts), the leftovers pairing no text.
+//     across the anchors are paired here when they keep most of their
+//     pairs of words (similarTexts), the leftovers pairing no text.
 //   - recovery, after phase 4 (as GumTree's recovery step): between the
 //     children of a matched pair that are matched to each other in order
 //     (along a longest increasing subsequence of their new positions, so

@@ -233,7 +233,7 @@ func (m *matching) pairUniqueChildren(i, j int32, inOrder bool) {
 // title, a section's heading): such a child is the same one wherever it
 // stands, and pairing it says what changed in it, where a delete and an
 // insert would hide it (a title changed in a head whose other children
-// moved). And it keeps two texts that read alike (similarTexts): a text
+// moved). And it keeps two texts that read nearly alike (similarTexts): a text
 // between elements that moved past some of them and was edited, which the
 // leftovers phase, pairing elements only, would leave a delete and an
 // insert. It filters cands in place.
@@ -282,10 +282,10 @@ func (m *matching) countNames(oc, vc []int32, cands [][2]int32) {
 }
 
 // similarTexts reports whether old node i and new node j are texts that
-// read alike, as the leftovers phase pairs the elements inside a region:
-// their sets of pairs of consecutive words (the order counts) have a Dice
-// coefficient above leftoverSimilarity, with at least leftoverNestedShared
-// pairs in common (two short texts alike by chance share fewer).
+// read alike: their sets of pairs of consecutive words (the order counts)
+// have a Dice coefficient of at least textSimilarity, with at least
+// leftoverNestedShared pairs in common (two short texts alike by chance
+// share fewer).
 func (m *matching) similarTexts(i, j int32) bool {
 	if m.old.Kind[i] != tree.Text || m.new.Kind[j] != tree.Text {
 		return false
@@ -296,8 +296,16 @@ func (m *matching) similarTexts(i, j int32) bool {
 	oldWords := wordsOf(m.old.Flat, i, opt, &w.scratch, &w.index, &w.kept)
 	newWords := wordsOf(m.new.Flat, j, opt, &w.scratch, &w.index, nil) // the index holds these
 	dice, common := w.index.diceCommon(newWords, oldWords)
-	return dice > leftoverSimilarity && common >= leftoverNestedShared
+	return dice >= textSimilarity && common >= leftoverNestedShared
 }
+
+// textSimilarity is the least Dice coefficient of two texts' pairs of
+// words for similarTexts. It is stricter than the leftovers' for elements
+// (leftoverSimilarity): a word changed in a line of ten changes two of its
+// ten pairs (0.8), where lines written from one template (a log, a feed of
+// bare lines: "User alice logged in at 01:00") differ in a name and a time,
+// four pairs of ten, and a new line on top is not the oldest one rewritten.
+const textSimilarity = 0.8
 
 // textWords is similarTexts's working space.
 type textWords struct {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/vigil-web/vigil/delta"
+	"github.com/vigil-web/vigil/tree"
 )
 
 // TestPairUniqueChildrenAgree runs the top-down pairing of a root's
@@ -152,6 +153,41 @@ func TestTopDownKeepsOrder(t *testing.T) {
 		checkApplies(t, v1, v2, d)
 		if got := d.Stats(); got != tc.want {
 			t.Errorf("%s: %+v, want %+v\n%s", tc.name, got, tc.want, ops(d))
+		}
+	}
+}
+
+// TestTopDownTextFeedRolls: bare lines written from one template (a log:
+// a name and a time change from line to line), a new one on top and the
+// oldest gone from the end. Their words read much alike, but the new line
+// is not the oldest rewritten: it gets a fresh XID, and no line keeps the
+// XID of another.
+func TestTopDownTextFeedRolls(t *testing.T) {
+	line := func(name string, hour int) string {
+		return fmt.Sprintf("User %s logged in from host example.org at %02d:00 today", name, hour)
+	}
+	t1, t2, t3, t4, t5 := line("alice", 1), line("bob", 2), line("carol", 3), line("dave", 4), line("erin", 5)
+	for _, sep := range []string{"<br/>", "<hr/>"} {
+		v1 := parse(t, "<div>"+t1+sep+t2+"<br/>"+t3+"<br/>"+t4+"</div>")
+		v2 := parse(t, "<div>"+t5+sep+t1+"<br/>"+t2+"<br/>"+t3+"</div>")
+		d, err := Diff(v1, v2, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkApplies(t, v1, v2, d)
+		deleted := map[tree.XID]bool{}
+		for _, op := range d.Ops {
+			if op.Kind == delta.Delete && !op.Move && !op.Update {
+				deleted[op.Root()] = true
+			}
+		}
+		for _, op := range d.Ops {
+			if op.Kind == delta.Insert && !op.Move && !op.Update && deleted[op.Root()] {
+				t.Errorf("separator %s: an inserted line took the XID %d of a deleted one:\n%s", sep, op.Root(), ops(d))
+			}
+		}
+		if got := d.Stats(); got.Inserts != 1 || got.Deletes != 1 {
+			t.Errorf("separator %s: %+v, want one insert and one delete\n%s", sep, got, ops(d))
 		}
 	}
 }

@@ -291,10 +291,10 @@ func (m *matching) similarTexts(i, j int32) bool {
 		return false
 	}
 	w := &m.textWords
-	w.kept = w.kept[:0]
 	opt := wordOptions{pairs: true}
-	oldWords := wordsOf(m.old.Flat, i, opt, &w.scratch, &w.index, &w.kept)
-	newWords := wordsOf(m.new.Flat, j, opt, &w.scratch, &w.index, nil) // the index holds these
+	// Each set in its own scratch slice; the index holds the second.
+	oldWords := wordsOf(m.old.Flat, i, opt, &w.old, &w.index, nil)
+	newWords := wordsOf(m.new.Flat, j, opt, &w.new, &w.index, nil)
 	dice, common := w.index.diceCommon(newWords, oldWords)
 	return dice >= textSimilarity && common >= leftoverNestedShared
 }
@@ -309,6 +309,6 @@ const textSimilarity = 0.8
 
 // textWords is similarTexts's working space.
 type textWords struct {
-	scratch, kept wordSet
-	index         wordIndex
+	old, new wordSet
+	index    wordIndex
 }

@@ -86,9 +86,9 @@ type matching struct {
 	shapeKids, shapeAt   []int32
 	shapeCost, shapeGrid []int
 	shapePairs           [][2]int32
-	// textWords is the top-down pass's working space to compare two
-	// texts (similarTexts).
-	textWords textWords
+	// wordScratch is the working space to compare the words of two
+	// nodes (compareWords).
+	wordScratch wordScratch
 	// candidateWork is what the heaviest-first phase's look-ups cost
 	// (candidates.work), for the tests.
 	candidateWork int

@@ -290,12 +290,7 @@ func (m *matching) similarTexts(i, j int32) bool {
 	if m.old.Kind[i] != tree.Text || m.new.Kind[j] != tree.Text {
 		return false
 	}
-	w := &m.textWords
-	opt := wordOptions{pairs: true}
-	// Each set in its own scratch slice; the index holds the second.
-	oldWords := wordsOf(m.old.Flat, i, opt, &w.old, &w.index, nil)
-	newWords := wordsOf(m.new.Flat, j, opt, &w.new, &w.index, nil)
-	dice, common := w.index.diceCommon(newWords, oldWords)
+	dice, common, _ := m.compareWords(i, j, wordOptions{pairs: true})
 	return dice >= textSimilarity && common >= leftoverNestedShared
 }
 
@@ -306,9 +301,3 @@ func (m *matching) similarTexts(i, j int32) bool {
 // bare lines: "User alice logged in at 01:00") differ in a name and a time,
 // four pairs of ten, and a new line on top is not the oldest one rewritten.
 const textSimilarity = 0.8
-
-// textWords is similarTexts's working space.
-type textWords struct {
-	old, new wordSet
-	index    wordIndex
-}

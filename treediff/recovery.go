@@ -207,14 +207,27 @@ func (m *matching) pairWrapped(i, j int32) {
 // together: a deep chain around one changed text): a wrapper's content is
 // the wrapped content, not other text of the same shape.
 func (m *matching) wordsAlike(i, j int32) bool {
-	var sa, sb wordSet
-	var xa, xb wordIndex
-	a := newWordSet(m.old.Flat, i, &sa, &xa, nil)
-	b := newWordSet(m.new.Flat, j, &sb, &xb, nil)
-	if len(a)+len(b) < 4 {
-		return true
-	}
-	return xa.dice(a, b) >= leftoverSimilarity
+	dice, _, n := m.compareWords(i, j, wordOptions{})
+	return n < 4 || dice >= leftoverSimilarity
+}
+
+// compareWords reads the words of old node i's subtree and of new node
+// j's (wordsOf, with opt) and returns the Dice coefficient of the two
+// sets, the number of words they share and the sum of their sizes. It
+// works in m.wordScratch.
+func (m *matching) compareWords(i, j int32, opt wordOptions) (dice float64, common, n int) {
+	w := &m.wordScratch
+	// Each set in its own scratch slice; the index holds the second.
+	oldWords := wordsOf(m.old.Flat, i, opt, &w.old, &w.index, nil)
+	newWords := wordsOf(m.new.Flat, j, opt, &w.new, &w.index, nil)
+	dice, common = w.index.diceCommon(newWords, oldWords)
+	return dice, common, len(oldWords) + len(newWords)
+}
+
+// wordScratch is compareWords's working space.
+type wordScratch struct {
+	old, new wordSet
+	index    wordIndex
 }
 
 // canPair reports whether old node i and new node j may be paired by the

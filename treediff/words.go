@@ -16,9 +16,9 @@ type wordSet []uint64
 // document). Words are split at
 // ASCII white space and hashed byte by byte (FNV-1a), in one pass over the
 // text. scratch and index are working space, reused from call to call;
-// index holds the set returned until its next use (see wordIndex.dice). The
-// set is carved from store, to be kept; when store is nil it is scratch's,
-// valid until the next call.
+// index holds the set returned until its next use (see
+// wordIndex.diceCommon). The set is carved from store, to be kept; when
+// store is nil it is scratch's, valid until the next call.
 func newWordSet(t *tree.Flat, i int32, scratch *wordSet, index *wordIndex, store *wordSet) wordSet {
 	return wordsOf(t, i, wordOptions{}, scratch, index, store)
 }
@@ -195,14 +195,8 @@ func (x *wordIndex) has(w uint64) bool {
 	}
 }
 
-// dice returns 2|a∩b| / (|a|+|b|), and 1 for two empty sets, where a is
-// the set the index holds and b a set of distinct words.
-func (x *wordIndex) dice(a, b wordSet) float64 {
-	s, _ := x.diceCommon(a, b)
-	return s
-}
-
-// diceCommon is dice, with |a∩b|.
+// diceCommon returns 2|a∩b| / (|a|+|b|), and 1 for two empty sets, and
+// |a∩b|, where a is the set the index holds and b a set of distinct words.
 func (x *wordIndex) diceCommon(a, b wordSet) (float64, int) {
 	if len(a)+len(b) == 0 {
 		return 1, 0

@@ -67,7 +67,7 @@ func TestDice(t *testing.T) {
 		for _, w := range tc.a {
 			index.add(w)
 		}
-		if got := index.dice(tc.a, tc.b); got != tc.want {
+		if got, _ := index.diceCommon(tc.a, tc.b); got != tc.want {
 			t.Errorf("dice(%x, %x) = %v, want %v", tc.a, tc.b, got, tc.want)
 		}
 	}

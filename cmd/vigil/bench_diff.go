@@ -117,22 +117,23 @@ func (p pairFiles) sample() (sample, error) {
 // far. Timing by CPU time rather than by the clock keeps the measure honest
 // on a shared machine, where other processes take the cores away.
 func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
+	ru := rusage()
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // pageFaults returns the number of page faults the process has taken so
 // far that read nothing from disk: pages the kernel had to find and clear
 // for memory new to the process, or given back to the OS and used again.
-func pageFaults() int64 {
+func pageFaults() int64 { return int64(rusage().Minflt) }
+
+// rusage returns the process's resource usage so far, zero if it cannot
+// be read.
+func rusage() syscall.Rusage {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
+		return syscall.Rusage{}
 	}
-	return int64(ru.Minflt)
+	return ru
 }
 
 // bestOf runs f n times and returns the least CPU time it took, the usual

@@ -7,7 +7,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/vigil-web/vigil/internal/sqlite"
@@ -127,17 +126,6 @@ func runBenchStore(ctx context.Context, env *environment, args []string) (int, e
 	return exitOK, nil
 }
 
-// processCPU returns the CPU time (user and system) the process has used:
-// on a shared machine, writes per CPU-second say what a write costs when
-// wall-clock rates say how busy the machine was.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // benchStoreConcurrent writes the history to `writers` resources at once,
 // one goroutine each, and returns the best rate of runs.
 func benchStoreConcurrent(ctx context.Context, hist [][]byte, k, writers, runs int) (float64, error) {
@@ -237,7 +225,7 @@ func benchStoreOnce(ctx context.Context, hist [][]byte, k, keep, runs int) (*sto
 	best, bestCPU := time.Duration(1<<63-1), time.Duration(1<<63-1)
 	for run := range max(runs, 1) {
 		ids = ids[:0]
-		start, startCPU := time.Now(), processCPU()
+		start, startCPU := time.Now(), cpuTime() // writes per CPU-second: what a write costs on a shared machine
 		for i, body := range hist {
 			v, err := wh.Put(ctx, &warehouse.Fetch{URL: fmt.Sprintf("http://bench.example/page%d", run), FetchedAt: t0.Add(time.Duration(i) * time.Hour),
 				Status: 200, ContentType: "text/html", Charset: "utf-8", Body: body})
@@ -250,7 +238,7 @@ func benchStoreOnce(ctx context.Context, hist [][]byte, k, keep, runs int) (*sto
 			}
 		}
 		best = min(best, time.Since(start))
-		bestCPU = min(bestCPU, processCPU()-startCPU)
+		bestCPU = min(bestCPU, cpuTime()-startCPU)
 	}
 	r := &storeRun{writesPerSec: float64(len(hist)) / best.Seconds(), writesPerCPUSec: float64(len(hist)) / bestCPU.Seconds()}
 	v, err := db.FindVersionByID(ctx, ids[0])

@@ -8,21 +8,6 @@ import "github.com/vigil-web/vigil/tree"
 // similarity score.
 type wordSet []uint64
 
-// newWordSet returns the words of node i's subtree, reading at most
-// leftoverTextLimit bytes of text, in document order, and the attributes of
-// the elements that begin before the limit is reached, while the set holds
-// fewer than leftoverTextLimit words (a set is compared with every set
-// that shares a rare word with it, so none may be as long as the
-// document). Words are split at
-// ASCII white space and hashed byte by byte (FNV-1a), in one pass over the
-// text. scratch and index are working space, reused from call to call;
-// index holds the set returned until its next use (see
-// wordIndex.diceCommon). The set is carved from store, to be kept; when
-// store is nil it is scratch's, valid until the next call.
-func newWordSet(t *tree.Flat, i int32, scratch *wordSet, index *wordIndex, store *wordSet) wordSet {
-	return wordsOf(t, i, wordOptions{}, scratch, index, store)
-}
-
 // wordOptions tells wordsOf what to read.
 type wordOptions struct {
 	// pairs makes the set one of the pairs of consecutive words of the
@@ -36,7 +21,17 @@ type wordOptions struct {
 	match []int32
 }
 
-// wordsOf is newWordSet with options.
+// wordsOf returns the words of node i's subtree (or, with opt.pairs, the
+// pairs of them), reading at most leftoverTextLimit bytes of text, in
+// document order, and the attributes of the elements that begin before
+// the limit is reached, while the set holds fewer than leftoverTextLimit
+// words (a set is compared with every set that shares a rare word with
+// it, so none may be as long as the document). Words are split at ASCII
+// white space and hashed byte by byte (FNV-1a), in one pass over the
+// text. scratch and index are working space, reused from call to call;
+// index holds the set returned until its next use (see
+// wordIndex.diceCommon). The set is carved from store, to be kept; when
+// store is nil it is scratch's, valid until the next call.
 func wordsOf(t *tree.Flat, i int32, opt wordOptions, scratch *wordSet, index *wordIndex, store *wordSet) wordSet {
 	set := (*scratch)[:0]
 	budget := leftoverTextLimit

@@ -9,7 +9,7 @@ import (
 	"github.com/vigil-web/vigil/markup"
 )
 
-// words returns the hashes of the given words as newWordSet makes them.
+// words returns the hashes of the given words as wordsOf makes them.
 func words(ws ...string) wordSet {
 	var s wordSet
 	for _, w := range ws {
@@ -37,7 +37,7 @@ func TestNewWordSet(t *testing.T) {
 		}
 		var scratch, store wordSet
 		var index wordIndex
-		got := newWordSet(f, f.Root(), &scratch, &index, &store)
+		got := wordsOf(f, f.Root(), wordOptions{}, &scratch, &index, &store)
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("%s: %x, want %x", tc.name, got, tc.want)
 		}
@@ -90,7 +90,7 @@ func TestWordSetBoundsAttributes(t *testing.T) {
 	}
 	var scratch, store wordSet
 	var index wordIndex
-	got := newWordSet(f, f.Root(), &scratch, &index, &store)
+	got := wordsOf(f, f.Root(), wordOptions{}, &scratch, &index, &store)
 	if len(got) > leftoverTextLimit {
 		t.Errorf("%d words, want %d at most", len(got), leftoverTextLimit)
 	}

@@ -56,7 +56,12 @@
 //     which fetches none of them. A page's script opens no window (the
 //     browser blocks popups), whose documents no gate would hold, and
 //     saves no download (a frame served as an attachment, a link's
-//     download attribute), which would write files to the host. Each
+//     download attribute), which would write files to the host, and
+//     loads no document ahead of a navigation (speculative.go): the
+//     browser's profile turns preloading off, so that a page's
+//     speculation rules prefetch and prerender nothing, and the tab fails
+//     a <link rel="prefetch"> unsent, requests no gate would hold to
+//     robots.txt and no render needs. Each
 //     render has a browser context of its own, discarded with its tab:
 //     what a page stores (cookies, Cache Storage, IndexedDB) is neither
 //     kept on disk nor found by another render.

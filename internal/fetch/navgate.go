@@ -149,6 +149,12 @@ func openNavigationGate(tab context.Context, allow func(ctx context.Context, url
 		URLPattern:   "*",
 		ResourceType: network.ResourceTypeOther,
 		RequestStage: fetch.RequestStageRequest,
+	}, {
+		// A document a page's <link rel="prefetch"> asks for
+		// (isSpeculative), of type Fetch.
+		URLPattern:   "*",
+		ResourceType: network.ResourceTypeFetch,
+		RequestStage: fetch.RequestStageRequest,
 	}}, HandleAuthRequests: &handleAuth})
 	if err != nil {
 		g.close()
@@ -236,13 +242,13 @@ func (g *navigationGate) reply(id fetch.RequestID, r *fetch.AuthChallengeRespons
 }
 
 // decide continues or fails one paused request (a document refused, the
-// page's icon), or its answer (limit).
+// page's icon, a prefetch), or its answer (limit).
 func (g *navigationGate) decide(e *fetch.EventRequestPaused) {
 	if e.ResponseStatusCode != 0 || e.ResponseErrorReason != "" {
 		g.limit(e)
 		return
 	}
-	if isIcon(e, g.frame) {
+	if isIcon(e, g.frame) || isSpeculative(e) {
 		g.fail(e.RequestID)
 		return
 	}

@@ -189,12 +189,23 @@ func (c *Chromium) start() (*browserSession, error) {
 			chromedp.Flag("webrtc-ip-handling-policy", "disable_non_proxied_udp"),
 		)
 	}
+	profile, err := browserProfile()
+	if err != nil {
+		if c.proxy != nil {
+			c.proxy.Close()
+			c.proxy = nil
+		}
+		return nil, fmt.Errorf("start chromium: %w", err)
+	}
+	removeProfile := func() { os.RemoveAll(profile) }
+	opts = append(opts, chromedp.UserDataDir(profile))
 	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	logf := browserLogf(c.Logger)
 	bctx, bcancel := chromedp.NewContext(actx, chromedp.WithLogf(logf), chromedp.WithErrorf(logf))
 	if err := chromedp.Do(bctx); err != nil { // starts the browser
 		bcancel()
 		acancel()
+		removeProfile()
 		if c.proxy != nil {
 			c.proxy.Close()
 			c.proxy = nil
@@ -204,7 +215,8 @@ func (c *Chromium) start() (*browserSession, error) {
 		}
 		return nil, fmt.Errorf("start chromium: %w", err)
 	}
-	c.browser, c.cancel = bctx, []context.CancelFunc{bcancel, acancel}
+	// acancel waits for the browser to exit: its profile goes after.
+	c.browser, c.cancel = bctx, []context.CancelFunc{bcancel, acancel, removeProfile}
 	return c.session(), nil
 }
 

@@ -46,7 +46,10 @@
 //     time (its 502 or 504 is none either: the proxy's error, as the plain
 //     fetch gives it), and a redirect loop the browser gives up on (named as the plain fetch
 //     names it). A rendered page's status and URL are its main document's
-//     (after its redirects), and one not 2xx fails as a plain answer of that
+//     (after its redirects; the page a script sends the tab to in the
+//     settle time, once it is loaded: followNavigations; the status and
+//     URL of the document whose HTML was read, read again when another
+//     committed meanwhile), and one not 2xx fails as a plain answer of that
 //     status does (ErrStatus), a 429's or 503's Retry-After held to as
 //     the plain fetch holds to it (the host left alone, the page asked
 //     again once if the fetch's time allows; its page not loaded, whose

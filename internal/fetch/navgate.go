@@ -87,6 +87,11 @@ type navigationGate struct {
 	// limitedAnswer is the answer to a main-frame document that asked
 	// its host to be left alone, failed unread (limit).
 	limitedAnswer *documentAnswer
+	// loaded is closed when the main frame stops loading, and replaced
+	// by an open one when it starts again (Page's frameStartedLoading
+	// and frameStoppedLoading): nil or closed while the frame is not
+	// loading (see loading).
+	loaded chan struct{}
 }
 
 // documentAnswer is the answer to a document of the main frame: its URL,
@@ -179,6 +184,23 @@ func (g *navigationGate) paused(ev any) {
 		abort = func() { g.cancelAuth(e.RequestID) }
 	case *network.EventResponseReceived:
 		g.received(e)
+		return
+	case *page.EventFrameStartedLoading:
+		if e.FrameID == g.frame {
+			g.mu.Lock()
+			g.loaded = make(chan struct{})
+			g.mu.Unlock()
+		}
+		return
+	case *page.EventFrameStoppedLoading:
+		if e.FrameID == g.frame {
+			g.mu.Lock()
+			if g.loaded != nil {
+				close(g.loaded)
+				g.loaded = nil
+			}
+			g.mu.Unlock()
+		}
 		return
 	default:
 		return
@@ -387,18 +409,14 @@ func (g *navigationGate) received(e *network.EventResponseReceived) {
 // sent the tab, or a blob: URL it made) fails, naming it, wrapping
 // ErrUnsupported: it is no page of the site, whose status the render
 // would otherwise take from another document, the page's before the
-// script left it.
-func (g *navigationGate) shown(tab context.Context, asked string) (documentAnswer, error) {
-	res, err := chromedp.Call(tab, page.GetFrameTree, cdp.Empty{})
+// script left it. loader is the shown document's loader (shownLoader).
+func (g *navigationGate) shown(tab context.Context, asked string) (a documentAnswer, loader cdp.LoaderID, err error) {
+	tree, err := shownFrame(tab)
 	if err != nil {
-		return documentAnswer{}, fmt.Errorf("read the tab's document: %w", err)
-	}
-	tree := res.FrameTree
-	if tree == nil {
-		tree = &page.FrameTree{}
+		return documentAnswer{}, "", err
 	}
 	g.mu.Lock()
-	a, sent := documentAnswer{}, false
+	sent := false
 	if tree.Frame != nil && g.answers[tree.Frame.LoaderID] != nil {
 		a = *g.answers[tree.Frame.LoaderID]
 		sent = slices.ContainsFunc(g.sent, func(d sentDocument) bool { return d.url == a.url })
@@ -409,7 +427,7 @@ func (g *navigationGate) shown(tab context.Context, asked string) (documentAnswe
 		// rules prerendered, shown with no request of the tab's when
 		// the tab went to it): held to robots.txt now.
 		if err := g.allow(tab, a.url); err != nil {
-			return documentAnswer{}, fmt.Errorf("navigation to %s (prerendered): %w", stripCredentials(a.url), err)
+			return documentAnswer{}, "", fmt.Errorf("navigation to %s (prerendered): %w", stripCredentials(a.url), err)
 		}
 	}
 	g.mu.Lock()
@@ -424,9 +442,32 @@ func (g *navigationGate) shown(tab context.Context, asked string) (documentAnswe
 		if len(shown) > 100 {
 			shown = shown[:100] + "…"
 		}
-		return documentAnswer{}, fmt.Errorf("%w: the tab shows %s, a document with no HTTP answer (not the page's)", ErrUnsupported, shown)
+		return documentAnswer{}, "", fmt.Errorf("%w: the tab shows %s, a document with no HTTP answer (not the page's)", ErrUnsupported, shown)
 	}
-	return g.named(*g.answers[tree.Frame.LoaderID], asked), nil
+	return g.named(*g.answers[tree.Frame.LoaderID], asked), tree.Frame.LoaderID, nil
+}
+
+// shownFrame returns the frame tree of tab's main frame, whose Frame may
+// be nil (none shown).
+func shownFrame(tab context.Context) (*page.FrameTree, error) {
+	res, err := chromedp.Call(tab, page.GetFrameTree, cdp.Empty{})
+	if err != nil {
+		return nil, fmt.Errorf("read the tab's document: %w", err)
+	}
+	if res.FrameTree == nil {
+		return &page.FrameTree{}, nil
+	}
+	return res.FrameTree, nil
+}
+
+// shownLoader returns the loader of the document tab's main frame shows:
+// another one once a navigation commits.
+func shownLoader(tab context.Context) (cdp.LoaderID, error) {
+	tree, err := shownFrame(tab)
+	if err != nil || tree.Frame == nil {
+		return "", err
+	}
+	return tree.Frame.LoaderID, nil
 }
 
 // failedAtGuard returns the error of the guard proxy's own answer to the
@@ -571,6 +612,15 @@ func (g *navigationGate) settled(ctx context.Context) error {
 			return g.refused()
 		}
 	}
+}
+
+// loading returns a channel closed once the main frame stops loading,
+// or nil when it is not loading: a navigation under way (one a script
+// started once the page was loaded) or none.
+func (g *navigationGate) loading() <-chan struct{} {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.loaded
 }
 
 // refused returns the first document refused, if any.

@@ -65,7 +65,8 @@ type Chromium struct {
 	// ExecPath is the browser binary; ChromiumPath if empty.
 	ExecPath string
 	// Settle is how long to wait after the load event for scripts that
-	// change the page (100ms if zero).
+	// change the page (100ms if zero), and after the load of each page
+	// those scripts send the tab to (followNavigations).
 	Settle time.Duration
 	// Dial makes every request of the browser go through a proxy in this
 	// process that dials with it (see guardProxy). New sets it to the
@@ -388,6 +389,9 @@ func (c *Chromium) render(ctx context.Context, url string) (string, documentAnsw
 		settle = 100 * time.Millisecond
 	}
 	loadErr := chromedp.Do(tab, chromedp.Navigate(url), chromedp.Sleep(settle))
+	if loadErr == nil {
+		loadErr = followNavigations(tab, gate, settle)
+	}
 	// A refusal wins over the load's error it causes (the browser's
 	// net::ERR_BLOCKED_BY_CLIENT); a document still being decided is
 	// waited for, so that the page read is not one on its way out.
@@ -468,33 +472,98 @@ func (c *Chromium) render(ctx context.Context, url string) (string, documentAnsw
 		}
 		return "", documentAnswer{}, ended(ctx, loadErr)
 	}
-	// The answer to the document the tab shows, not the latest received:
-	// a script may have sent the tab to about:blank (no answer), or back
-	// to a page before (history.back) from another that answered.
-	doc, err := gate.shown(tab, url)
-	if err != nil {
-		// The browser's error page, where a script sent the tab to
-		// an https page whose tunnel the proxy could not open, or
-		// whose server sent nothing through it in time: the render
-		// fails with the proxy's error, naming that page, as the
-		// page's own navigation does.
-		if failed := gate.latestSent(b.tunnelFailed); failed != nil {
-			return "", documentAnswer{}, failed
+	for reads := 1; ; reads++ {
+		// The answer to the document the tab shows, not the latest
+		// received: a script may have sent the tab to about:blank (no
+		// answer), or back to a page before (history.back) from another
+		// that answered.
+		doc, loader, err := gate.shown(tab, url)
+		if err != nil {
+			// The browser's error page, where a script sent the tab to
+			// an https page whose tunnel the proxy could not open, or
+			// whose server sent nothing through it in time: the render
+			// fails with the proxy's error, naming that page, as the
+			// page's own navigation does.
+			if failed := gate.latestSent(b.tunnelFailed); failed != nil {
+				return "", documentAnswer{}, failed
+			}
+			return "", documentAnswer{}, ended(ctx, err)
 		}
-		return "", documentAnswer{}, ended(ctx, err)
+		max := b.max
+		html, readErr := documentHTML(tab, max)
+		if err := gate.refused(); err != nil {
+			return "", documentAnswer{}, err
+		}
+		// A navigation that committed while the page was read (a
+		// script's, started just as the settle time ended) may have
+		// given the HTML of one document and the answer of another, or
+		// ended the read (the document it was reading in is gone): the
+		// page is read again, once the tab has loaded the new one.
+		now, err := shownLoader(tab)
+		if err != nil {
+			return "", documentAnswer{}, ended(ctx, err)
+		}
+		if now == loader {
+			if readErr != nil {
+				return "", documentAnswer{}, ended(ctx, readErr)
+			}
+			if max > 0 && int64(len(html)) > max {
+				return "", documentAnswer{}, tooLargeRendered(max)
+			}
+			return "<!DOCTYPE html>\n" + html, doc, nil
+		}
+		if reads == maxReads {
+			return "", documentAnswer{}, fmt.Errorf("%w: the page's scripts kept sending the tab to other documents while it was read (%d reads)", ErrUnsupported, reads)
+		}
+		if err := followNavigations(tab, gate, settle); err != nil {
+			return "", documentAnswer{}, ended(ctx, err)
+		}
+		if err := gate.settled(tab); err != nil {
+			return "", documentAnswer{}, err
+		}
 	}
-	max := b.max
-	html, err := documentHTML(tab, max)
-	if err := gate.refused(); err != nil {
-		return "", documentAnswer{}, err
+}
+
+// Bounds of following the navigations a page's scripts start once it is
+// loaded (followNavigations) and of reading a page while they commit.
+const (
+	// maxFollowed is the most navigations followed one after the other.
+	maxFollowed = 5
+	// maxFollowWait is the longest wait for a navigation to load: past
+	// it, the tab is read as it is.
+	maxFollowWait = 5 * time.Second
+	// maxReads is the most reads of a page whose scripts send the tab
+	// elsewhere as it is read.
+	maxReads = 3
+)
+
+// followNavigations follows the navigations the page's scripts started in
+// its settle time (a redirect by script once the page is loaded): it
+// waits for the tab's main frame to stop loading, and the settle time
+// again for the new page's scripts, up to maxFollowed navigations and
+// maxFollowWait for each, so that the page read is the one the scripts
+// sent the tab to, not the one on its way out.
+func followNavigations(tab context.Context, gate *navigationGate, settle time.Duration) error {
+	for range maxFollowed {
+		loaded := gate.loading()
+		if loaded == nil {
+			return nil
+		}
+		wait := time.NewTimer(maxFollowWait)
+		select {
+		case <-loaded:
+			wait.Stop()
+		case <-wait.C:
+			return nil
+		case <-tab.Done():
+			wait.Stop()
+			return tab.Err()
+		}
+		if err := chromedp.Do(tab, chromedp.Sleep(settle)); err != nil {
+			return err
+		}
 	}
-	if err != nil {
-		return "", documentAnswer{}, ended(ctx, err)
-	}
-	if max > 0 && int64(len(html)) > max {
-		return "", documentAnswer{}, tooLargeRendered(max)
-	}
-	return "<!DOCTYPE html>\n" + html, doc, nil
+	return nil
 }
 
 // documentHTML returns the outer HTML of tab's document (its root

@@ -38,8 +38,11 @@ import (
 // It fails the browser's request for the page's icon unsent (isIcon):
 // /favicon.ico, or what a <link rel="icon"> names, which the product never
 // uses, and which would be one more request of the site's at every
-// render, held to no robots.txt. The gate holds the requests of type
-// Other for it, and lets the others go.
+// render, held to no robots.txt; and so a document a <link
+// rel="prefetch"> asks for (isSpeculative). The gate holds the requests of
+// type Other and Fetch for them (the page's own fetch() calls among the
+// latter, a round trip of the DevTools protocol each), and lets the
+// others go.
 //
 // Frames' documents and subresources (scripts, styles, images, a script's
 // requests) are not held to robots.txt: a browser's page load is one fetch
@@ -188,7 +191,9 @@ func (g *navigationGate) paused(ev any) {
 	case *page.EventFrameStartedLoading:
 		if e.FrameID == g.frame {
 			g.mu.Lock()
-			g.loaded = make(chan struct{})
+			if g.loaded == nil { // one that is still open stays
+				g.loaded = make(chan struct{})
+			}
 			g.mu.Unlock()
 		}
 		return

@@ -344,7 +344,10 @@ const proxyBypassList = "<-loopback>"
 // whose tab shows, once loaded, a document that came with no HTTP answer
 // (about:blank or a blob: URL, where a script sent it) fails naming it,
 // and so does a download (both wrap ErrUnsupported); a 204 is a page
-// without HTML.
+// without HTML. A page a script sends the tab to in the settle time is
+// waited for and read instead, after its own settle time, up to
+// maxFollowed of them; one whose scripts send the tab elsewhere each time
+// it is read, maxReads times, fails (ErrUnsupported).
 func (c *Chromium) Render(ctx context.Context, url string) (string, error) {
 	p, err := c.RenderPage(ctx, url)
 	if err != nil {
@@ -389,14 +392,36 @@ func (c *Chromium) render(ctx context.Context, url string) (string, documentAnsw
 		settle = 100 * time.Millisecond
 	}
 	loadErr := chromedp.Do(tab, chromedp.Navigate(url), chromedp.Sleep(settle))
-	if loadErr == nil {
-		loadErr = followNavigations(tab, gate, settle)
+	for reads := 1; ; reads++ {
+		if loadErr == nil {
+			loadErr = followNavigations(tab, gate, settle)
+		}
+		if doc, done, err := gate.afterLoad(ctx, tab, b, url, loadErr); done {
+			return "", doc, err
+		}
+		html, doc, again, err := gate.read(ctx, tab, b, url)
+		if !again {
+			return html, doc, err
+		}
+		if reads == maxReads {
+			return "", documentAnswer{}, fmt.Errorf("%w: the page's scripts kept sending the tab to other documents while it was read (%d reads)", ErrUnsupported, reads)
+		}
+		// The document that committed meanwhile gets the settle time
+		// for its scripts too, and is held to the same checks.
+		loadErr = chromedp.Do(tab, chromedp.Sleep(settle))
 	}
+}
+
+// afterLoad checks the tab once the page is loaded and settled (loadErr is
+// the load's error), before it is read: done says the render ends here,
+// with doc's status (an answer with no page: a 204, a 429 that asked its
+// host to be left alone) or err.
+func (g *navigationGate) afterLoad(ctx, tab context.Context, b *browserSession, url string, loadErr error) (doc documentAnswer, done bool, err error) {
 	// A refusal wins over the load's error it causes (the browser's
 	// net::ERR_BLOCKED_BY_CLIENT); a document still being decided is
 	// waited for, so that the page read is not one on its way out.
-	if err := gate.settled(tab); err != nil {
-		return "", documentAnswer{}, err
+	if err := g.settled(tab); err != nil {
+		return documentAnswer{}, true, err
 	}
 	// A tunnel of the guard proxy that panicked while the render ran (its
 	// goroutine's bug, recovered there) fails it: the proxy serves the
@@ -404,37 +429,37 @@ func (c *Chromium) render(ctx context.Context, url string) (string, documentAnsw
 	// flight then fails, the one it served among them, and none started
 	// after it.
 	if err := b.panicked(); err != nil {
-		return "", documentAnswer{}, err
+		return documentAnswer{}, true, err
 	}
 	// A document of the main frame whose address the guard refused: the
 	// browser shows the proxy's 403 as the page (or fails its tunnel),
 	// which is no page of the site.
-	if err := gate.refusedByGuard(b.refused); err != nil {
-		return "", documentAnswer{}, err
+	if err := g.refusedByGuard(b.refused); err != nil {
+		return documentAnswer{}, true, err
 	}
 	// The proxy's 502 or 504 for a document of the main frame whose
 	// server it could not reach, which the browser shows as the page:
 	// the render fails with the proxy's error, as the plain fetch does.
-	if err := gate.failedAtGuard(b.tunnels.failure); err != nil {
-		return "", documentAnswer{}, err
+	if err := g.failedAtGuard(b.tunnels.failure); err != nil {
+		return documentAnswer{}, true, err
 	}
 	// A 429 or 503 asking its host to be left alone, whose page the
 	// tab did not load (navigationGate.limit): its status is the
 	// render's, and its Retry-After.
-	if doc, ok := gate.limited(url); ok {
-		return "", doc, nil
+	if doc, ok := g.limited(url); ok {
+		return doc, true, nil
 	}
 	if loadErr != nil {
-		if loop := gate.redirectLoop(); loop != nil && strings.Contains(loadErr.Error(), "ERR_TOO_MANY_REDIRECTS") {
-			return "", documentAnswer{}, loop
+		if loop := g.redirectLoop(); loop != nil && strings.Contains(loadErr.Error(), "ERR_TOO_MANY_REDIRECTS") {
+			return documentAnswer{}, true, loop
 		}
 		// An answer not 2xx without a body (a 429 or 503 asking to be
 		// left alone, a bare 404): the browser says only
 		// net::ERR_HTTP_RESPONSE_CODE_FAILURE, and shows no page. Its
 		// status is the render's, as with a body: the client fails it
 		// (ErrStatus), and holds its host off as Retry-After says.
-		if doc := gate.document(url); strings.Contains(loadErr.Error(), "ERR_HTTP_RESPONSE_CODE_FAILURE") && doc.status != 0 && doc.status/100 != 2 {
-			return "", doc, nil
+		if doc := g.document(url); strings.Contains(loadErr.Error(), "ERR_HTTP_RESPONSE_CODE_FAILURE") && doc.status != 0 && doc.status/100 != 2 {
+			return doc, true, nil
 		}
 		// An answer the browser does not show (net::ERR_ABORTED): a 204
 		// or 205, which has no page, as the plain fetch's has no body;
@@ -443,14 +468,14 @@ func (c *Chromium) render(ctx context.Context, url string) (string, documentAnsw
 		// another answer 2xx, which the browser downloads for its type
 		// (application/zip).
 		if strings.Contains(loadErr.Error(), "ERR_ABORTED") {
-			switch doc := gate.document(url); {
+			switch doc := g.document(url); {
 			case doc.status == http.StatusNoContent || doc.status == http.StatusResetContent:
-				return "", doc, nil
+				return doc, true, nil
 			case doc.attachment:
-				return "", documentAnswer{}, fmt.Errorf("%w: %s is a download (Content-Disposition: attachment), not a page the browser shows",
+				return documentAnswer{}, true, fmt.Errorf("%w: %s is a download (Content-Disposition: attachment), not a page the browser shows",
 					ErrUnsupported, vigil.RedactURL(doc.url))
 			case doc.status/100 == 2:
-				return "", documentAnswer{}, fmt.Errorf("%w: %s is a download (Content-Type: %s), not a page the browser shows",
+				return documentAnswer{}, true, fmt.Errorf("%w: %s is a download (Content-Type: %s), not a page the browser shows",
 					ErrUnsupported, vigil.RedactURL(doc.url), doc.mime)
 			}
 		}
@@ -459,7 +484,7 @@ func (c *Chromium) render(ctx context.Context, url string) (string, documentAnsw
 		// server sent nothing through it in time (its TLS handshake: the
 		// browser says the connection closed).
 		failed := strings.Contains(loadErr.Error(), "ERR_TUNNEL_CONNECTION_FAILED")
-		err := gate.refusedByGuard(func(url string) error {
+		err := g.refusedByGuard(func(url string) error {
 			err := b.tunnelFailed(url)
 			var te *tunnelTimeoutError
 			if failed || errors.As(err, &te) {
@@ -468,60 +493,53 @@ func (c *Chromium) render(ctx context.Context, url string) (string, documentAnsw
 			return nil
 		})
 		if err != nil {
-			return "", documentAnswer{}, err
+			return documentAnswer{}, true, err
 		}
-		return "", documentAnswer{}, ended(ctx, loadErr)
+		return documentAnswer{}, true, ended(ctx, loadErr)
 	}
-	for reads := 1; ; reads++ {
-		// The answer to the document the tab shows, not the latest
-		// received: a script may have sent the tab to about:blank (no
-		// answer), or back to a page before (history.back) from another
-		// that answered.
-		doc, loader, err := gate.shown(tab, url)
-		if err != nil {
-			// The browser's error page, where a script sent the tab to
-			// an https page whose tunnel the proxy could not open, or
-			// whose server sent nothing through it in time: the render
-			// fails with the proxy's error, naming that page, as the
-			// page's own navigation does.
-			if failed := gate.latestSent(b.tunnelFailed); failed != nil {
-				return "", documentAnswer{}, failed
-			}
-			return "", documentAnswer{}, ended(ctx, err)
+	return documentAnswer{}, false, nil
+}
+
+// read reads the page the tab shows: its HTML and the answer to its
+// document. again says that another document committed while it was
+// read (a navigation a script started just as the settle time ended),
+// which may have given the HTML of one document and the answer of the
+// other, or ended the read (the document it read in is gone): the page is
+// to be read again once that one is loaded and settled.
+func (g *navigationGate) read(ctx, tab context.Context, b *browserSession, url string) (html string, doc documentAnswer, again bool, err error) {
+	// The answer to the document the tab shows, not the latest
+	// received: a script may have sent the tab to about:blank (no
+	// answer), or back to a page before (history.back) from another
+	// that answered.
+	doc, loader, err := g.shown(tab, url)
+	if err != nil {
+		// The browser's error page, where a script sent the tab to an
+		// https page whose tunnel the proxy could not open, or whose
+		// server sent nothing through it in time: the render fails with
+		// the proxy's error, naming that page, as the page's own
+		// navigation does.
+		if failed := g.latestSent(b.tunnelFailed); failed != nil {
+			return "", documentAnswer{}, false, failed
 		}
-		max := b.max
-		html, readErr := documentHTML(tab, max)
-		if err := gate.refused(); err != nil {
-			return "", documentAnswer{}, err
-		}
-		// A navigation that committed while the page was read (a
-		// script's, started just as the settle time ended) may have
-		// given the HTML of one document and the answer of another, or
-		// ended the read (the document it was reading in is gone): the
-		// page is read again, once the tab has loaded the new one.
-		now, err := shownLoader(tab)
-		if err != nil {
-			return "", documentAnswer{}, ended(ctx, err)
-		}
-		if now == loader {
-			if readErr != nil {
-				return "", documentAnswer{}, ended(ctx, readErr)
-			}
-			if max > 0 && int64(len(html)) > max {
-				return "", documentAnswer{}, tooLargeRendered(max)
-			}
-			return "<!DOCTYPE html>\n" + html, doc, nil
-		}
-		if reads == maxReads {
-			return "", documentAnswer{}, fmt.Errorf("%w: the page's scripts kept sending the tab to other documents while it was read (%d reads)", ErrUnsupported, reads)
-		}
-		if err := followNavigations(tab, gate, settle); err != nil {
-			return "", documentAnswer{}, ended(ctx, err)
-		}
-		if err := gate.settled(tab); err != nil {
-			return "", documentAnswer{}, err
-		}
+		return "", documentAnswer{}, false, ended(ctx, err)
 	}
+	max := b.max
+	html, readErr := documentHTML(tab, max)
+	if err := g.refused(); err != nil {
+		return "", documentAnswer{}, false, err
+	}
+	now, err := shownLoader(tab)
+	switch {
+	case err != nil:
+		return "", documentAnswer{}, false, ended(ctx, err)
+	case now != loader:
+		return "", documentAnswer{}, true, nil
+	case readErr != nil:
+		return "", documentAnswer{}, false, ended(ctx, readErr)
+	case max > 0 && int64(len(html)) > max:
+		return "", documentAnswer{}, false, tooLargeRendered(max)
+	}
+	return "<!DOCTYPE html>\n" + html, doc, false, nil
 }
 
 // Bounds of following the navigations a page's scripts start once it is
@@ -529,9 +547,6 @@ func (c *Chromium) render(ctx context.Context, url string) (string, documentAnsw
 const (
 	// maxFollowed is the most navigations followed one after the other.
 	maxFollowed = 5
-	// maxFollowWait is the longest wait for a navigation to load: past
-	// it, the tab is read as it is.
-	maxFollowWait = 5 * time.Second
 	// maxReads is the most reads of a page whose scripts send the tab
 	// elsewhere as it is read.
 	maxReads = 3
@@ -540,23 +555,20 @@ const (
 // followNavigations follows the navigations the page's scripts started in
 // its settle time (a redirect by script once the page is loaded): it
 // waits for the tab's main frame to stop loading, and the settle time
-// again for the new page's scripts, up to maxFollowed navigations and
-// maxFollowWait for each, so that the page read is the one the scripts
-// sent the tab to, not the one on its way out.
+// again for the new page's scripts, up to maxFollowed navigations, so
+// that the page read is the one the scripts sent the tab to, not the one
+// on its way out. Only the render's deadline bounds the wait for a
+// navigation to load, as it bounds the page's own load (the browser does
+// not say which document it shows while one is on its way).
 func followNavigations(tab context.Context, gate *navigationGate, settle time.Duration) error {
 	for range maxFollowed {
 		loaded := gate.loading()
 		if loaded == nil {
 			return nil
 		}
-		wait := time.NewTimer(maxFollowWait)
 		select {
 		case <-loaded:
-			wait.Stop()
-		case <-wait.C:
-			return nil
 		case <-tab.Done():
-			wait.Stop()
 			return tab.Err()
 		}
 		if err := chromedp.Do(tab, chromedp.Sleep(settle)); err != nil {

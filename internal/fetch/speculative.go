@@ -12,8 +12,9 @@ import (
 // isSpeculative reports whether e, a request the navigation gate paused
 // before the browser sent it, is a page's hint that the browser load a
 // document it may show next (<link rel="prefetch">), which the browser
-// marks with a Sec-Purpose header of "prefetch" (Purpose, in older
-// browsers). The gate fails it unsent: a render shows one page and never
+// marks with a Sec-Purpose header of "prefetch" (one a page's script
+// cannot set, where it can set Purpose, an older browser's name for it,
+// on its own fetch()). The gate fails it unsent: a render shows one page and never
 // the next, and the document would be one more request to the site, held
 // to no robots.txt. A prefetch the browser makes itself, for a page's
 // speculation rules, is not the tab's and never reaches the gate: the
@@ -23,7 +24,7 @@ func isSpeculative(e *fetch.EventRequestPaused) bool {
 		return false
 	}
 	for k, v := range e.Request.Headers {
-		if s, ok := v.(string); ok && (strings.EqualFold(k, "Sec-Purpose") || strings.EqualFold(k, "Purpose")) &&
+		if s, ok := v.(string); ok && strings.EqualFold(k, "Sec-Purpose") &&
 			strings.Contains(strings.ToLower(s), "prefetch") {
 			return true
 		}

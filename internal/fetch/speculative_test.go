@@ -14,7 +14,8 @@ func TestIsSpeculative(t *testing.T) {
 	}{
 		{network.Headers{"Sec-Purpose": "prefetch"}, true},
 		{network.Headers{"sec-purpose": "prefetch;prerender"}, true},
-		{network.Headers{"Purpose": "Prefetch"}, true},
+		{network.Headers{"Sec-Purpose": "Prefetch"}, true},
+		{network.Headers{"Purpose": "prefetch"}, false}, // a script's own header
 		{network.Headers{"Sec-Purpose": "prefetch; anonymous-client-ip"}, true},
 		{network.Headers{"Accept": "text/html"}, false},
 		{network.Headers{"Sec-Purpose": "preview"}, false},

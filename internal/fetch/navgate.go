@@ -90,10 +90,9 @@ type navigationGate struct {
 	// limitedAnswer is the answer to a main-frame document that asked
 	// its host to be left alone, failed unread (limit).
 	limitedAnswer *documentAnswer
-	// loaded is closed when the main frame stops loading, and replaced
-	// by an open one when it starts again (Page's frameStartedLoading
-	// and frameStoppedLoading): nil or closed while the frame is not
-	// loading (see loading).
+	// loaded is made when the main frame starts loading and closed when
+	// it stops (Page's frameStartedLoading and frameStoppedLoading):
+	// nil while the frame is not loading (see loading).
 	loaded chan struct{}
 }
 

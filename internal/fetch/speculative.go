@@ -12,13 +12,13 @@ import (
 // isSpeculative reports whether e, a request the navigation gate paused
 // before the browser sent it, is a page's hint that the browser load a
 // document it may show next (<link rel="prefetch">), which the browser
-// marks with a Sec-Purpose header of "prefetch" (one a page's script
-// cannot set, where it can set Purpose, an older browser's name for it,
-// on its own fetch()). The gate fails it unsent: a render shows one page and never
-// the next, and the document would be one more request to the site, held
-// to no robots.txt. A prefetch the browser makes itself, for a page's
-// speculation rules, is not the tab's and never reaches the gate: the
-// browser's profile turns them off (browserProfile).
+// marks with a Sec-Purpose header of "prefetch" (a header no script can
+// set, where one can set Purpose, an older browser's name for it, on its
+// own fetch()). The gate fails it unsent: a render shows one page and
+// never the next, and the document would be one more request to the
+// site, held to no robots.txt. A prefetch the browser makes itself, for a
+// page's speculation rules, is not the tab's and never reaches the gate:
+// the browser's profile turns them off (browserProfile).
 func isSpeculative(e *fetch.EventRequestPaused) bool {
 	if e.Request == nil {
 		return false

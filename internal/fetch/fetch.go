@@ -67,7 +67,9 @@
 //     robots.txt and no render needs. Each
 //     render has a browser context of its own, discarded with its tab:
 //     what a page stores (cookies, Cache Storage, IndexedDB) is neither
-//     kept on disk nor found by another render.
+//     kept on disk nor found by another render. The browser gets only the
+//     variables of the environment it needs to run (browserEnv), none of
+//     the secrets Vigil's own process may hold.
 //     The document a page's scripts build is held to the cap on a decoded
 //     body (its length read in the browser first, Chromium.MaxSize): a
 //     larger one fails with ErrTooLarge, as a fetched page's would.

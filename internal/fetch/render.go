@@ -198,15 +198,15 @@ func (c *Chromium) start() (*browserSession, error) {
 		}
 		return nil, fmt.Errorf("start chromium: %w", err)
 	}
-	removeProfile := func() { os.RemoveAll(profile) }
-	opts = append(opts, chromedp.UserDataDir(profile))
+	dropProfile := func() { removeProfile(profile) }
+	opts = append(opts, chromedp.UserDataDir(profile), chromedp.NoInheritEnv, chromedp.Env(browserEnv(os.Environ())...))
 	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	logf := browserLogf(c.Logger)
 	bctx, bcancel := chromedp.NewContext(actx, chromedp.WithLogf(logf), chromedp.WithErrorf(logf))
 	if err := chromedp.Do(bctx); err != nil { // starts the browser
 		bcancel()
 		acancel()
-		removeProfile()
+		dropProfile()
 		if c.proxy != nil {
 			c.proxy.Close()
 			c.proxy = nil
@@ -217,7 +217,7 @@ func (c *Chromium) start() (*browserSession, error) {
 		return nil, fmt.Errorf("start chromium: %w", err)
 	}
 	// acancel waits for the browser to exit: its profile goes after.
-	c.browser, c.cancel = bctx, []context.CancelFunc{bcancel, acancel, removeProfile}
+	c.browser, c.cancel = bctx, []context.CancelFunc{bcancel, acancel, dropProfile}
 	return c.session(), nil
 }
 

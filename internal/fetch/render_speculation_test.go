@@ -4,7 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -16,7 +16,8 @@ import (
 // and document rules eager for every link) and by link hints, renders
 // with no request for any of them, where the browser asked the site for
 // each, held to no robots.txt. The page's own fetch() still goes through.
-// The browser's profile, made for it, is gone once it is closed.
+// The browser's profile, made for it, and its temporary files are gone
+// once it is closed.
 func TestRenderChromiumNoSpeculativeLoads(t *testing.T) {
 	needChromium(t)
 	tmp := t.TempDir()
@@ -65,10 +66,15 @@ func TestRenderChromiumNoSpeculativeLoads(t *testing.T) {
 		}
 	}
 	mu.Unlock()
-	// The browser keeps a directory of its own there too (its
-	// singleton's socket), which it leaves behind.
-	left, err := filepath.Glob(filepath.Join(tmp, "vigil-chromium-*"))
+	// Nothing is left: neither the profile nor the directory the
+	// browser makes in its TMPDIR at each start (its singleton's socket,
+	// org.chromium.Chromium.*), which it leaves when killed.
+	left, err := os.ReadDir(tmp)
 	if err != nil || len(left) != 0 {
-		t.Errorf("after the browser closed, its profile is still there: %v (%v)", left, err)
+		var names []string
+		for _, e := range left {
+			names = append(names, e.Name())
+		}
+		t.Errorf("after the browser closed, the temporary directory holds %v (%v); want nothing", names, err)
 	}
 }

@@ -44,7 +44,7 @@ const browserPreferences = `{"net": {"network_prediction_options": 2}}`
 
 // browserProfile returns a new directory for the browser's user data,
 // holding browserPreferences as its default profile's preferences. The
-// caller removes it once the browser has exited.
+// caller removes it with removeProfile once the browser has exited.
 func browserProfile() (string, error) {
 	dir, err := os.MkdirTemp("", "vigil-chromium-")
 	if err != nil {
@@ -59,4 +59,24 @@ func browserProfile() (string, error) {
 		return "", fmt.Errorf("make the browser's profile: %w", err)
 	}
 	return dir, nil
+}
+
+// removeProfile removes a browser profile that browserProfile made, once
+// its browser has exited, and the directory the browser made for its
+// singleton's socket (org.chromium.Chromium.* in the system's temporary
+// directory), which the profile's SingletonSocket links to: a browser
+// that is killed, as it is when it is stopped, leaves it, and a daemon
+// that restarts its browser would gather one each time. (Pointing the
+// browser's TMPDIR into the profile instead makes the socket's path too
+// long for a Unix socket wherever TMPDIR is itself long, and the browser
+// then fails to start.)
+func removeProfile(profile string) {
+	if target, err := os.Readlink(filepath.Join(profile, "SingletonSocket")); err == nil {
+		dir := filepath.Dir(target)
+		if strings.HasPrefix(filepath.Base(dir), "org.chromium.Chromium.") &&
+			filepath.Dir(dir) == filepath.Clean(os.TempDir()) {
+			os.RemoveAll(dir)
+		}
+	}
+	os.RemoveAll(profile)
 }

@@ -491,8 +491,11 @@ func chainEnds(ds []*delta.Delta) (first, last *delta.Delta) {
 // leads to white space in a pre, which XML does not keep, or to names XML
 // cannot hold. Then, unless --parse chose the format, the result is
 // written as HTML if that reads back as the tree, with a note: the version
-// the delta leads to was HTML. Otherwise the output is the nearest the
-// format can say, with a warning.
+// the delta leads to was HTML. Conversely, a result that HTML cannot write
+// and the HTML parser never builds (an html root without a head: undone
+// with --reverse, such a delta leads back to the XML version) is written
+// as XML, with a declaration, if that reads back as the tree. Otherwise
+// the output is the nearest the format can say, with a warning.
 //
 // A delta that states no version it leads to (written by hand, without
 // fingerprints) says nothing of HTML: where it leads to XML that does not
@@ -503,8 +506,11 @@ func writePatched(env *environment, doc *tree.Document, format markup.Format, df
 	if err != nil {
 		return nil, err
 	}
-	write := func(f markup.Format) ([]byte, bool, error) {
+	// write writes doc in format f after prefix, and reports whether it
+	// reads back as the tree the delta leads to.
+	write := func(f markup.Format, prefix string) ([]byte, bool, error) {
 		var out bytes.Buffer
+		out.WriteString(prefix)
 		var err error
 		if f == markup.HTML {
 			err = markup.WriteHTML(&out, doc, nil)
@@ -521,7 +527,7 @@ func writePatched(env *environment, doc *tree.Document, format markup.Format, df
 		f2, _ := tree.Flatten(back.Root)
 		return out.Bytes(), tree.FingerprintOf(f2) == want, nil
 	}
-	out, same, werr := write(format)
+	out, same, werr := write(format, "")
 	if same {
 		return out, nil
 	}
@@ -529,9 +535,23 @@ func writePatched(env *environment, doc *tree.Document, format markup.Format, df
 		return nil, fmt.Errorf("the delta does not fit %s: its result is not well-formed XML: %w (the delta states no version it leads to: written by hand?)", unfit, werr)
 	}
 	if format == markup.XML && df.parse == "auto" {
-		if h, ok, _ := write(markup.HTML); ok {
+		if h, ok, _ := write(markup.HTML, ""); ok {
 			fmt.Fprintf(env.stderr, "vigil patch: note: the result is written as HTML: XML cannot write it as it is, and %s was read as HTML\n", target)
 			return h, nil
+		}
+	}
+	if format == markup.HTML && df.parse == "auto" && !htmlShaped(doc.Root) {
+		// The converse: a version read as XML (XHTML with its
+		// declaration), which the HTML parser would have given a head,
+		// written with a declaration, without which an html root reads
+		// as HTML.
+		prefix := ""
+		if decl, _, _ := doc.SplitProlog(); decl == nil {
+			prefix = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		}
+		if x, ok, _ := write(markup.XML, prefix); ok {
+			fmt.Fprintf(env.stderr, "vigil patch: note: the result is written as XML: HTML cannot write it as it is, and %s was read as XML\n", target)
+			return x, nil
 		}
 	}
 	if out == nil {
@@ -552,6 +572,23 @@ func writePatched(env *environment, doc *tree.Document, format markup.Format, df
 	}
 	fmt.Fprintf(env.stderr, "vigil patch: warning: %s cannot write this tree as it is (%s): %s\n", strings.ToUpper(format.String()), why, result)
 	return out, nil
+}
+
+// htmlShaped reports whether root may be the root of a tree the HTML
+// parser built: it always builds an html element whose elements are a
+// head, then a body or a frameset. A tree of another shape was read as
+// XML.
+func htmlShaped(root *tree.Node) bool {
+	if root == nil || root.Kind != tree.Element || root.Name != "html" {
+		return false
+	}
+	var names []string
+	for _, c := range root.Children {
+		if c.Kind == tree.Element {
+			names = append(names, c.Name)
+		}
+	}
+	return len(names) == 2 && names[0] == "head" && (names[1] == "body" || names[1] == "frameset")
 }
 
 // deltaOrigin names the file that holds the n deltas numbered from first

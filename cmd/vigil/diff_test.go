@@ -287,6 +287,27 @@ func TestPatchReverseWarnsOfOldVersion(t *testing.T) {
 	}
 }
 
+// TestPatchReverseAcrossFormats: undone with --reverse, a delta from a
+// version read as XML (an html root without a head, under an XML
+// declaration) to one read as HTML gives back the XML version, written as
+// XML with a declaration, with a note: written as HTML, it read back with
+// a head the HTML parser adds. A misnested HTML result, which HTML cannot
+// write either, stays HTML with its warning
+// (TestPatchReverseWarnsOfOldVersion).
+func TestPatchReverseAcrossFormats(t *testing.T) {
+	dir := t.TempDir()
+	x := writeFile(t, dir, "x.xml", `<?xml version="1.0"?><html><body><p>x</p></body></html>`)
+	h := writeFile(t, dir, "h.html", `<html><body><p>y</p></body></html>`)
+	d := writeFile(t, dir, "d.xml", runOut(t, "diff", x, h))
+	code, out, errOut := runCLI(t, "", "patch", "--reverse", h, d)
+	if code != exitOK || !strings.HasPrefix(out, "<?xml") || !strings.Contains(errOut, "note: the result is written as XML") || strings.Contains(errOut, "warning") {
+		t.Fatalf("patch --reverse to a version read as XML: exit %d, stderr %q, output %s", code, errOut, out)
+	}
+	if code, diff, errOut := runCLI(t, "", "diff", "--format", "summary", x, writeFile(t, dir, "back.xml", out)); code != exitOK {
+		t.Errorf("the document patched back differs from %s: exit %d\n%s%s", x, code, diff, errOut)
+	}
+}
+
 // TestPatchAcrossFormats: a delta from a version read as XML (well-formed
 // XHTML) to one read as HTML patches the first into HTML, with a note:
 // written as XML, the result read back as another tree (XML has no comment

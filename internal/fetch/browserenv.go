@@ -29,17 +29,11 @@ func browserVariable(name string) bool {
 	switch name {
 	case "PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "TZ", "TMPDIR",
 		"DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS",
-		"FONTCONFIG_FILE", "FONTCONFIG_PATH", "FONTCONFIG_SYSROOT", "LD_LIBRARY_PATH":
+		"FONTCONFIG_FILE", "FONTCONFIG_PATH", "FONTCONFIG_SYSROOT", "LD_LIBRARY_PATH",
+		"CHROME_DEVEL_SANDBOX": // the setuid sandbox's helper, where one is used
 		return true
 	}
-	// The locale's categories, the XDG base directories (the browser's
-	// caches and configuration, the runtime directory) and the browser's
-	// own settings (CHROMIUM_FLAGS, read by Debian's launcher;
-	// CHROME_DEVEL_SANDBOX).
-	for _, prefix := range []string{"LC_", "XDG_", "CHROMIUM_", "CHROME_"} {
-		if strings.HasPrefix(name, prefix) {
-			return true
-		}
-	}
-	return false
+	// The locale's categories and the XDG base directories (the browser's
+	// caches and configuration, the runtime directory).
+	return strings.HasPrefix(name, "LC_") || strings.HasPrefix(name, "XDG_")
 }

@@ -19,15 +19,15 @@ import (
 func TestBrowserEnv(t *testing.T) {
 	environ := []string{
 		"PATH=/usr/bin:/bin", "HOME=/home/vigil", "LANG=C.UTF-8", "LC_ALL=C", "TZ=Europe/Paris",
-		"XDG_CACHE_HOME=/var/cache/vigil", "CHROMIUM_FLAGS=--lang=fr", "TMPDIR=/var/tmp",
-		"VIGIL_ADMIN_PASSWORD=correct horse battery", "VIGIL_SMTP_PASSWORD=smtp-secret",
+		"XDG_CACHE_HOME=/var/cache/vigil", "CHROME_DEVEL_SANDBOX=/usr/lib/chromium/chrome-sandbox", "TMPDIR=/var/tmp",
+		"CHROMIUM_FLAGS=--no-sandbox", "CHROME_API_TOKEN=t", "VIGIL_ADMIN_PASSWORD=correct horse battery", "VIGIL_SMTP_PASSWORD=smtp-secret",
 		"VIGIL_POSTGRES_DSN=postgres://vigil:pw@db/vigil", "VIGIL_PROXY=http://u:p@proxy:3128",
 		"HTTP_PROXY=http://u:p@proxy:3128", "https_proxy=http://u:p@proxy:3128",
 		"AWS_SECRET_ACCESS_KEY=abc", "PGPASSWORD=pw", "PATHOLOGICAL=1", "XDG", "=odd",
 	}
 	want := []string{
 		"PATH=/usr/bin:/bin", "HOME=/home/vigil", "LANG=C.UTF-8", "LC_ALL=C", "TZ=Europe/Paris",
-		"XDG_CACHE_HOME=/var/cache/vigil", "CHROMIUM_FLAGS=--lang=fr", "TMPDIR=/var/tmp",
+		"XDG_CACHE_HOME=/var/cache/vigil", "CHROME_DEVEL_SANDBOX=/usr/lib/chromium/chrome-sandbox", "TMPDIR=/var/tmp",
 	}
 	if got := browserEnv(environ); !slices.Equal(got, want) {
 		t.Errorf("browserEnv:\n got %q\nwant %q", got, want)
@@ -45,6 +45,7 @@ func TestRenderChromiumEnvironment(t *testing.T) {
 	t.Setenv("VIGIL_ADMIN_PASSWORD", secret)
 	t.Setenv("VIGIL_SMTP_PASSWORD", secret)
 	t.Setenv("HOME", t.TempDir())
+	t.Setenv("PATH", "/usr/local/bin:/usr/bin:/bin")
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		fmt.Fprint(w, `<!DOCTYPE html><html><body><p>page</p></body></html>`)

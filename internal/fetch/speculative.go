@@ -63,19 +63,21 @@ func browserProfile() (string, error) {
 
 // removeProfile removes a browser profile that browserProfile made, once
 // its browser has exited, and the directory the browser made for its
-// singleton's socket (org.chromium.Chromium.* in the system's temporary
-// directory), which the profile's SingletonSocket links to: a browser
-// that is killed, as it is when it is stopped, leaves it, and a daemon
-// that restarts its browser would gather one each time. (Pointing the
-// browser's TMPDIR into the profile instead makes the socket's path too
-// long for a Unix socket wherever TMPDIR is itself long, and the browser
-// then fails to start.)
+// singleton's socket in the system's temporary directory
+// (org.chromium.Chromium.*, com.google.Chrome.* for Chrome), which the
+// profile's SingletonSocket links to: a browser that is killed, as it is
+// when it is stopped, leaves it, and a daemon that restarts its browser
+// would gather one each time. Only the two files the browser puts there
+// are removed, then the directory if that empties it: the link is the
+// browser's to write. (Pointing the browser's TMPDIR into the profile
+// instead makes the socket's path too long for a Unix socket wherever
+// TMPDIR is itself long, and the browser then fails to start.)
 func removeProfile(profile string) {
 	if target, err := os.Readlink(filepath.Join(profile, "SingletonSocket")); err == nil {
-		dir := filepath.Dir(target)
-		if strings.HasPrefix(filepath.Base(dir), "org.chromium.Chromium.") &&
-			filepath.Dir(dir) == filepath.Clean(os.TempDir()) {
-			os.RemoveAll(dir)
+		if dir := filepath.Dir(target); filepath.Dir(dir) == filepath.Clean(os.TempDir()) {
+			os.Remove(filepath.Join(dir, "SingletonSocket"))
+			os.Remove(filepath.Join(dir, "SingletonCookie"))
+			os.Remove(dir)
 		}
 	}
 	os.RemoveAll(profile)

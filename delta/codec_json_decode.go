@@ -185,6 +185,7 @@ func (j *jsonDecoder) delta() (*Delta, error) {
 				}
 				// Where the operation's object starts, for the errors of
 				// Validate and Apply.
+				roomForOp(d)
 				d.places = append(d.places, j.lines.place(j.lex.data, j.lex.marks, t.at))
 				d.Ops = append(d.Ops, Op{at: uint32(i + 1)})
 				return j.op(path, t, &d.Ops[i])

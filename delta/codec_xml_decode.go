@@ -318,6 +318,7 @@ func (dec *xmlDecoder) t(start xml.StartElement) (*Delta, error) {
 			}
 			// Where the operation's start tag starts, for the errors
 			// of Validate and Apply.
+			roomForOp(d)
 			d.places = append(d.places, newPlace(dec.tokenLine, dec.tokenColumn))
 			op, err := dec.operation(t, d)
 			if err != nil {

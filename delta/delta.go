@@ -2,6 +2,7 @@ package delta
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/vigil-web/vigil/tree"
 )
@@ -253,4 +254,18 @@ func (op *Op) String() string {
 		return fmt.Sprintf("rn xid=%d ov=%q nv=%q", op.Node, op.OldValue, op.NewValue)
 	}
 	return op.Kind.String()
+}
+
+// roomForOp makes room in d.Ops and d.places for one more decoded
+// operation, doubling them when full: append grows a long slice a quarter
+// at a time, and a delta of a large document, of a hundred thousand
+// operations of some 150 bytes each, would take five times its size on
+// the way.
+func roomForOp(d *Delta) {
+	if len(d.Ops) == cap(d.Ops) {
+		d.Ops = slices.Grow(d.Ops, max(len(d.Ops), 64))
+	}
+	if len(d.places) == cap(d.places) {
+		d.places = slices.Grow(d.places, max(len(d.places), 64))
+	}
 }

@@ -127,6 +127,8 @@ func TestXIDMapString(t *testing.T) {
 		{in: "(0)", err: "invalid XID"},
 		{in: "(1;;2)", err: "column 4: expected an XID"},
 		{in: "(1-99999999999999)", err: "longer than"},
+		// A range of every XID after another: the count must not wrap.
+		{in: "(5;1-18446744073709551615)", err: "longer than"},
 		{in: "(1)x", err: "unexpected text"},
 		{in: "(99999999999999999999999)", err: "invalid XID"},
 	}

@@ -77,56 +77,81 @@ const MaxXIDMapLen = 1 << 26
 
 // ParseXIDMap parses the seed's string form of an XID-map. Errors name the
 // 1-based column of the offending character.
+//
+// The string is read twice: once to count the XIDs, once to list them in
+// an array of that length. A map of a large document (a delta's source and
+// target maps, a million XIDs each) grown by appends would take some five
+// times its size on the way.
 func ParseXIDMap(s string) (XIDMap, error) {
+	var n uint64
+	if _, err := parseXIDRanges(s, func(a, b XID) { n += uint64(b-a) + 1 }); err != nil {
+		return XIDMap{}, err
+	}
 	var m XIDMap
-	p := xidParser{s: s}
-	if !p.eat('(') {
-		return m, p.errorf("expected '('")
+	if n > 0 {
+		m.XIDs = make([]XID, 0, n)
 	}
-	if p.eat(')') {
-		if p.i != len(s) {
-			return m, p.errorf("unexpected text after ')'")
-		}
-		return m, nil
-	}
-	for {
-		a, err := p.number()
-		if err != nil {
-			return m, err
-		}
-		b := a
-		if p.eat('-') {
-			if b, err = p.number(); err != nil {
-				return m, err
-			}
-			if b < a {
-				return m, p.errorf("range %d-%d is descending", a, b)
-			}
-		}
-		if uint64(len(m.XIDs))+uint64(b-a)+1 > MaxXIDMapLen {
-			return m, p.errorf("XID-map longer than %d XIDs", MaxXIDMapLen)
-		}
+	m.Next, _ = parseXIDRanges(s, func(a, b XID) {
 		for x := a; ; x++ {
 			m.XIDs = append(m.XIDs, x)
 			if x == b {
 				break
 			}
 		}
+	})
+	return m, nil
+}
+
+// parseXIDRanges parses an XID-map's string form, calls ranges with each
+// of its ranges a-b in order (a single XID is a range of one), and returns
+// the map's next XID (0 if it states none).
+func parseXIDRanges(s string, ranges func(a, b XID)) (XID, error) {
+	p := xidParser{s: s}
+	if !p.eat('(') {
+		return 0, p.errorf("expected '('")
+	}
+	if p.eat(')') {
+		if p.i != len(s) {
+			return 0, p.errorf("unexpected text after ')'")
+		}
+		return 0, nil
+	}
+	var n uint64 // XIDs so far
+	for {
+		a, err := p.number()
+		if err != nil {
+			return 0, err
+		}
+		b := a
+		if p.eat('-') {
+			if b, err = p.number(); err != nil {
+				return 0, err
+			}
+			if b < a {
+				return 0, p.errorf("range %d-%d is descending", a, b)
+			}
+		}
+		if uint64(b-a) >= MaxXIDMapLen || n+uint64(b-a)+1 > MaxXIDMapLen { // the first, lest the sum wrap
+			return 0, p.errorf("XID-map longer than %d XIDs", MaxXIDMapLen)
+		}
+		n += uint64(b-a) + 1
+		ranges(a, b)
 		if p.eat(';') {
 			continue
 		}
+		var next XID
 		if p.eat('|') {
-			if m.Next, err = p.number(); err != nil {
-				return m, err
+			if next, err = p.number(); err != nil {
+				return 0, err
 			}
 		}
 		if !p.eat(')') {
-			return m, p.errorf("expected ';', '|' or ')'")
+			return 0, p.errorf("expected ';', '|' or ')'")
 		}
 		if p.i != len(s) {
-			return m, p.errorf("unexpected text after ')'")
+			return 0, p.errorf("unexpected text after ')'")
 		}
-		return m, nil
+		return next, nil
 	}
 }
 
@@ -190,18 +215,44 @@ func SetSubtreeXIDs(n *Node, xids []XID) error {
 	if len(nodes) != len(xids) {
 		return fmt.Errorf("XID-map has %d XIDs for a subtree of %d nodes", len(xids), len(nodes))
 	}
-	seen := make(map[XID]struct{}, len(xids))
-	for _, x := range xids {
+	if x, ok := repeated(xids); !ok {
 		if x == 0 {
 			return fmt.Errorf("XID-map contains XID 0")
 		}
-		if _, dup := seen[x]; dup {
-			return fmt.Errorf("XID-map repeats XID %d", x)
-		}
-		seen[x] = struct{}{}
+		return fmt.Errorf("XID-map repeats XID %d", x)
 	}
 	for i, c := range nodes {
 		c.XID = xids[i]
 	}
 	return nil
+}
+
+// repeated checks that xids holds neither 0 nor any XID twice; if it does,
+// it returns the first XID, in order, that is 0 or seen before, and false.
+// XIDs are mostly dense (post-order ranks, then the next ones allocated): a
+// bit a possible XID, where they stay below a few times their number, and
+// a map otherwise.
+func repeated(xids []XID) (XID, bool) {
+	var top XID
+	for _, x := range xids {
+		top = max(top, x)
+	}
+	if uint64(top) <= 8*uint64(len(xids))+1024 {
+		seen := make([]uint64, top/64+1)
+		for _, x := range xids {
+			if x == 0 || seen[x/64]&(1<<(x%64)) != 0 {
+				return x, false
+			}
+			seen[x/64] |= 1 << (x % 64)
+		}
+		return 0, true
+	}
+	seen := make(map[XID]struct{}, len(xids))
+	for _, x := range xids {
+		if _, dup := seen[x]; dup || x == 0 {
+			return x, false
+		}
+		seen[x] = struct{}{}
+	}
+	return 0, true
 }

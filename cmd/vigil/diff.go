@@ -398,7 +398,9 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 	} else {
 		doc.AssignXIDs()
 	}
-	if doc, err = delta.ApplyAll(doc, ds); err != nil {
+	// The document read is of no use once patched, nor after an error:
+	// patched in place, without ApplyAll's clone of it.
+	if err = delta.ApplyAllInPlace(doc, ds); err != nil {
 		// Undone, the file's deltas are applied last first: name the
 		// delta as the file numbers it.
 		var se *delta.StepError
@@ -520,12 +522,15 @@ func writePatched(env *environment, doc *tree.Document, format markup.Format, df
 		if err != nil {
 			return nil, false, err
 		}
-		back, _, err := markup.ParseBytes(out.Bytes(), opt)
+		// Read back flat, as the next diff reads it: a Document of a
+		// large page, beside the patched one, would double what the
+		// command holds at its peak. The parse writes nothing into the
+		// output it reads.
+		back, _, err := markup.ParseFlatBytesOwned(out.Bytes(), opt)
 		if err != nil {
 			return out.Bytes(), false, err
 		}
-		f2, _ := tree.Flatten(back.Root)
-		return out.Bytes(), tree.FingerprintOf(f2) == want, nil
+		return out.Bytes(), tree.FingerprintOf(back) == want, nil
 	}
 	out, same, werr := write(format, "")
 	if same {

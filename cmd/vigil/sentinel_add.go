@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"time"
 
@@ -75,7 +76,8 @@ func runSentinelAdd(ctx context.Context, env *environment, args []string) (code 
 			"text (those above its Create line and in its clauses), as vigil sentinel\n"+
 			"fmt lays them. Problems (a file with no sentinel is one) are printed as\n"+
 			"file:line:col: message, and the sentinels without any are added all the\n"+
-			"same (exit status 1). For each sentinel added it prints its id, name and\n"+
+			"same (exit status 1); of a file of several sentinels, each one not added\n"+
+			"is named, at its name. For each sentinel added it prints its id, name and\n"+
 			"the path of its Atom feed on the server. \"-\" reads standard input.\n"+
 			"Every file is read and checked before anything is stored: a file that\n"+
 			"cannot be read adds nothing (exit status 2), and when no sentinel can\n"+
@@ -137,6 +139,7 @@ func runSentinelAdd(ctx context.Context, env *environment, args []string) (code 
 		checked, problems := checkFile(checker, pf.file, pf.err)
 		if problems != nil {
 			printDiagnostics(env.stdout, problems, "")
+			printNotAdded(env.stdout, pf.file, checked)
 			code = exitChanged
 		}
 		if !slices.ContainsFunc(checked, func(ch *spec.Checked) bool { return ch != nil }) {
@@ -217,4 +220,31 @@ func storeSentinels(ctx context.Context, env *environment, st vigil.Store, sf st
 		fmt.Fprintf(env.stdout, "added sentinel %d %s feed %s\n", sen.ID, sen.Name, feed.Path(secret, sen, "atom"))
 	}
 	return refused, nil
+}
+
+// printNotAdded names, after the problems of file f, each of its sentinels
+// that is not added for them (checked[i] nil), at its name, when f holds
+// several: the problems are told where they are, often in a clause far
+// from the name, and the file's other sentinels are added. A file that did
+// not parse into sentinels at all is named as adding none. The problems of
+// a file of one sentinel are that sentinel's.
+func printNotAdded(w io.Writer, f *spec.File, checked []*spec.Checked) {
+	if f == nil || len(f.Sentinels) < 2 {
+		return
+	}
+	if checked == nil {
+		fmt.Fprintf(w, "%s: no sentinel added: the file does not parse\n", f.Name)
+		return
+	}
+	for i, s := range f.Sentinels {
+		if i < len(checked) && checked[i] != nil {
+			continue
+		}
+		switch {
+		case s.Name != nil && s.Name.Name != "":
+			fmt.Fprintf(w, "%s: sentinel %s not added: it has problems\n", s.Name.NamePos.Position(f.Name), s.Name.Name)
+		default:
+			fmt.Fprintf(w, "%s: sentinel not added: it has problems\n", s.Create.Position(f.Name))
+		}
+	}
 }

@@ -159,14 +159,15 @@ func TestSentinelAddUsesFaultyFile(t *testing.T) {
 	want := one + ":1:49: \"every\" does not go after Fetch: write the interval alone, as in Fetch 2 hours\n" +
 		two + ":1:25: sentinel a has errors\n"
 	for _, cmd := range []string{"check", "add"} {
-		args := []string{"sentinel", cmd, one, two}
+		args, wantOut := []string{"sentinel", cmd, one, two}, want
 		if cmd == "add" {
 			args = []string{"sentinel", "add", "--data", filepath.Join(dir, "data"), one, two}
+			wantOut += two + ":1:17: sentinel b not added: it has problems\n"
 		}
 		code, out, errOut := runVigil(t, "", args...)
 		got, added, _ := strings.Cut(out, "added sentinel ")
-		if code != exitChanged || got != want || withoutNewStoreNote(errOut) != "" {
-			t.Errorf("%s: exit %d, stdout %q, stderr %q\nwant 1 and %q", cmd, code, out, errOut, want)
+		if code != exitChanged || got != wantOut || withoutNewStoreNote(errOut) != "" {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q\nwant 1 and %q", cmd, code, out, errOut, wantOut)
 		}
 		if cmd == "add" && !strings.HasPrefix(added, "1 c feed ") {
 			t.Errorf("add: stdout %q, want c added", out)
@@ -201,7 +202,8 @@ func TestSentinelAddFaultyFilesOnly(t *testing.T) {
 func TestSentinelAddMisspeltHeader(t *testing.T) {
 	dir := t.TempDir()
 	one := writeFile(t, dir, "one.ssl", "Create Sentinal a Using http://a.example/\nCreate Sentinel b Using a\nCreate Sentinel c Using http://c.example/\n")
-	want := one + ":1:8: expected Sentinel, found \"Sentinal\"\n" + one + ":2:25: sentinel a has errors\n"
+	want := one + ":1:8: expected Sentinel, found \"Sentinal\"\n" + one + ":2:25: sentinel a has errors\n" +
+		one + ":1:17: sentinel a not added: it has problems\n" + one + ":2:17: sentinel b not added: it has problems\n"
 	code, out, errOut := runVigil(t, "", "sentinel", "add", "--data", filepath.Join(dir, "data"), one)
 	got, added, _ := strings.Cut(out, "added sentinel ")
 	if code != exitChanged || got != want || withoutNewStoreNote(errOut) != "" || !strings.HasPrefix(added, "1 c feed ") {

@@ -326,7 +326,7 @@ func TestSentinelRm(t *testing.T) {
 // TestSentinelAddDependsOnBad: add, as check does, tells a sentinel that
 // uses one with errors (or refers to its events) that this one has
 // errors; it said "unknown sentinel p1" of a p1 written just above, and
-// adds the others.
+// adds the others, naming those it does not add.
 func TestSentinelAddDependsOnBad(t *testing.T) {
 	dir := t.TempDir()
 	f := writeFile(t, dir, "dep.ssl", "Create Sentinel p1 Using http://a.example\n\tMonitor keywords {\"a b\"}\n"+
@@ -340,6 +340,10 @@ func TestSentinelAddDependsOnBad(t *testing.T) {
 	if code != exitChanged || out != want {
 		t.Errorf("check: exit %d, stdout %q, stderr %q\nwant %q", code, out, errOut, want)
 	}
+	// Add names the sentinels of the file it does not add.
+	want += f + ":1:17: sentinel p1 not added: it has problems\n" +
+		f + ":3:17: sentinel p2 not added: it has problems\n" +
+		f + ":4:17: sentinel p3 not added: it has problems\n"
 	code, out, errOut = runVigil(t, "", "sentinel", "add", "--data", filepath.Join(dir, "data"), f)
 	got, added, _ := strings.Cut(out, "added sentinel ")
 	if code != exitChanged || got != want || !strings.HasPrefix(added, "1 p4 feed ") {

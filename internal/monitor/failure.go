@@ -65,6 +65,28 @@ func (m *Monitor) pageWorks(ctx context.Context, j *job, ps *pageState, url stri
 	m.enqueue(j, msg, -1, now)
 }
 
+// lifespanEnded tells a sentinel's contacts that its lifespan is over, once,
+// as it ends: it is checked no more, and a sentinel written without a To
+// clause ends at the default lifespan's end (spec.Checker.DefaultLifespan),
+// which its owner may not know of. Ended silently, it looked like a page
+// that no longer changes.
+func (m *Monitor) lifespanEnded(ctx context.Context, j *job, now time.Time) {
+	if !j.plan.notifies() {
+		return
+	}
+	at := messageTime(j.st.Status.Ended, j.location())
+	msg := &vigil.Message{SentinelID: j.s.ID, SentinelName: j.s.Name, Changes: []*vigil.MessageItem{},
+		Subject: subjectLine(j.s.Name, subjectEntry{what: "ended, checked no more"})}
+	const why = "its lifespan is over (the To clause, or, without one, a year after its start)"
+	msg.Text = fmt.Sprintf("Sentinel %s ended at %s: %s. Vigil checks its pages no more.\n"+
+		"To watch on, edit it with a later To.\n", j.s.Name, at, why)
+	msg.HTML = fmt.Sprintf("<p>Sentinel <b>%s</b> ended at %s: %s. Vigil checks its pages no more.</p>\n"+
+		"<p>To watch on, edit it with a later To.</p>\n", html.EscapeString(j.s.Name), at, html.EscapeString(why))
+	m.addLinks(ctx, j, msg)
+	m.holdTold(j.rec, "sentinel ended, owner told", LogSentinel, j.s.ID)
+	m.enqueue(j, msg, -1, now)
+}
+
 // notifies reports whether a sentinel's contacts get messages: not an
 // interactive one, which is read on the dashboard and in its feed.
 func (p *plan) notifies() bool { return p.mode != spec.Interactive && len(p.contacts) > 0 }

@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -53,4 +54,42 @@ func TestEndedSentinelEditedElsewhereStaysEnded(t *testing.T) {
 	if got := len(changesOf(t, p.db, p.s)); got != 0 {
 		t.Errorf("an ended sentinel edited in its Fetch found %d changes", got)
 	}
+}
+
+// TestLifespanEndNotice: a sentinel whose lifespan ends tells its contacts
+// so, once, however often it is looked at after; an interactive one, which
+// notifies no one, stays quiet. It ended silently, and a sentinel written
+// without a To, which lives a year, stopped with no word.
+func TestLifespanEndNotice(t *testing.T) {
+	end := time.Now().UTC().Add(5 * time.Hour).Format("01/02/2006 15:04")
+	p := newDigestPages(t, " To "+end)
+	p.edit(t, digestSource("immediate", " To "+end))
+	p.run(t, 0)
+	p.run(t, 2*time.Hour)
+	if got := endNotices(t, p); got != 0 {
+		t.Fatalf("%d end notices before the end", got)
+	}
+	p.run(t, 6*time.Hour) // past the end
+	p.run(t, 7*time.Hour)
+	p.run(t, 8*time.Hour)
+	if got := endNotices(t, p); got != 1 {
+		t.Fatalf("%d end notices after the end, want 1", got)
+	}
+	msgs := messagesOf(t, p.db, p.u, p.s)
+	last := msgs[len(msgs)-1]
+	if !strings.Contains(last.Text, "ended at") || !strings.Contains(last.Text, "later To") || len(last.Changes) != 0 {
+		t.Errorf("end notice: subject %q, text %q", last.Subject, last.Text)
+	}
+}
+
+// endNotices counts the messages of p's sentinel that say it ended.
+func endNotices(t *testing.T, p *onePage) int {
+	t.Helper()
+	n := 0
+	for _, msg := range messagesOf(t, p.db, p.u, p.s) {
+		if strings.HasSuffix(msg.Subject, ": ended, checked no more") {
+			n++
+		}
+	}
+	return n
 }

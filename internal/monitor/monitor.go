@@ -592,6 +592,7 @@ func (m *Monitor) lifespan(ctx context.Context, j *job, now time.Time, lookups m
 			lookups[j.s.OwnerID] = lookup
 		}
 	}
+	was := j.st.Status.Phase()
 	tr := j.plan.lifespan.Evaluate(now, j.st.Status, lookup)
 	j.st.Status = tr.Status
 	if len(tr.Raised) > 0 {
@@ -606,6 +607,9 @@ func (m *Monitor) lifespan(ctx context.Context, j *job, now time.Time, lookups m
 		return true
 	case schedule.Ended:
 		j.rec.NextCheck = now.AddDate(50, 0, 0) // never again, unless edited
+		if was != schedule.Ended {
+			m.lifespanEnded(ctx, j, now)
+		}
 	default:
 		next := now.Add(m.PendingPoll)
 		if !tr.Wake.IsZero() && tr.Wake.Before(next) {

@@ -43,6 +43,9 @@ type sentinelRow struct {
 	// Warnings say how much less often this server checks it than it
 	// says (sentinelView.fetchWarnings).
 	Warnings []string
+	// Unsent say which of its Notify clause's channels this server
+	// cannot send on (sentinelView.unsendable).
+	Unsent []string
 	// Unreachable say which of its pages and webhooks this server does
 	// not reach (sentinelView.unreachable).
 	Unreachable []string
@@ -59,7 +62,7 @@ type sentinelRow struct {
 func (s *Server) sentinelRow(ctx context.Context, sen *vigil.Sentinel, v sentinelView) (*sentinelRow, error) {
 	lifespan := v.Lifespan
 	row := &sentinelRow{Sentinel: sen, Lifespan: lifespan, Checking: s.Checking != nil && s.Checking(sen.ID), ScopeNotes: v.ScopeNotes,
-		Warnings: v.fetchWarnings, Unreachable: v.unreachable, Digests: v.digests, DigestUnknown: v.digestUnknown,
+		Warnings: v.fetchWarnings, Unsent: v.unsendable, Unreachable: v.unreachable, Digests: v.digests, DigestUnknown: v.digestUnknown,
 		NextDigest: v.NextDigest}
 	if c := v.checked; c != nil { // decoded once, for the view
 		row.URLs = c.URLs

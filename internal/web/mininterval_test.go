@@ -110,3 +110,59 @@ func TestFetchBelowMinInterval(t *testing.T) {
 		t.Errorf("check without a bound: %d %v %+v", code, err, res)
 	}
 }
+
+// TestUnsendableChannelWarned: a sentinel that notifies by a channel this
+// server cannot send on (email without an SMTP relay) says so once saved,
+// in the API's sentinel and list and on its dashboard page, as the live
+// check says it: only the live check did, and the sentinel then stayed
+// silent. Its other channels, and a sentinel of those alone, warn of
+// nothing.
+func TestUnsendableChannelWarned(t *testing.T) {
+	s, u := newTestServer(t)
+	s.Checker = storeChecker(s)
+	s.Unsendable = func(channel string) string {
+		if channel == "email" {
+			return "email is not configured on this server"
+		}
+		return ""
+	}
+	c := newSignedIn(t, s, u)
+	const want = "notifications by email will not be sent: email is not configured on this server"
+	create := func(src string) int64 {
+		t.Helper()
+		b, _ := json.Marshal(map[string]string{"source": src})
+		code, out := c.do("POST", "/api/v1/sentinels", string(b))
+		var view struct{ ID int64 }
+		if err := json.Unmarshal([]byte(out), &view); err != nil || code != http.StatusCreated {
+			t.Fatalf("create: %d %v\n%s", code, err, out)
+		}
+		return view.ID
+	}
+	mailed := create("Create Sentinel mailed Using http://a.example/p\nNotify By email owner@example.test, webhook https://hooks.example/x, email other@example.test\n")
+	hooked := create("Create Sentinel hooked Using http://a.example/p\nNotify By webhook https://hooks.example/x\n")
+	warnings := func(id int64) []string {
+		t.Helper()
+		_, out := c.do("GET", "/api/v1"+sentinelPath(id), "")
+		var view struct{ Warnings []string }
+		if err := json.Unmarshal([]byte(out), &view); err != nil {
+			t.Fatalf("GET sentinel %d: %v\n%s", id, err, out)
+		}
+		return view.Warnings
+	}
+	if got := warnings(mailed); len(got) != 1 || got[0] != want {
+		t.Errorf("the emailing sentinel's warnings: %q, want [%q]", got, want)
+	}
+	if got := warnings(hooked); len(got) != 0 {
+		t.Errorf("the webhook sentinel's warnings: %q, want none", got)
+	}
+	_, list := c.do("GET", "/api/v1/sentinels", "")
+	if strings.Count(list, want) != 1 {
+		t.Errorf("the list says %q %d times, want once:\n%s", want, strings.Count(list, want), list)
+	}
+	if _, page := c.do("GET", sentinelPath(mailed), ""); !strings.Contains(html.UnescapeString(page), want) {
+		t.Errorf("the emailing sentinel's page does not say %q:\n%s", want, page)
+	}
+	if _, page := c.do("GET", sentinelPath(hooked), ""); strings.Contains(page, `id="unsent"`) {
+		t.Errorf("the webhook sentinel's page warns of a channel:\n%s", page)
+	}
+}

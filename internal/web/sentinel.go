@@ -726,14 +726,16 @@ type sentinelView struct {
 	digests, digestUnknown bool
 	// Warnings say what of the sentinel this server does not do as it
 	// says: a Fetch shorter than the server's --min-interval
-	// (fetchWarning); in the view of one sentinel (sentinelView, not the
-	// list's), a page or webhook this server does not reach
+	// (fetchWarning), a Notify clause's channel it cannot send on
+	// (unsendableWarnings); in the view of one sentinel (sentinelView, not
+	// the list's), a page or webhook this server does not reach
 	// (unreachableWarnings).
 	Warnings []string `json:"warnings,omitempty"`
-	// fetchWarnings are the warnings of Warnings of its Fetch, and
-	// unreachable those of a page or webhook this server does not reach,
-	// which the dashboard shows apart.
-	fetchWarnings, unreachable []string
+	// fetchWarnings are the warnings of Warnings of its Fetch,
+	// unsendable those of its channels, and unreachable those of a page
+	// or webhook this server does not reach, which the dashboard shows
+	// apart.
+	fetchWarnings, unsendable, unreachable []string
 	// pages are the resources the store has of the sentinel's pages,
 	// read with the fetch error (sentinelPages), for the dashboard's row.
 	pages []*sentinelPage
@@ -827,9 +829,9 @@ func (s *Server) sentinelViews(ctx context.Context, sens []*vigil.Sentinel) []se
 			sen = &c
 		}
 		checked := storedChecked(sen)
-		fetch := s.storedFetchWarnings(checked)
+		fetch, unsendable := s.storedFetchWarnings(checked), s.unsendableWarnings(checked)
 		out[i] = sentinelView{Sentinel: sen, Lifespan: st.Lifespan, Checking: checking, ScopeNotes: st.ScopeNotes,
-			Warnings: fetch, fetchWarnings: fetch, checked: checked}
+			Warnings: slices.Concat(fetch, unsendable), fetchWarnings: fetch, unsendable: unsendable, checked: checked}
 		out[i].digests, out[i].NextDigest = nextDigest(sen, checked, st)
 		out[i].digestUnknown = out[i].digests && unread
 		var urls []string

@@ -30,6 +30,9 @@ type Message struct {
 	// Failure is set, and Changes empty, for the notice that a watched
 	// page has failed for a while, or works again.
 	Failure *PageFailure `json:"failure,omitempty"`
+	// Ended is set, and Changes empty, for the notice that the
+	// sentinel's lifespan ended at that time: it is checked no more.
+	Ended time.Time `json:"ended,omitzero"`
 }
 
 // PageFailure describes a watched page that fails: since when, with what

@@ -76,7 +76,7 @@ func (m *Monitor) lifespanEnded(ctx context.Context, j *job, now time.Time) {
 	}
 	at := messageTime(j.st.Status.Ended, j.location())
 	msg := &vigil.Message{SentinelID: j.s.ID, SentinelName: j.s.Name, Changes: []*vigil.MessageItem{},
-		Subject: subjectLine(j.s.Name, subjectEntry{what: "ended, checked no more"})}
+		Subject: subjectLine(j.s.Name, subjectEntry{what: "ended, checked no more"}), Ended: j.st.Status.Ended.UTC()}
 	const why = "its lifespan is over (the To clause, or, without one, a year after its start)"
 	msg.Text = fmt.Sprintf("Sentinel %s ended at %s: %s. Vigil checks its pages no more.\n"+
 		"To watch on, edit it with a later To.\n", j.s.Name, at, why)

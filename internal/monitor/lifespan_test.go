@@ -77,7 +77,7 @@ func TestLifespanEndNotice(t *testing.T) {
 	}
 	msgs := messagesOf(t, p.db, p.u, p.s)
 	last := msgs[len(msgs)-1]
-	if !strings.Contains(last.Text, "ended at") || !strings.Contains(last.Text, "later To") || len(last.Changes) != 0 {
+	if !strings.Contains(last.Text, "ended at") || !strings.Contains(last.Text, "later To") || len(last.Changes) != 0 || last.Ended.IsZero() {
 		t.Errorf("end notice: subject %q, text %q", last.Subject, last.Text)
 	}
 }

@@ -11,9 +11,10 @@ import (
 )
 
 // TestNotifyEvent: X-Vigil-Event names what the message is: "change",
-// "digest", or "failure" for the notice that a page fails or works again
+// "digest", "failure" for the notice that a page fails or works again
 // (failure set, changes empty), which went as "change", so that a receiver
-// routing by the event took it for a change with nothing in it.
+// routing by the event took it for a change with nothing in it, or "ended"
+// for the notice that a sentinel's lifespan ended.
 func TestNotifyEvent(t *testing.T) {
 	var event string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -31,6 +32,7 @@ func TestNotifyEvent(t *testing.T) {
 		{"digest", &vigil.Message{Subject: "digest", Digest: true, Changes: []*vigil.MessageItem{{Change: &vigil.Change{ID: 1}}}}, "digest"},
 		{"failing", &vigil.Message{Subject: "fails", Failure: &vigil.PageFailure{URL: "http://example.org/", Since: since, Error: "404"}}, "failure"},
 		{"recovered", &vigil.Message{Subject: "works", Failure: &vigil.PageFailure{URL: "http://example.org/", Since: since, Recovered: true}}, "failure"},
+		{"ended", &vigil.Message{Subject: "ended", Ended: since}, "ended"},
 	} {
 		event = ""
 		if err := n.Notify(vigil.WithDeliveryID(context.Background(), "1"), srv.URL, tc.m); err != nil {

@@ -195,6 +195,8 @@ func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) 
 		event = "digest"
 	case m.Failure != nil:
 		event = "failure" // a page fails, or works again: no change
+	case !m.Ended.IsZero():
+		event = "ended" // the sentinel's lifespan is over: no change
 	}
 	req.Header.Set(EventHeader, event)
 	delivery, ok := vigil.DeliveryID(ctx)

@@ -84,24 +84,76 @@ var urlPattern = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s"'<>]+`)
 // and webhooks carry their secrets in it: a Discord or Slack webhook's path,
 // a Telegram bot token, a ?token= query, a user's password. The outbox logs
 // and stores the redacted text only, and a recovered panic's value is
-// written through it (PanicError). It finds what looks like a URL with a
-// scheme: a secret quoted without one, or a password holding "/" (which
-// ends the host), can still show.
+// written through it (PanicError).
+//
+// A URL with a password keeps its user name as the text writes it, and its
+// password is written "xxxxx", as RedactURL writes it
+// (http://user:xxxxx@host/…); a user name alone is cut with the path, as
+// it may be the secret (shoutrrr's discord://TOKEN@ID). The user
+// information need not parse: RedactTarget may have written "…" in it,
+// which url.Parse refuses in a user name, and the host is kept all the
+// same. A closing bracket or parenthesis after a URL is the message's when
+// the URL opens none (an IPv6 host keeps its "]").
+//
+// It finds what looks like a URL with a scheme: a secret quoted without
+// one can still show, and so can a password whose part before an
+// unescaped "/" is all digits (url.Parse reads it as a port, RedactURL).
 func RedactURLs(s string) string {
 	return urlPattern.ReplaceAllStringFunc(s, func(raw string) string {
-		// Punctuation that ends a sentence or a clause is the message's.
-		trimmed := strings.TrimRight(raw, ".,:;)]")
+		trimmed := trimURLTail(raw)
 		tail := raw[len(trimmed):]
-		u, err := url.Parse(trimmed)
+		// The password is hidden as written first, a password holding
+		// "/", "?" or "#" too, then the user information is taken off
+		// before the rest is parsed.
+		red := RedactURL(trimmed)
+		start := strings.Index(red, "://") + len("://")
+		end := len(red)
+		if i := strings.IndexAny(red[start:], "/?#"); i >= 0 {
+			end = start + i
+		}
+		var userinfo string
+		hasUser := false
+		if at := strings.LastIndexByte(red[start:end], '@'); at >= 0 {
+			userinfo, hasUser = red[start:start+at], true
+			red = red[:start] + red[start+at+1:]
+		}
+		u, err := url.Parse(red)
 		if err != nil || u.Host == "" {
 			return "[URL]" + tail
 		}
-		out := u.Scheme + "://" + u.Host
-		if u.User != nil || u.Path != "" && u.Path != "/" || u.RawQuery != "" || u.Fragment != "" {
+		out := u.Scheme + "://"
+		if user, _, ok := strings.Cut(userinfo, ":"); ok {
+			out += user + ":xxxxx@"
+		}
+		out += u.Host
+		if hasUser && !strings.Contains(userinfo, ":") || u.Path != "" && u.Path != "/" || u.RawQuery != "" || u.Fragment != "" {
 			out += "/…"
 		}
 		return out + tail
 	})
+}
+
+// trimURLTail returns raw, a URL as urlPattern found it in a text, without
+// the punctuation after it that ends a sentence or a clause: ".", ",",
+// ":", ";", and a ")" or "]" that closes no "(" or "[" of the URL.
+func trimURLTail(raw string) string {
+	for raw != "" {
+		switch c := raw[len(raw)-1]; c {
+		case '.', ',', ':', ';':
+		case ')':
+			if strings.Count(raw, ")") <= strings.Count(raw, "(") {
+				return raw
+			}
+		case ']':
+			if strings.Count(raw, "]") <= strings.Count(raw, "[") {
+				return raw
+			}
+		default:
+			return raw
+		}
+		raw = raw[:len(raw)-1]
+	}
+	return raw
 }
 
 // minSecret is the length from which a part of a target is taken for a
@@ -115,7 +167,11 @@ const minSecret = 8
 // and its fragment, as written and decoded (minSecret bytes at least). A
 // service's error may quote one of them alone, without the URL around it
 // (shoutrrr's Gotify says `invalid gotify token: "..."`), which RedactURLs
-// cannot find. Its host is kept: it names the server.
+// cannot find. Its host is kept: it names the server, and a part that the
+// host holds (a user "monitoring" of monitoring.example.org) is no secret
+// and is left, so that the host is never cut. "…" may so stand in a URL's
+// user information, where url.Parse refuses it: RedactURLs, which the text
+// goes through next, reads it all the same.
 func RedactTarget(s, target string) string {
 	u, err := url.Parse(target)
 	if err != nil {
@@ -127,6 +183,9 @@ func RedactTarget(s, target string) string {
 		if p, ok := u.User.Password(); ok {
 			parts = append(parts, p)
 		}
+		// As written too: "p%40ss" is quoted so, not "p@ss".
+		user, password, _ := strings.Cut(rawUserinfo(target), ":")
+		parts = append(parts, user, password)
 	}
 	parts = append(parts, strings.Split(u.Path, "/")...)
 	parts = append(parts, strings.Split(u.EscapedPath(), "/")...)
@@ -138,14 +197,37 @@ func RedactTarget(s, target string) string {
 		parts = append(parts, v)
 	}
 	parts = append(parts, u.Fragment)
+	host := strings.ToLower(u.Host)
 	// Longest first, so that a part holding another is replaced whole.
 	slices.SortFunc(parts, func(a, b string) int { return len(b) - len(a) })
 	for _, p := range parts {
-		if len(p) >= minSecret {
+		if len(p) >= minSecret && !strings.Contains(host, strings.ToLower(p)) {
 			s = strings.ReplaceAll(s, p, "…")
 		}
 	}
 	return s
+}
+
+// rawUserinfo returns the user information of target, a URL that parses,
+// as written: what stands between its "://" (or leading "//") and the
+// last "@" before the first "/", "?" or "#" after it, as url.Parse reads
+// it; "" if it has none.
+func rawUserinfo(target string) string {
+	start := 0
+	if i := strings.Index(target, "://"); i >= 0 {
+		start = i + len("://")
+	} else if strings.HasPrefix(target, "//") {
+		start = len("//")
+	}
+	end := len(target)
+	if i := strings.IndexAny(target[start:], "/?#"); i >= 0 {
+		end = start + i
+	}
+	at := strings.LastIndexByte(target[start:end], '@')
+	if at < 0 {
+		return ""
+	}
+	return target[start : start+at]
 }
 
 // credentialHeader finds the value of a header that carries credentials

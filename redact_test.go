@@ -86,14 +86,131 @@ func TestRedactURLs(t *testing.T) {
 		{`webhook https://hooks.example.org/vigil?token=SECRET: Post "https://hooks.example.org/vigil?token=SECRET": dial tcp: refused`,
 			`webhook https://hooks.example.org/…: Post "https://hooks.example.org/…": dial tcp: refused`},
 		{`chat discord: Post "https://discord.com/api/webhooks/123/SECRET": timeout`, `chat discord: Post "https://discord.com/…": timeout`},
-		{`chat telegram: telegram://123:SECRET@telegram?chats=@chan`, `chat telegram: telegram://telegram/…`},
-		{`smtp://user:SECRET@mail.example.org:587/`, `smtp://mail.example.org:587/…`},
+		{`chat telegram: telegram://123:SECRET@telegram?chats=@chan`, `chat telegram: telegram://123:xxxxx@telegram/…`},
+		{`smtp://user:SECRET@mail.example.org:587/`, `smtp://user:xxxxx@mail.example.org:587`},
 		{`status 500 from https://example.org/`, `status 500 from https://example.org`},
 		{`no URL here: status 500`, `no URL here: status 500`},
 	} {
 		if got := vigil.RedactURLs(tc.in); got != tc.want {
 			t.Errorf("RedactURLs(%q)\n = %q\nwant %q", tc.in, got, tc.want)
 		}
+	}
+}
+
+// TestRedactDeliveryError: a delivery's error as the outbox and the chat
+// notifier store and log it, through RedactTarget and then RedactURLs,
+// names the target's host whatever its user information, with a password
+// as xxxxx, and shows none of its secrets: password, a user name alone,
+// path, query values.
+func TestRedactDeliveryError(t *testing.T) {
+	const refused = "dial tcp 127.0.0.1:18093: connect: connection refused"
+	tests := map[string]struct {
+		target, err, want string
+		secrets           []string
+	}{
+		"user name of 8 bytes": {
+			target:  "http://hookuser:S3cretHookPw@127.0.0.1:18093/hook?token=QueryTok123",
+			err:     "webhook http://hookuser:xxxxx@127.0.0.1:18093/hook?token=QueryTok123: " + refused,
+			want:    "webhook http://…:xxxxx@127.0.0.1:18093/…: " + refused,
+			secrets: []string{"S3cretHookPw", "QueryTok123", "hookuser"},
+		},
+		"short user name": {
+			target:  "http://alice:S3cretHookPw@127.0.0.1:18093/hook?token=QueryTok123",
+			err:     "webhook http://alice:xxxxx@127.0.0.1:18093/hook?token=QueryTok123: " + refused,
+			want:    "webhook http://alice:xxxxx@127.0.0.1:18093/…: " + refused,
+			secrets: []string{"S3cretHookPw", "QueryTok123"},
+		},
+		"long user name": {
+			target:  "http://a-very-long-user-name-indeed:pw@127.0.0.1:18093/hook",
+			err:     "webhook http://a-very-long-user-name-indeed:xxxxx@127.0.0.1:18093/hook: " + refused,
+			want:    "webhook http://…:xxxxx@127.0.0.1:18093/…: " + refused,
+			secrets: []string{"a-very-long-user-name-indeed"},
+		},
+		"user without password": {
+			target:  "http://TOKENasUSER1234@127.0.0.1:18093/hook",
+			err:     `webhook http://TOKENasUSER1234@127.0.0.1:18093/hook: Post "http://TOKENasUSER1234@127.0.0.1:18093/hook": ` + refused,
+			want:    `webhook http://127.0.0.1:18093/…: Post "http://127.0.0.1:18093/…": ` + refused,
+			secrets: []string{"TOKENasUSER1234"},
+		},
+		"short user without password": {
+			target: "http://bob@127.0.0.1:18093/hook",
+			err:    "webhook http://bob@127.0.0.1:18093/hook: " + refused,
+			want:   "webhook http://127.0.0.1:18093/…: " + refused,
+		},
+		"long password quoted raw": {
+			target:  "https://u:an-extremely-long-password-0123456789@hooks.example.org/x",
+			err:     `Post "https://u:an-extremely-long-password-0123456789@hooks.example.org/x": status 500`,
+			want:    `Post "https://u:xxxxx@hooks.example.org/…": status 500`,
+			secrets: []string{"an-extremely-long-password-0123456789"},
+		},
+		"short password quoted raw": {
+			target:  "https://u:pw1@hooks.example.org/",
+			err:     "send to https://u:pw1@hooks.example.org/ failed",
+			want:    "send to https://u:xxxxx@hooks.example.org failed",
+			secrets: []string{"pw1"},
+		},
+		"escaped user information": {
+			target:  "http://hook%40user:S3cret%2FHook%3APw@127.0.0.1:18093/hook",
+			err:     "webhook http://hook%40user:xxxxx@127.0.0.1:18093/hook: " + refused + "; password S3cret%2FHook%3APw, or S3cret/Hook:Pw",
+			want:    "webhook http://…:xxxxx@127.0.0.1:18093/…: " + refused + "; password …, or …",
+			secrets: []string{"S3cret", "hook%40user"},
+		},
+		"password with a slash, as written": {
+			target:  "http://u:S3cret%2FPw@127.0.0.1:18093/hook",
+			err:     "send http://u:S3cret/Pw@127.0.0.1:18093/hook: " + refused,
+			want:    "send http://u:xxxxx@127.0.0.1:18093/…: " + refused,
+			secrets: []string{"S3cret"},
+		},
+		"IPv6 host": {
+			target:  "http://hookuser:S3cretHookPw@[::1]:18093/hook?token=QueryTok123",
+			err:     "webhook http://hookuser:xxxxx@[::1]:18093/hook?token=QueryTok123: dial tcp [::1]:18093: connect: connection refused",
+			want:    "webhook http://…:xxxxx@[::1]:18093/…: dial tcp [::1]:18093: connect: connection refused",
+			secrets: []string{"S3cretHookPw", "QueryTok123", "hookuser"},
+		},
+		"IPv6 host at the end, in brackets": {
+			target:  "http://hookuser:pw@[fe80::1]/",
+			err:     "refused (by http://hookuser:xxxxx@[fe80::1]) [at http://[fe80::1]]",
+			want:    "refused (by http://…:xxxxx@[fe80::1]) [at http://[fe80::1]]",
+			secrets: []string{"hookuser"},
+		},
+		"inside a longer text": {
+			target:  "https://hookuser:S3cretHookPw@hooks.example.org/T0/B0/SLACKTOKEN123",
+			err:     `deliver 3 of 5: webhook https://hookuser:xxxxx@hooks.example.org/T0/B0/SLACKTOKEN123: Post "https://hooks.example.org/T0/B0/SLACKTOKEN123": EOF; will retry.`,
+			want:    `deliver 3 of 5: webhook https://…:xxxxx@hooks.example.org/…: Post "https://hooks.example.org/…": EOF; will retry.`,
+			secrets: []string{"S3cretHookPw", "SLACKTOKEN123", "hookuser"},
+		},
+		"several URLs": {
+			target: "http://hookuser:S3cretHookPw@a.example/hook?token=QueryTok123",
+			err: "webhook http://hookuser:xxxxx@a.example/hook?token=QueryTok123: redirect to https://alice:xxxxx@b.example:8443/new?token=QueryTok123: " +
+				"redirect to http://c.example/x?sig=abc: EOF",
+			want:    "webhook http://…:xxxxx@a.example/…: redirect to https://alice:xxxxx@b.example:8443/…: redirect to http://c.example/…: EOF",
+			secrets: []string{"S3cretHookPw", "QueryTok123", "hookuser", "sig=abc"},
+		},
+		"user name the host holds": {
+			target:  "https://monitoring:S3cretHookPw@monitoring.example.org/webhooks/TOKEN0123",
+			err:     "webhook https://monitoring:xxxxx@monitoring.example.org/webhooks/TOKEN0123: status 500",
+			want:    "webhook https://monitoring:xxxxx@monitoring.example.org/…: status 500",
+			secrets: []string{"S3cretHookPw", "TOKEN0123"},
+		},
+		"path segment the host holds": {
+			target:  "https://webhooks.example.org/webhooks/TOKEN0123",
+			err:     "webhook https://webhooks.example.org/webhooks/TOKEN0123: dial tcp: lookup webhooks.example.org: no such host",
+			want:    "webhook https://webhooks.example.org/…: dial tcp: lookup webhooks.example.org: no such host",
+			secrets: []string{"TOKEN0123"},
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			got := vigil.RedactURLs(vigil.RedactTarget(tc.err, tc.target))
+			if got != tc.want {
+				t.Errorf("RedactURLs(RedactTarget(%q, %q))\n = %q\nwant %q", tc.err, tc.target, got, tc.want)
+			}
+			for _, secret := range tc.secrets {
+				if strings.Contains(got, secret) {
+					t.Errorf("%q shows %q", got, secret)
+				}
+			}
+		})
 	}
 }
 

@@ -79,7 +79,7 @@ func TestKeepRunning(t *testing.T) {
 			if !strings.Contains(log, `"level":"ERROR","msg":"the monitor loop `) {
 				t.Errorf("not logged at Error level:\n%s", log)
 			}
-			if tc.name == "panic" && (!strings.Contains(log, `"panic":"claim from postgres://db.example.test/…`) || !strings.Contains(log, `"stack":"goroutine`)) {
+			if tc.name == "panic" && (!strings.Contains(log, `"panic":"claim from postgres://vigil:xxxxx@db.example.test/…`) || !strings.Contains(log, `"stack":"goroutine`)) {
 				t.Errorf("the panic is not logged with its value and stack:\n%s", log)
 			}
 			if strings.Contains(log, "SECRET") {

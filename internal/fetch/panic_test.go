@@ -66,7 +66,7 @@ func TestGuardProxyTunnelPanic(t *testing.T) {
 	}
 	err = p.panicSince(mark)
 	var pe *vigil.PanicError
-	if !errors.As(err, &pe) || err.Error() != "the guard proxy's tunnel: panic: read from https://up.example.test/…: nil buffer" {
+	if !errors.As(err, &pe) || err.Error() != "the guard proxy's tunnel: panic: read from https://user:xxxxx@up.example.test: nil buffer" {
 		t.Fatalf("panicSince(the mark before) = %v; want the tunnel's panic", err)
 	}
 	if !strings.Contains(string(pe.Stack), "readPanicConn") {
@@ -190,7 +190,7 @@ func TestNavigationGateDecisionPanics(t *testing.T) {
 	defer cancel()
 	err := g.settled(ctx)
 	var pe *vigil.PanicError
-	if !errors.As(err, &pe) || err.Error() != "decide on a navigation: panic: robots.txt of https://example.test/…: index out of range" {
+	if !errors.As(err, &pe) || err.Error() != "decide on a navigation: panic: robots.txt of https://user:xxxxx@example.test/…: index out of range" {
 		t.Fatalf("settled = %v; want the decision's panic", err)
 	}
 	if len(pe.Stack) == 0 {

@@ -70,7 +70,7 @@ func TestGuardProxyRequestPanic(t *testing.T) {
 	}
 	err = p.panicSince(0) // a mark taken before any panic
 	var pe *vigil.PanicError
-	if !errors.As(err, &pe) || err.Error() != "the guard proxy's request: panic: dial https://up.example.test:443/…: nil resolver" {
+	if !errors.As(err, &pe) || err.Error() != "the guard proxy's request: panic: dial https://user:xxxxx@up.example.test:443: nil resolver" {
 		t.Fatalf("panicSince = %v; want the request's panic", err)
 	}
 	if !strings.Contains(string(pe.Stack), "TestGuardProxyRequestPanic") {
@@ -102,7 +102,7 @@ func TestGuardProxyServePanic(t *testing.T) {
 	p.serve(acceptPanicListener{ln})
 	err = p.panicSince(0) // a mark taken before any panic
 	var pe *vigil.PanicError
-	if !errors.As(err, &pe) || err.Error() != "the guard proxy's server: panic: accept on https://proxy.example.test/…: nil poller" {
+	if !errors.As(err, &pe) || err.Error() != "the guard proxy's server: panic: accept on https://user:xxxxx@proxy.example.test: nil poller" {
 		t.Fatalf("panicSince = %v; want the server's panic", err)
 	}
 	if !p.stopped() {

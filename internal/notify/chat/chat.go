@@ -127,18 +127,27 @@ func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) 
 		return vigil.Errorf(vigil.EINVALID, "chat target: %s", redact(err, target))
 	}
 	where := server(name, target)
-	own, err := n.route(svc, name, timeout) // the service's own transport, if it was given one
-	if err != nil {
-		return vigil.Errorf(vigil.EINVALID, "chat %s: %s", where, redact(err, target))
-	}
-	// Shoutrrr takes no context: the send runs on its own and is given
-	// up on at the timeout (the guarded transport's own timeouts end it).
 	// Slack reads the title as it reads the text; Discord's embed
 	// titles show no link or mention, and Mattermost's message has none.
 	title := m.Subject
 	if name == "slack" {
 		title = plainText(name, title)
 	}
+	// What the service refuses before a request leaves (a Gotify token
+	// of the wrong form, in a sentinel saved before Check read it), it
+	// refuses at every attempt: a permanent error, which the outbox does
+	// not retry. A panic is left to the send, which reports it.
+	if err := dryRun(sr, target, text, title); err != nil {
+		if pe := (*vigil.PanicError)(nil); !errors.As(err, &pe) {
+			return vigil.Errorf(vigil.EINVALID, "chat %s: %s", where, redact(err, target))
+		}
+	}
+	own, err := n.route(svc, name, timeout) // the service's own transport, if it was given one
+	if err != nil {
+		return vigil.Errorf(vigil.EINVALID, "chat %s: %s", where, redact(err, target))
+	}
+	// Shoutrrr takes no context: the send runs on its own and is given
+	// up on at the timeout (the guarded transport's own timeouts end it).
 	// A panic in the library fails the delivery (a *vigil.PanicError, its
 	// value's URLs redacted), which the outbox retries, rather than the
 	// process.
@@ -268,46 +277,4 @@ func service(u string) string {
 	s, _, _ := strings.Cut(u, ":")
 	s, _, _ = strings.Cut(s, "+")
 	return strings.ToLower(s)
-}
-
-// Check reads a chat URL as Notify will, without sending anything, and
-// returns why it cannot be used: the URL a user writes is checked when the
-// sentinel is saved rather than found unusable at the first change.
-func Check(target string) error {
-	name := service(target)
-	if name == "smtp" {
-		return errors.New("smtp is not a chat service (write Notify By email)")
-	}
-	if name == "telegram" {
-		_, err := telegramParts(target)
-		return err
-	}
-	sr, err := router.New(nil)
-	if err != nil {
-		return err
-	}
-	if _, err := sr.Locate(target); err != nil {
-		if why := initError(sr, name, target); errors.Is(err, router.ErrInitializeFailed) && why != nil {
-			return fmt.Errorf("%s: %w", name, why)
-		}
-		return err
-	}
-	return nil
-}
-
-// initError returns why the service name cannot be made from target, as
-// the service says it: Shoutrrr's router drops that error for its own
-// "failed to initialize service". It returns nil for a URL whose scheme
-// is not the service's own (generic+https://...), which the router
-// converts first.
-func initError(sr *router.ServiceRouter, name, target string) error {
-	u, err := url.Parse(target)
-	if err != nil || strings.ToLower(u.Scheme) != name {
-		return nil
-	}
-	svc, err := sr.NewService(name)
-	if err != nil {
-		return nil
-	}
-	return svc.Initialize(u, nil)
 }

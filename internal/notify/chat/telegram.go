@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nicholas-fedor/shoutrrr/pkg/services/chat/telegram"
+
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/notify"
 )
@@ -138,6 +140,11 @@ func telegramParts(target string) (telegramURL, error) {
 		return tg, errors.New("the URL needs the bot's token before @ (telegram://123456:ABC...@telegram?chats=@channel)")
 	}
 	tg.token = u.User.Username() + ":" + pass
+	if !telegram.IsTokenValid(tg.token) {
+		// Shoutrrr's rule: a token of another form, which the Bot API
+		// does not issue, may not even make a request's URL.
+		return tg, errors.New("the bot's token is not of the form the Bot API issues (digits, a colon, then letters, digits, _ and -)")
+	}
 	q := u.Query()
 	for _, key := range []string{"chats", "channels"} { // in the order written
 		var values []string
@@ -186,7 +193,7 @@ func postTelegram(ctx context.Context, client *http.Client, endpoint string, msg
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
 	if err != nil {
-		return errors.New("the request cannot be built")
+		return vigil.Errorf(vigil.EINVALID, "the request cannot be built") // nor will it be at the next attempt
 	}
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := client.Do(req)

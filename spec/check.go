@@ -138,7 +138,8 @@ type Checker struct {
 	// CheckChat, if not nil, reads a chat URL as the notifier will and
 	// returns why it cannot be used (a Slack URL without a channel, a
 	// Telegram one without a chat). Without it the checker only checks the
-	// scheme.
+	// scheme. A stored sentinel checked again (RecheckStored) is warned of
+	// what it returns, not refused.
 	CheckChat func(url string) error
 	// NoRender, if not empty, says why this server cannot render pages
 	// ("no Chromium at /usr/bin/chromium"): a sentinel that says Fetch ...

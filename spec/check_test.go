@@ -566,6 +566,11 @@ func TestCheckChat(t *testing.T) {
 	if _, err := c.Check(mustParse(t, "Create Sentinel t Using http://a.example Monitor any change Notify By ntfy://ntfy.example/t").Sentinels[0]); err != nil {
 		t.Errorf("an accepted chat URL: %v", err)
 	}
+	// Stored when the hook accepted it, checked again: warned, not refused.
+	ch, err := c.RecheckStored("s", mustParse(t, src).Sentinels[0])
+	if err != nil || len(ch.Warnings) != 1 || !strings.Contains(ch.Warnings[0].Msg, "chat URL slack://... cannot be used: no channel") {
+		t.Errorf("checked again: %v, warnings %v", err, ch)
+	}
 }
 
 // TestNormalizeURLHosts: an internationalised host becomes its punycode,

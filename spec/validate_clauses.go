@@ -59,8 +59,16 @@ func (v *validator) notify(n *NotifyClause) {
 		}
 		if c.Kind == Chat && v.checkChat != nil {
 			if err := v.checkChat(c.Address); err != nil {
-				v.report(c, c.Address, fmt.Sprintf("chat URL %s cannot be used: %v", strings.SplitN(c.Address, ":", 2)[0]+"://...", err))
-				continue
+				msg := fmt.Sprintf("chat URL %s cannot be used: %v", strings.SplitN(c.Address, ":", 2)[0]+"://...", err)
+				if !v.stored {
+					v.report(c, c.Address, msg)
+					continue
+				}
+				// Stored when the hook accepted it (it reads more of
+				// a URL as the notifier learns what fails at send):
+				// its deliveries fail, but an edit of a sentinel it
+				// uses is not refused for it.
+				v.warn(c, c.Address, msg)
 			}
 		}
 		k := c.Kind.String() + " " + strings.ToLower(c.Address)

@@ -39,8 +39,10 @@
 // UTF-8 where it looks like UTF-16. A string literal left open on its line
 // is told of the other kind of quote that was surely meant to close it
 // ("sold out” opened with " and closed with ”), and of a Create Sentinel
-// it holds, read as its text and not as a sentinel. Columns count
-// characters.
+// it holds, read as its text and not as a sentinel. "expected X, found Y"
+// is told at Y, also where X is missing at the end of the line before Y's
+// clause or sentinel, "found end of file" just after the last token, where
+// X belongs. Columns count characters.
 //
 // # Grammar
 //

@@ -57,7 +57,7 @@ func ExampleParse_errors() {
 		fmt.Println(e)
 	}
 	// Output:
-	// bad.ssl:2:23: expected change type (any change, all links, all images, all words, keywords, phrase, table, list, regular expression, value), found "Fetch"
+	// bad.ssl:3:2: expected change type (any change, all links, all images, all words, keywords, phrase, table, list, regular expression, value), found "Fetch"
 	// bad.ssl:3:10: unknown time unit "year" (want second, minute, hour, day, week or month)
 }
 

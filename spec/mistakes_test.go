@@ -19,7 +19,7 @@ func TestUserMistakes(t *testing.T) {
 		{"fetch every", "Fetch every 2 hours", `2:7: "every" does not go after Fetch: write the interval alone, as in Fetch 2 hours`},
 		{"fetch every zero", "Fetch every 0 hours", `2:7: "every" does not go after Fetch, and 0 hours is not greater than 0: write the interval alone, at least 1, as in Fetch 1 hour`},
 		{"fetch every zero months", "Fetch every 0 months", `2:7: "every" does not go after Fetch, and 0 months is not greater than 0: write the interval alone, at least 1, as in Fetch 30 days`},
-		{"every on the next line", "Fetch\n  Every 1 day", `2:6: expected interval (1 hour) or on change, found "Every"`},
+		{"every on the next line", "Fetch\n  Every 1 day", `3:3: expected interval (1 hour) or on change, found "Every"`},
 		{"every without count", "Every day", `2:7: an interval needs its count: write Every 1 day`},
 		{"fetch without count", "Fetch hours", `2:7: an interval needs its count: write Fetch 1 hour`},
 		{"confirm without count", "Fetch 1 hour Confirm after minute", `2:28: an interval needs its count: write Confirm after 1 minute`},

@@ -12,7 +12,9 @@ import (
 //
 // Parse always returns a *File: when there are syntax errors it holds every
 // sentinel it could read, partially (a clause with an error is left out), and
-// the error is an ErrorList sorted by position, at most one error per line.
+// the error is an ErrorList sorted by position, at most one error per line
+// (but for one of something missing before a clause or a sentinel that
+// begins the line, told at its keyword: see failExpected).
 // Past MaxErrors errors Parse stops reading (the File holds the sentinels
 // read so far) and the list ends with "too many errors". A source holding a
 // NUL byte is not text: the only error is at its first NUL, or at its
@@ -34,6 +36,7 @@ func parse(filename string, src []byte, max int) (*File, error) {
 	f := p.parseFile()
 	f.Name = filename
 	p.errors.RemoveMultiples()
+	p.atFound()
 	if max >= 0 {
 		p.errors.limit(max)
 	}
@@ -144,6 +147,11 @@ type parser struct {
 	prevEnd  Pos // just after the previous token
 	prevLine int // line of the token or comment before the current token, 0 for none
 	depth    int // nesting of parentheses and NOT
+
+	// found holds the errors of something missing before a clause or
+	// a sentinel on a later line, recorded just after the token before
+	// (see failExpected), with the position of the token they name.
+	found map[*Error]Pos
 
 	// clauseToks holds the positions of the tokens read since
 	// parseClause began a clause, its keyword first (see words); nil
@@ -353,22 +361,52 @@ func (p *parser) errorAt(pos Pos, found, expected, msg string) {
 	p.record(&Error{Pos: pos.Position(p.filename), Msg: msg, Found: found, Expected: expected})
 }
 
-// failExpected records "expected X, found Y" at the current token and
-// abandons the clause.
+// failExpected records "expected X, found Y" and abandons the clause. The
+// error is told at Y, the token it names, but at the end of the file:
+// "found end of file" is told just after the last token, where the missing
+// X belongs, not on the blank line after it.
 //
-// When the current token begins a clause, a sentinel or the end of the
-// file on a later line than the previous token, what was expected is
-// missing: the error is reported just after the previous token, where the
-// missing text belongs (as go/parser reports a missing semicolon). Any
-// other token is the mistake, and the error is at it.
+// When Y begins a clause or a sentinel on a later line than the token
+// before, X is missing at the end of that line, and Y, read rightly, is
+// no mistake: the parse records the error just after the token before,
+// where X belongs, so that it counts as that line's (a mistake earlier on
+// it, such as a string left open, tells it, and the one error a line keeps
+// is that one) and leaves Y's line its own error ("Fetch every 2 hours");
+// Parse then moves it to Y (atFound), where its "found" points. It was
+// left at the end of the line before, as go/parser tells a missing
+// semicolon, but go/parser says "found newline" there: "found "Fetch"" at
+// 2:30 sent the reader looking for a Fetch on line 2.
 func (p *parser) failExpected(what string) {
 	found := p.describe()
 	pos := p.pos
-	if p.prevEnd.IsValid() && p.pos.Line > p.prevEnd.Line && (p.tok == EOF || p.tok.clauseStart()) {
+	missing := p.prevEnd.IsValid() && p.pos.Line > p.prevEnd.Line && (p.tok == EOF || p.tok.clauseStart())
+	if missing {
 		pos = p.prevEnd
 	}
+	n := len(p.errors)
 	p.errorAt(pos, p.lit, what, "expected "+what+", found "+found)
+	if missing && p.tok != EOF && len(p.errors) > n {
+		if p.found == nil {
+			p.found = map[*Error]Pos{}
+		}
+		p.found[p.errors[n]] = p.pos
+	}
 	panic(bailout{})
+}
+
+// atFound moves the errors that failExpected recorded before a clause or
+// a sentinel on a later line to the token they name, once the parse has
+// kept one error a line, and sorts the errors again.
+func (p *parser) atFound() {
+	if len(p.found) == 0 {
+		return
+	}
+	for _, e := range p.errors {
+		if at, ok := p.found[e]; ok {
+			e.Pos = at.Position(p.filename)
+		}
+	}
+	p.errors.Sort()
 }
 
 // fail records msg at pos, with the offending text and what was expected

@@ -3,6 +3,7 @@ package spec
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -216,10 +217,10 @@ func TestPartialAST(t *testing.T) {
 		t.Fatal("want errors")
 	}
 	el := err.(ErrorList)
-	if len(el) != 2 || el[0].Pos.Line != 2 || el[1].Pos.Line != 4 {
+	if len(el) != 2 || el[0].Pos.Line != 2 || el[1].Pos.Line != 5 {
 		t.Fatalf("errors:\n%s", el)
 	}
-	if el[0].Found != "bogus" || el[1].Expected != "URL or sentinel name" || !strings.HasPrefix(el[1].Error(), "p.ssl:4:24: expected URL or sentinel name") {
+	if el[0].Found != "bogus" || el[1].Expected != "URL or sentinel name" || !strings.HasPrefix(el[1].Error(), "p.ssl:5:1: expected URL or sentinel name") {
 		t.Errorf("error details: %+v %+v", el[0], el[1])
 	}
 	if len(f.Sentinels) != 3 {
@@ -348,34 +349,62 @@ func TestErrorDetails(t *testing.T) {
 	}
 }
 
-// TestErrorPosition: an "expected X, found Y" error is at Y, the offending
-// token, even when Y is on a later line than the token before it; only
-// where Y begins a clause, a sentinel or the end of the file, so that X is
-// missing, is it just after the token before, where X belongs. An illegal
-// character is reported once, by the scanner.
+// TestErrorPosition: an "expected X, found Y" error is at Y, the token it
+// names, even when Y is on a later line than the token before it. Where Y
+// begins a clause or a sentinel, X is missing at the end of the line
+// before, but the error is still told at Y ("found "Fetch"" at 2:30 sent
+// the reader looking for a Fetch on line 2), and Y's line keeps its own
+// error. Only "found end of file" is told just after the last token, where
+// X belongs. An illegal character is reported once, by the scanner.
 func TestErrorPosition(t *testing.T) {
 	const head = "Create Sentinel s1 Using http://a.example\n"
-	tests := []struct {
-		name, src string
-		line, col int
+	tests := map[string]struct {
+		src  string
+		want []string // the errors' positions, line:col, in order
 	}{
-		{"missing before a clause", head + "Monitor keywords {a} AND\nFetch 1 day", 2, 25},
-		{"missing at the end", head + "Monitor keywords {a} AND\n", 2, 25},
-		{"missing before a sentinel", head + "Monitor all\nCreate Sentinel s2 Using http://b.example", 2, 12},
-		{"wrong word on the next line", head + "Monitor all\n\tlinkz", 3, 2},
-		{"wrong operand on the next line", head + "Monitor all links AND\n  ~", 3, 3},
-		{"list without braces on the next line", head + "Monitor phrase\n  \"sold out\"", 3, 3},
-		{"wrong unit on the next line", head + "Fetch 3\n  fortnights later", 3, 3},
+		"missing before a clause":                 {head + "Monitor keywords {a} AND\nFetch 1 day", []string{"3:1"}},
+		"missing before an indented clause":       {head + "Monitor all links AND\n\tFetch 1 day", []string{"3:2"}},
+		"missing before a clause after a comment": {head + "Monitor keywords {a} AND # and?\n\nFetch 1 day", []string{"4:1"}},
+		"missing before a sentinel":               {head + "Monitor all\nCreate Sentinel s2 Using http://b.example", []string{"3:1"}},
+		"missing at the end":                      {head + "Monitor keywords {a} AND\n", []string{"2:25"}},
+		"missing at the end, no newline":          {head + "Monitor keywords {a} AND", []string{"2:25"}},
+		"missing at the end after blank lines":    {head + "Monitor keywords {a} AND\n\n\n", []string{"2:25"}},
+		// The cases of the report: b3.ssl and mixed.ssl.
+		"change type missing after AND before Fetch": {head + "Monitor value In css \".price\" decreases AND\nFetch on change\n", []string{"3:1"}},
+		"value condition missing before Fetch":       {head + "Monitor value In css \".price\"\nFetch on change\n", []string{"3:1"}},
+		"list left open before Fetch":                {head + "Monitor keywords {sale\nFetch 1 day\n", []string{"3:1"}},
+		"list left open at the end":                  {head + "Monitor keywords {sale\n", []string{"2:23"}},
+		"target missing before a clause":             {"Create Sentinel s1 Using\nMonitor any change\n", []string{"2:1"}},
+		"Using missing before a clause":              {"Create Sentinel s1\nMonitor any change\n", []string{"2:1"}},
+		// The clause named is read, and its own mistake told on its
+		// line too.
+		"the clause's own mistake told too": {head + "Monitor value In css \".price\" decreases AND\nFetch every 2 hours\n", []string{"3:1", "3:7"}},
+		// A string left open runs to the end of its line: the list it
+		// was in is not told again at the clause after it.
+		"after a string left open": {head + "Monitor keywords {\"sale\nFetch 1 day\n", []string{"2:19"}},
+
+		"wrong word on the next line":          {head + "Monitor all\n\tlinkz", []string{"3:2"}},
+		"wrong operand on the next line":       {head + "Monitor all links AND\n  ~", []string{"3:3"}},
+		"list without braces on the next line": {head + "Monitor phrase\n  \"sold out\"", []string{"3:3"}},
+		"wrong unit on the next line":          {head + "Fetch 3\n  fortnights later", []string{"3:3"}},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
 			_, err := Parse("e.ssl", []byte(tc.src))
 			el, ok := err.(ErrorList)
-			if !ok || len(el) != 1 {
-				t.Fatalf("errors: %v, want one", err)
+			if !ok {
+				t.Fatalf("errors: %v, want %d", err, len(tc.want))
 			}
-			if p := el[0].Pos; p.Line != tc.line || p.Column != tc.col {
-				t.Errorf("%v, want %d:%d", el[0], tc.line, tc.col)
+			var got []string
+			for _, e := range el {
+				got = append(got, fmt.Sprintf("%d:%d", e.Pos.Line, e.Pos.Column))
+				// The token an error says it found is the text at it.
+				if e.Found != "" && strings.Contains(e.Msg, ", found ") && !strings.Contains(e.Msg, "found end of file") && !strings.HasPrefix(tc.src[e.Pos.Offset:], e.Found) {
+					t.Errorf("%v: the text there is %q", e, tc.src[e.Pos.Offset:])
+				}
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("errors at %v, want %v:\n%s", got, tc.want, el)
 			}
 		})
 	}

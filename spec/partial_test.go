@@ -83,7 +83,7 @@ f:2:23: illegal character '?'
 		name: "contacts read before the syntax error, a duplicate among them",
 		src:  "Create Sentinel a Using https://example.org/\nNotify By email a@b.example, email a@b.example, fax\nEvery 0 hours\n",
 		want: `f:2:30: duplicate contact a@b.example
-f:2:52: expected fax number, found "Every"
+f:3:1: expected fax number, found "Every"
 f:3:7: Every 0 hours: interval must be greater than 0
 `,
 	}, {
@@ -91,14 +91,14 @@ f:3:7: Every 0 hours: interval must be greater than 0
 		src:  "Create Sentinel a Using https://example.org/\nMonitor keywords {\"a b\"} OR regex {\"(\"} OR NOT all links OR\nFetch 1 hour\n",
 		want: `f:2:19: keyword "a b" has several words: use phrase {"a b"}
 f:2:36: invalid regular expression: missing closing ): ` + "`(`" + `
-f:2:60: expected change type (any change, all links, all images, all words, keywords, phrase, table, list, regular expression, value), found "Fetch"
+f:3:1: expected change type (any change, all links, all images, all words, keywords, phrase, table, list, regular expression, value), found "Fetch"
 `,
 	}, {
 		name: "an event and an offset read before the syntax error of From",
 		src:  "Create Sentinel a Using https://example.org/\nFrom start(nowhere) + 0 days +\nNotify By email nope\n",
 		want: `f:2:12: unknown sentinel nowhere
 f:2:23: offset 0 days: interval must be greater than 0
-f:2:31: expected interval (a count and a unit, as in 1 day), found "Notify"
+f:3:1: expected interval (a count and a unit, as in 1 day), found "Notify"
 f:3:11: invalid email address "nope"
 `,
 	}, {
@@ -117,7 +117,7 @@ f:2:43: invalid escape \q in string: write \\q for a backslash (strings take Go'
 		src:  "Create Sentinel a Using nowhere OR \"http://x .example/\" AND\nFetch 0 hours\n",
 		want: `f:1:25: unknown sentinel nowhere
 f:1:36: invalid URL "http://x .example/": invalid character " " in host name
-f:1:60: expected URL or sentinel name, found "Fetch"
+f:2:1: expected URL or sentinel name, found "Fetch"
 f:2:7: Fetch 0 hours: interval must be greater than 0
 `,
 	}, {
@@ -136,7 +136,7 @@ f:3:1: Confirm after 2 hours must be shorter than Fetch 1 hour
 	}, {
 		name: "no target: the lifespan it states checked",
 		src:  "Create Sentinel d Using\nFrom start(nowhere)\nTo 01/01/2001\nNotify By email nope\n",
-		want: `f:1:24: expected URL or sentinel name, found "From"
+		want: `f:2:1: expected URL or sentinel name, found "From"
 f:2:12: unknown sentinel nowhere
 f:3:4: To 01/01/2001 has passed (01/01/2001 00:00 UTC is before now, 06/01/2003 12:00 UTC): write a later time, such as To Now + 1 month
 f:4:11: invalid email address "nope"
@@ -144,13 +144,13 @@ f:4:11: invalid email address "nope"
 	}, {
 		name: "no target: From and To stated, compared",
 		src:  "Create Sentinel d Using\nFrom 01/01/2030\nTo 01/01/2029\n",
-		want: `f:1:24: expected URL or sentinel name, found "From"
+		want: `f:2:1: expected URL or sentinel name, found "From"
 f:3:4: To 01/01/2029 is not after From 01/01/2030: the sentinel would end at 01/01/2029 00:00 UTC and start at 01/01/2030 00:00 UTC; write a To later than the From
 `,
 	}, {
 		name: "no target: Confirm and Fetch stated, compared",
 		src:  "Create Sentinel d Using\nFetch 1 hour\nConfirm after 2 hours\nTo Now\n",
-		want: `f:1:24: expected URL or sentinel name, found "Fetch"
+		want: `f:2:1: expected URL or sentinel name, found "Fetch"
 f:3:1: Confirm after 2 hours must be shorter than Fetch 1 hour
 f:4:4: To Now would end the sentinel as soon as it starts: write To Now + a duration (To Now + 1 month), a later date, or no To for the default lifespan
 `,

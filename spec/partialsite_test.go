@@ -16,7 +16,7 @@ func TestCheckPartialSite(t *testing.T) {
 		name: "a bad URL, the depth missing",
 		src:  "Create Sentinel a Using site \"http://x .example/\" depth\nFetch 0 hours\n",
 		want: `f:1:25: invalid URL "http://x .example/": invalid character " " in host name
-f:1:56: expected number of links (the depth of the crawl), found "Fetch"
+f:2:1: expected number of links (the depth of the crawl), found "Fetch"
 f:2:7: Fetch 0 hours: interval must be greater than 0
 `,
 	}, {

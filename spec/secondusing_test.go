@@ -87,7 +87,7 @@ f:2:7: Every 0 hours: interval must be greater than 0
 	}, {
 		name: "after a clause of a sentinel whose target did not parse",
 		src:  "Create Sentinel a Using https://a.example/\nCreate Sentinel b Using (\nMonitor any change Using x\n",
-		want: `f:2:26: expected URL or sentinel name, found "Monitor"
+		want: `f:3:1: expected URL or sentinel name, found "Monitor"
 f:3:20: duplicate Using: a sentinel has one Using; join the pages and sentinels of its target with OR or AND
 `,
 	}, {

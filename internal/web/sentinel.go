@@ -63,11 +63,12 @@ type CheckResult struct {
 
 // diagnostics converts spec errors in src to positioned diagnostics. A
 // diagnostic's range is the offending text where the error is at it, else
-// the one character at its position: an "expected X" error is reported
-// where X is missing, after the token before, while the text it found may
-// begin on a later line. The range lies within src (0 <= Offset <= End <=
-// len(src)), so that a client can slice the source with it: an error at
-// the very end has an empty one there.
+// the one character at its position: "expected X, found Y" is at Y, and Y
+// is marked, even where X is missing at the end of the line before Y's
+// clause, but "found end of file" is where X is missing, after the last
+// token. The range lies within src (0 <= Offset <= End <= len(src)), so
+// that a client can slice the source with it: an error at the very end
+// has an empty one there.
 func diagnostics(err error, src string) []Diagnostic {
 	var list spec.ErrorList
 	var fields spec.FieldErrors

@@ -18,10 +18,13 @@ import (
 )
 
 // TestDiagnosticRange: a diagnostic's range covers the offending text where
-// the error is at it, and only the position otherwise: an "expected X"
-// error reported just after the token before (X is missing there) named
-// the next line's token but highlighted that many bytes from the end of
-// the line before ("\nFetc" for a missing "change" before "Fetch").
+// the error is at it, and only the position otherwise. An "expected X"
+// error of an X missing before a clause on the next line is at the
+// clause's keyword, which it names, and marks it; it was reported just
+// after the token before and highlighted the line break ("\nFetc" once,
+// for a missing "change" before "Fetch", before the range was cut to the
+// position's character). At the end of the source, where X is missing
+// after the last token, the range is empty.
 func TestDiagnosticRange(t *testing.T) {
 	s, u := newTestServer(t)
 	tests := map[string]struct {
@@ -32,16 +35,20 @@ func TestDiagnosticRange(t *testing.T) {
 	}{
 		"missing before a clause on the next line": {
 			src: "Create Sentinel a Using http://a.example/\nMonitor any\nFetch 1 hour\n",
-			at:  53, end: 54, line: 2, col: 12, highlightedStart: "\n",
+			at:  54, end: 59, line: 3, col: 1, highlightedStart: "Fetch",
+		},
+		"missing before an indented clause": {
+			src: "Create Sentinel a Using http://a.example/\nMonitor value In css \".price\"\n\tFetch on change\n",
+			at:  73, end: 78, line: 3, col: 2, highlightedStart: "Fetch",
 		},
 		"offending token": {
 			src: "Create Sentinel a Using http://a.example/\nMonitor frequent change\n",
 			at:  50, end: 58, line: 2, col: 9, highlightedStart: "frequent",
 		},
-		"missing before a wide space": {
+		"missing at the end, before a wide space": {
 			// The position's one character is two bytes here (U+00A0): the
 			// range held its first byte alone, invalid UTF-8.
-			src: "Create Sentinel a Using http://a.example/\nMonitor any\u00a0\nFetch 1 hour\n",
+			src: "Create Sentinel a Using http://a.example/\nMonitor any\u00a0\n",
 			at:  53, end: 55, line: 2, col: 12, highlightedStart: "\u00a0",
 		},
 		"missing at the end": {
@@ -104,6 +111,8 @@ var diagnosticRangeSources = []string{
 	"Create Sentinel a Using http://a.example/\nMonitor any change\nFetch \u00a0",
 	"Create Sentinel a Using http://a.example/\nMonitor any change\n\xe2\x82",
 	"Create Sentinel a Using http://a.example/\nMonitor any\u00a0",
+	"Create Sentinel a Using http://a.example/\nMonitor keywords {sale\n\tFetch 1 hour\n",
+	"Create Sentinel a Using http://a.example/\nMonitor any\nCreate Sentinel b Using http://b.example/\n",
 	"Create \x00",
 	"Create Sentinel a Using http://a.example/\nMonitor xpath \"//p[",
 	"Create Sentinel a Using http://a.example/\nMonitor css \"p",

@@ -494,9 +494,10 @@ func chainEnds(ds []*delta.Delta) (first, last *delta.Delta) {
 // cannot hold. Then, unless --parse chose the format, the result is
 // written as HTML if that reads back as the tree, with a note: the version
 // the delta leads to was HTML. Conversely, a result that HTML cannot write
-// and the HTML parser never builds (an html root without a head: undone
-// with --reverse, such a delta leads back to the XML version) is written
-// as XML, with a declaration, if that reads back as the tree. Otherwise
+// and the HTML parser never builds (an html root without a head: a delta
+// from a version read as HTML to one read as XML, or one the other way
+// undone with --reverse) is written as XML, with a declaration, if that
+// reads back as the tree. Otherwise
 // the output is the nearest the format can say, with a warning.
 //
 // A delta that states no version it leads to (written by hand, without
@@ -523,8 +524,9 @@ func writePatched(env *environment, doc *tree.Document, format markup.Format, df
 			return nil, false, err
 		}
 		// Read back flat, as the next diff reads it: a Document of a
-		// large page, beside the patched one, would double what the
-		// command holds at its peak. The parse writes nothing into the
+		// large XML page, beside the patched one, would double what the
+		// command holds at its peak (HTML is parsed into a Document and
+		// flattened all the same). The parse writes nothing into the
 		// output it reads.
 		back, _, err := markup.ParseFlatBytesOwned(out.Bytes(), opt)
 		if err != nil {

@@ -291,7 +291,7 @@ func TestPatchReverseWarnsOfOldVersion(t *testing.T) {
 // version read as XML (an html root without a head, under an XML
 // declaration) to one read as HTML gives back the XML version, written as
 // XML with a declaration, with a note: written as HTML, it read back with
-// a head the HTML parser adds. A misnested HTML result, which HTML cannot
+// a head the HTML parser adds. So does a delta the other way, applied. A misnested HTML result, which HTML cannot
 // write either, stays HTML with its warning
 // (TestPatchReverseWarnsOfOldVersion).
 func TestPatchReverseAcrossFormats(t *testing.T) {
@@ -305,6 +305,16 @@ func TestPatchReverseAcrossFormats(t *testing.T) {
 	}
 	if code, diff, errOut := runCLI(t, "", "diff", "--format", "summary", x, writeFile(t, dir, "back.xml", out)); code != exitOK {
 		t.Errorf("the document patched back differs from %s: exit %d\n%s%s", x, code, diff, errOut)
+	}
+	// Forward, a delta from the version read as HTML to the one read as
+	// XML does the same.
+	d2 := writeFile(t, dir, "d2.xml", runOut(t, "diff", h, x))
+	code, out, errOut = runCLI(t, "", "patch", h, d2)
+	if code != exitOK || !strings.HasPrefix(out, "<?xml") || !strings.Contains(errOut, "note: the result is written as XML") || strings.Contains(errOut, "warning") {
+		t.Fatalf("patch to a version read as XML: exit %d, stderr %q, output %s", code, errOut, out)
+	}
+	if code, diff, errOut := runCLI(t, "", "diff", "--format", "summary", x, writeFile(t, dir, "forward.xml", out)); code != exitOK {
+		t.Errorf("the patched document differs from %s: exit %d\n%s%s", x, code, diff, errOut)
 	}
 }
 

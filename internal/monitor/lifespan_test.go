@@ -57,14 +57,15 @@ func TestEndedSentinelEditedElsewhereStaysEnded(t *testing.T) {
 }
 
 // TestLifespanEndNotice: a sentinel whose lifespan ends tells its contacts
-// so, once, however often it is looked at after; an interactive one, which
+// so, once, however often it is looked at after, and after the digest of
+// its last period: the notice is its last word. An interactive one, which
 // notifies no one, stays quiet. It ended silently, and a sentinel written
 // without a To, which lives a year, stopped with no word.
 func TestLifespanEndNotice(t *testing.T) {
 	end := time.Now().UTC().Add(5 * time.Hour).Format("01/02/2006 15:04")
-	p := newDigestPages(t, " To "+end)
-	p.edit(t, digestSource("immediate", " To "+end))
+	p := newDigestPages(t, " To "+end) // a digest a day
 	p.run(t, 0)
+	p.change("a1")
 	p.run(t, 2*time.Hour)
 	if got := endNotices(t, p); got != 0 {
 		t.Fatalf("%d end notices before the end", got)
@@ -76,9 +77,20 @@ func TestLifespanEndNotice(t *testing.T) {
 		t.Fatalf("%d end notices after the end, want 1", got)
 	}
 	msgs := messagesOf(t, p.db, p.u, p.s)
-	last := msgs[len(msgs)-1]
+	if len(msgs) != 2 || !msgs[0].Digest {
+		t.Fatalf("messages %d, want the last period's digest then the end notice", len(msgs))
+	}
+	last := msgs[1]
 	if !strings.Contains(last.Text, "ended at") || !strings.Contains(last.Text, "later To") || len(last.Changes) != 0 || last.Ended.IsZero() {
 		t.Errorf("end notice: subject %q, text %q", last.Subject, last.Text)
+	}
+
+	q := newDigestPages(t, "")
+	q.edit(t, digestSource("interactive", " To "+end))
+	q.run(t, 0)
+	q.run(t, 6*time.Hour) // past the end
+	if got := len(messagesOf(t, q.db, q.u, q.s)); got != 0 {
+		t.Errorf("an interactive sentinel that ended sent %d messages", got)
 	}
 }
 

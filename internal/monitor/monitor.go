@@ -459,9 +459,14 @@ func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sin
 		start := begun{state: states[s.ID], rec: *j.rec, nextAt: j.nextAt}
 		done := false
 		if !m.guard(ctx, []*job{j}, []begun{start}, false, sink, abandon, func() {
-			if !m.lifespan(ctx, j, now, lookups) {
+			if check, ended := m.lifespan(ctx, j, now, lookups); !check {
 				if j.st.Status.Phase() == schedule.Ended {
 					m.endDigest(ctx, j, now)
+				}
+				if ended {
+					// After the last digest: the notice is the
+					// sentinel's last word.
+					m.lifespanEnded(ctx, j, now)
 				}
 				done = true
 			} else if j.digestOnly(now) {
@@ -581,9 +586,11 @@ func (m *Monitor) giveBack(ctx context.Context, leases []vigil.SentinelLease, ab
 // siteGroup begins the key of a group that is a site's sentinel.
 const siteGroup = "site:"
 
-// lifespan evaluates the sentinel's lifespan rules; it returns true if the
-// sentinel is active and must be checked now. Otherwise j.rec is complete.
-func (m *Monitor) lifespan(ctx context.Context, j *job, now time.Time, lookups map[int64]schedule.Lookup) bool {
+// lifespan evaluates the sentinel's lifespan rules; it returns check true
+// if the sentinel is active and must be checked now. Otherwise j.rec is
+// complete but for the notices, and ended says the lifespan ended now,
+// which the caller tells (lifespanEnded) once the last digest is out.
+func (m *Monitor) lifespan(ctx context.Context, j *job, now time.Time, lookups map[int64]schedule.Lookup) (check, ended bool) {
 	var lookup schedule.Lookup
 	if len(j.plan.lifespan.Refs()) > 0 {
 		lookup = lookups[j.s.OwnerID]
@@ -604,12 +611,10 @@ func (m *Monitor) lifespan(ctx context.Context, j *job, now time.Time, lookups m
 		if !tr.Wake.IsZero() {
 			j.nextAt = tr.Wake
 		}
-		return true
+		return true, false
 	case schedule.Ended:
 		j.rec.NextCheck = now.AddDate(50, 0, 0) // never again, unless edited
-		if was != schedule.Ended {
-			m.lifespanEnded(ctx, j, now)
-		}
+		ended = was != schedule.Ended
 	default:
 		next := now.Add(m.PendingPoll)
 		if !tr.Wake.IsZero() && tr.Wake.Before(next) {
@@ -618,7 +623,7 @@ func (m *Monitor) lifespan(ctx context.Context, j *job, now time.Time, lookups m
 		j.rec.NextCheck = next
 	}
 	j.rec.State = j.st.encode()
-	return false
+	return false, ended
 }
 
 // ownerIndex maps an owner's sentinel names to ids, and each name to the

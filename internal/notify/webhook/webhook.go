@@ -3,7 +3,8 @@
 // receiver can check they come from this Vigil, and recently.
 //
 // Headers: Content-Type application/json, X-Vigil-Event ("change",
-// "digest", or "failure" for the notice that a page fails or works again),
+// "digest", "failure" for the notice that a page fails or works again, or
+// "ended" for the notice that a sentinel's lifespan ended),
 // X-Vigil-Delivery (an id stable across retries of one entry,
 // for deduplication on the receiver's side), X-Vigil-Timestamp (the Unix
 // time in seconds of this attempt), and X-Vigil-Signature-256: "sha256="

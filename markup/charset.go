@@ -13,12 +13,18 @@ import (
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/ianaindex"
 	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/encoding/unicode/utf32"
 )
 
 var (
 	bomUTF8    = []byte{0xEF, 0xBB, 0xBF}
 	bomUTF16LE = []byte{0xFF, 0xFE}
 	bomUTF16BE = []byte{0xFE, 0xFF}
+	// UTF-32's: the little-endian one begins as UTF-16's does, which a
+	// UTF-16 document would follow with the character U+0000, which no
+	// document holds.
+	bomUTF32LE = []byte{0xFF, 0xFE, 0x00, 0x00}
+	bomUTF32BE = []byte{0x00, 0x00, 0xFE, 0xFF}
 )
 
 // overrideLabel returns the charset label in Options.Charset: the value
@@ -45,12 +51,18 @@ func overrideLabel(cs string) string {
 }
 
 // decodeBOM decodes data by its byte-order mark, if it has one, and reports
-// whether it did.
+// whether it did: UTF-8, UTF-16 or UTF-32 (which the XML specification
+// allows a document, and appendix F tells by its mark; HTML's encoding
+// standard has no UTF-32, but a file that begins so is nothing else).
 func decodeBOM(data []byte) ([]byte, bool, error) {
 	var e encoding.Encoding
 	switch {
 	case bytes.HasPrefix(data, bomUTF8):
 		return data[len(bomUTF8):], true, nil
+	case bytes.HasPrefix(data, bomUTF32LE):
+		e = utf32.UTF32(utf32.LittleEndian, utf32.ExpectBOM)
+	case bytes.HasPrefix(data, bomUTF32BE):
+		e = utf32.UTF32(utf32.BigEndian, utf32.ExpectBOM)
 	case bytes.HasPrefix(data, bomUTF16LE):
 		e = unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM)
 	case bytes.HasPrefix(data, bomUTF16BE):

@@ -25,6 +25,19 @@ func utf16Bytes(s string, bigEndian, bom bool) []byte {
 	return out
 }
 
+// utf32Bytes encodes s as UTF-32 with its byte-order mark.
+func utf32Bytes(s string, bigEndian bool) []byte {
+	var out []byte
+	for _, r := range "\uFEFF" + s {
+		if bigEndian {
+			out = append(out, byte(r>>24), byte(r>>16), byte(r>>8), byte(r))
+		} else {
+			out = append(out, byte(r), byte(r>>8), byte(r>>16), byte(r>>24))
+		}
+	}
+	return out
+}
+
 func TestCharsetXML(t *testing.T) {
 	tests := []struct {
 		name string
@@ -46,6 +59,9 @@ func TestCharsetXML(t *testing.T) {
 		{"BOM beats override", []byte("\xef\xbb\xbf<r>é</r>"), &markup.Options{Charset: "ISO-8859-1"}, "<r>é</r>"},
 		{"UTF-8 BOM beats the declaration", []byte("\xef\xbb\xbf<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><r>é</r>"), nil, "<r>é</r>"},
 		{"UTF-16 BOM beats the declaration", utf16Bytes(`<?xml version="1.0" encoding="ISO-8859-1"?><r>é</r>`, false, true), nil, "<r>é</r>"},
+		// It was called binary: a NUL byte at line 1, column 1.
+		{"UTF-32LE with BOM", utf32Bytes(`<?xml version="1.0" encoding="UTF-32"?><r>été ✓ 𝄞</r>`, false), nil, "<r>été ✓ 𝄞</r>"},
+		{"UTF-32BE with BOM", utf32Bytes(`<r>été ✓ 𝄞</r>`, true), nil, "<r>été ✓ 𝄞</r>"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -156,8 +156,8 @@
 // # Charsets
 //
 // Documents are decoded to UTF-8 before parsing. XML: a byte-order mark
-// (UTF-8, UTF-16 LE or BE, or UTF-16 without one recognised by its first
-// character '<'), else
+// (UTF-8, UTF-16 or UTF-32 LE or BE, or UTF-16 without one recognised by
+// its first character '<'), else
 // Options.Charset (a label or an HTTP Content-Type value), else the XML
 // declaration's encoding (IANA names: ISO-8859-1 is Latin-1), else UTF-8.
 // Invalid UTF-8 after decoding is a *SyntaxError. HTML: a byte-order mark,

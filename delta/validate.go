@@ -342,24 +342,9 @@ func parseVersionMap(s string) (tree.XIDMap, error) {
 	if err != nil {
 		return m, err
 	}
-	xs := m.XIDs
-	if max := m.Max(); uint64(max) <= 8*uint64(len(xs))+1024 {
-		seen := make([]uint64, uint64(max)/64+1)
-		for _, x := range xs {
-			w, bit := uint64(x)/64, uint64(1)<<(uint64(x)%64)
-			if seen[w]&bit != 0 {
-				return m, fmt.Errorf("XID-map repeats XID %d", x)
-			}
-			seen[w] |= bit
-		}
-		return m, nil
-	}
-	seen := make(map[tree.XID]struct{}, len(xs))
-	for _, x := range xs {
-		if _, dup := seen[x]; dup {
-			return m, fmt.Errorf("XID-map repeats XID %d", x)
-		}
-		seen[x] = struct{}{}
+	// ParseXIDMap refuses XID 0: CheckXIDs finds repeats only.
+	if err := tree.CheckXIDs(m.XIDs); err != nil {
+		return m, err
 	}
 	return m, nil
 }

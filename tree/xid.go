@@ -215,11 +215,8 @@ func SetSubtreeXIDs(n *Node, xids []XID) error {
 	if len(nodes) != len(xids) {
 		return fmt.Errorf("XID-map has %d XIDs for a subtree of %d nodes", len(xids), len(nodes))
 	}
-	if x, ok := repeated(xids); !ok {
-		if x == 0 {
-			return fmt.Errorf("XID-map contains XID 0")
-		}
-		return fmt.Errorf("XID-map repeats XID %d", x)
+	if err := CheckXIDs(xids); err != nil {
+		return err
 	}
 	for i, c := range nodes {
 		c.XID = xids[i]
@@ -227,12 +224,11 @@ func SetSubtreeXIDs(n *Node, xids []XID) error {
 	return nil
 }
 
-// repeated checks that xids holds neither 0 nor any XID twice; if it does,
-// it returns the first XID, in order, that is 0 or seen before, and false.
-// XIDs are mostly dense (post-order ranks, then the next ones allocated): a
-// bit a possible XID, where they stay below a few times their number, and
-// a map otherwise.
-func repeated(xids []XID) (XID, bool) {
+// CheckXIDs returns an error naming the first XID of xids, in order, that
+// is 0 or seen before, or nil if there is none. XIDs are mostly dense
+// (post-order ranks, then the next ones allocated): a bit a possible XID,
+// where they stay below a few times their number, and a map otherwise.
+func CheckXIDs(xids []XID) error {
 	var top XID
 	for _, x := range xids {
 		top = max(top, x)
@@ -241,18 +237,26 @@ func repeated(xids []XID) (XID, bool) {
 		seen := make([]uint64, top/64+1)
 		for _, x := range xids {
 			if x == 0 || seen[x/64]&(1<<(x%64)) != 0 {
-				return x, false
+				return xidError(x)
 			}
 			seen[x/64] |= 1 << (x % 64)
 		}
-		return 0, true
+		return nil
 	}
 	seen := make(map[XID]struct{}, len(xids))
 	for _, x := range xids {
 		if _, dup := seen[x]; dup || x == 0 {
-			return x, false
+			return xidError(x)
 		}
 		seen[x] = struct{}{}
 	}
-	return 0, true
+	return nil
+}
+
+// xidError is CheckXIDs' error for XID x.
+func xidError(x XID) error {
+	if x == 0 {
+		return fmt.Errorf("XID-map contains XID 0")
+	}
+	return fmt.Errorf("XID-map repeats XID %d", x)
 }

@@ -436,7 +436,11 @@ func (c *Checker) checkBody(filename string, s *Sentinel, partial bool) (*Checke
 	if out.Fetch != nil && out.Fetch.Render && c.NoRender != "" && ch.Site == nil {
 		k.warn(k.blame(s.Fetch), "render", fmt.Sprintf("this server cannot render pages (%s): the checks of this sentinel fail until it can", c.NoRender))
 	}
-	if s.Notify == nil && out.Notify != nil && parent != nil {
+	interactive := out.Every != nil && out.Every.Mode == Interactive
+	if interactive && out.Notify != nil && len(out.Notify.Contacts) > 0 {
+		k.warn(k.blame(s.Every), "", "Every interactive sends nothing to the contacts of Notify: the changes are shown on the dashboard only (Every immediate, best effort or an interval sends them)")
+	}
+	if s.Notify == nil && out.Notify != nil && parent != nil && !interactive {
 		// A Notify clause inherited: its contacts were checked with the
 		// parent, but the channels may be off here all the same.
 		for _, c := range out.Notify.Contacts {

@@ -273,6 +273,39 @@ func TestUnavailableChannel(t *testing.T) {
 	}
 }
 
+// TestInteractiveWithContacts: Every interactive sends nothing to the
+// contacts of Notify; the check says so, once, at the Every clause, and
+// not that one channel of them is off here, which would suggest the others
+// are sent to. Its child that inherits both is warned the same, at Using.
+func TestInteractiveWithContacts(t *testing.T) {
+	c := &Checker{Now: date(2003, 6, 1, 12, 0), Owner: "jill@aol.com", Unavailable: map[ContactKind]string{Email: "no SMTP relay"}}
+	src := "Create Sentinel y Using http://a.example\nNotify By email bob@b.example, webhook https://h.example/x\nEvery interactive"
+	ch, err := c.Check(mustParse(t, src).Sentinels[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "Every interactive sends nothing to the contacts of Notify"
+	if len(ch.Warnings) != 1 || ch.Warnings[0].Pos.Line != 3 || ch.Warnings[0].Pos.Column != 1 || !strings.Contains(ch.Warnings[0].Msg, want) {
+		t.Errorf("warnings %v, want one at Every (3:1) saying %q", ch.Warnings, want)
+	}
+	c.Add(&Stored{Checked: ch, Started: c.Now})
+	child, err := c.Check(mustParse(t, "Create Sentinel z\nUsing y").Sentinels[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(child.Warnings) != 1 || child.Warnings[0].Pos.Line != 2 || !strings.Contains(child.Warnings[0].Msg, want) {
+		t.Errorf("inherited: warnings %v, want one at Using", child.Warnings)
+	}
+	// Without contacts, interactive is the default and no warning.
+	bare, err := c.Check(mustParse(t, "Create Sentinel w Using http://a.example\nEvery interactive").Sentinels[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bare.Warnings) != 0 {
+		t.Errorf("interactive without Notify: warnings %v", bare.Warnings)
+	}
+}
+
 func TestCheckNeverPanicsOnPartialAST(t *testing.T) {
 	f, _ := Parse("p", []byte("Create Sentinel\nCreate Sentinel a Using\nCreate Sentinel b Using http://a.example From start(\nCreate Sentinel c Using http://a.example Monitor NOT"))
 	c := NewChecker(date(2003, 6, 1, 12, 0))

@@ -45,6 +45,10 @@ type validator struct {
 	// (argAsWritten), and more than MaxChangeTypes change types
 	// (changeTypeCount).
 	stored bool
+	// interactive: the sentinel states Every interactive, so that its
+	// contacts are never sent to, whatever the channels this server has
+	// (the checker warns of that once, not of each channel).
+	interactive bool
 }
 
 // normalize is NormalizeURL, without the later rules for a stored
@@ -103,6 +107,7 @@ func (v *validator) sentinel(s *Sentinel) {
 			v.report(ev, "during", "the end time of a sentinel cannot be specified as during of another sentinel")
 		}
 	}
+	v.interactive = s.Every != nil && s.Every.Mode == Interactive
 	if s.Notify != nil {
 		v.notify(s.Notify)
 	}

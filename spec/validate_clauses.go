@@ -76,7 +76,7 @@ func (v *validator) notify(n *NotifyClause) {
 			v.report(c, c.Address, "duplicate contact "+hidePassword(c.Address))
 		}
 		seen[k] = true
-		if why, ok := v.unavailable[c.Kind]; ok && v.warn != nil {
+		if why, ok := v.unavailable[c.Kind]; ok && v.warn != nil && !v.interactive {
 			v.warn(c, c.Address, fmt.Sprintf("notifications by %s will not be sent: %s", c.Kind, why))
 		} else {
 			v.reachWebhook(c)

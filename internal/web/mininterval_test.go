@@ -165,4 +165,12 @@ func TestUnsendableChannelWarned(t *testing.T) {
 	if _, page := c.do("GET", sentinelPath(hooked), ""); strings.Contains(page, `id="unsent"`) {
 		t.Errorf("the webhook sentinel's page warns of a channel:\n%s", page)
 	}
+	// An interactive sentinel sends on no channel: not of email's alone.
+	shown := create("Create Sentinel shown Using http://a.example/p\nNotify By email owner@example.test\nEvery interactive\n")
+	if got := warnings(shown); len(got) != 0 {
+		t.Errorf("the interactive sentinel's warnings: %q, want none", got)
+	}
+	if _, page := c.do("GET", sentinelPath(shown), ""); strings.Contains(page, `id="unsent"`) {
+		t.Errorf("the interactive sentinel's page warns of a channel:\n%s", page)
+	}
 }

@@ -12,9 +12,14 @@ import (
 // has them, one a channel: the live check warns of them, and so must the
 // sentinel once saved, where its owner looks later, as the sentinel
 // would otherwise stay silent with nothing said of why. None if c is nil
-// (the form does not read) or the server sends on every channel.
+// (the form does not read) or the server sends on every channel, and none
+// for an interactive sentinel, which sends nothing on any channel (its
+// check warns of that).
 func (s *Server) unsendableWarnings(c *spec.Checked) []string {
 	if s.Unsendable == nil || c == nil || c.Sentinel == nil || c.Sentinel.Notify == nil {
+		return nil
+	}
+	if e := c.Sentinel.Every; e != nil && e.Mode == spec.Interactive {
 		return nil
 	}
 	var out []string

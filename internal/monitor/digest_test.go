@@ -169,7 +169,8 @@ func (f *failingChanges) FindChanges(ctx context.Context, flt vigil.ChangeFilter
 // TestDigestKeptWhenStoreFails: a period whose digest cannot be read at
 // the end of a lifespan, or when the sentinel leaves the mode, stays open
 // and is sent once the store answers; the ended sentinel comes back soon
-// to try again rather than in fifty years.
+// to try again rather than in fifty years. The notice that it ended waits
+// for that digest, its last word: it went first, the digest after it.
 func TestDigestKeptWhenStoreFails(t *testing.T) {
 	end := time.Now().UTC().Add(5 * time.Hour).Format("01/02/2006 15:04")
 	p := newDigestPages(t, " To "+end)
@@ -183,10 +184,23 @@ func TestDigestKeptWhenStoreFails(t *testing.T) {
 	if next := p.nextCheck(t); next.After(p.clock.Add(time.Hour)) {
 		t.Errorf("after a failed end-of-life digest, the next check is at %v (now %v)", next, p.clock)
 	}
+	if got := endNotices(t, p); got != 0 {
+		t.Errorf("%d end notices before the last digest, want none yet", got)
+	}
 	store.fail = false
 	p.run(t, 6*time.Hour+time.Minute)
 	if got := p.changeIDs(t); len(got) != 1 || len(got[0]) != 1 {
 		t.Errorf("digests %v, want one with the period's change", got)
+	}
+	// The end notice, held back, follows the digest, once.
+	p.run(t, 7*time.Hour)
+	msgs := messagesOf(t, p.db, p.u, p.s)
+	if len(msgs) != 2 || !msgs[0].Digest || endNotices(t, p) != 1 || msgs[1].Ended.IsZero() {
+		var subjects []string
+		for _, m := range msgs {
+			subjects = append(subjects, m.Subject)
+		}
+		t.Errorf("messages %q, want the last digest then the end notice", subjects)
 	}
 }
 

@@ -165,19 +165,20 @@ func (m *Monitor) digest(ctx context.Context, j *job, now time.Time) {
 }
 
 // endDigest sends the digest of the open period of a sentinel whose
-// lifespan ended: no check will end the period.
-func (m *Monitor) endDigest(ctx context.Context, j *job, now time.Time) {
+// lifespan ended: no check will end the period. It reports false if the
+// store could not be read: the period stays open, and the sentinel, not
+// due for decades, is brought back soon to try again.
+func (m *Monitor) endDigest(ctx context.Context, j *job, now time.Time) bool {
 	if j.st.DigestDue.IsZero() {
-		return
+		return true
 	}
 	if m.sendDigest(ctx, j, now) {
 		j.st.DigestSince, j.st.DigestDue = time.Time{}, time.Time{}
 		j.rec.State = j.st.encode()
-		return
+		return true
 	}
-	// The store could not be read: the ended sentinel is not due for
-	// decades, so it is brought back soon to try again.
 	j.rec.NextCheck = now.Add(m.PendingPoll)
+	return false
 }
 
 // sendDigest enqueues the digest of the changes stored since the period

@@ -461,12 +461,18 @@ func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sin
 		if !m.guard(ctx, []*job{j}, []begun{start}, false, sink, abandon, func() {
 			if check, ended := m.lifespan(ctx, j, now, lookups); !check {
 				if j.st.Status.Phase() == schedule.Ended {
-					m.endDigest(ctx, j, now)
-				}
-				if ended {
 					// After the last digest: the notice is the
-					// sentinel's last word.
-					m.lifespanEnded(ctx, j, now)
+					// sentinel's last word, and waits for it when
+					// the store cannot give it yet.
+					if m.endDigest(ctx, j, now) {
+						if ended || j.st.EndNotice {
+							m.lifespanEnded(ctx, j, now)
+						}
+						j.st.EndNotice = false
+					} else if ended {
+						j.st.EndNotice = true
+					}
+					j.rec.State = j.st.encode()
 				}
 				done = true
 			} else if j.digestOnly(now) {
@@ -608,6 +614,7 @@ func (m *Monitor) lifespan(ctx context.Context, j *job, now time.Time, lookups m
 	}
 	switch tr.Status.Phase() {
 	case schedule.Active:
+		j.st.EndNotice = false // edited to live on before its notice went
 		if !tr.Wake.IsZero() {
 			j.nextAt = tr.Wake
 		}

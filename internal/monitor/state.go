@@ -29,6 +29,11 @@ type state struct {
 	// policy gave it (backing off on failures), a confirmation or the
 	// lifespan: the sentinel may be woken earlier for its digest alone.
 	CheckDue time.Time `json:"checkDue,omitzero"`
+	// EndNotice says that the notice of the sentinel's end
+	// (lifespanEnded) waits for the digest of its last period, which the
+	// store could not give when the lifespan ended: the notice is the
+	// sentinel's last word.
+	EndNotice bool `json:"endNotice,omitempty"`
 	// Site says the sentinel watched a site at its last check: it may
 	// have a site snapshot, dropped at its first check as anything else.
 	Site bool `json:"site,omitempty"`

@@ -2,7 +2,9 @@ package postgres_test
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"fmt"
 	"reflect"
 	"slices"
@@ -429,13 +431,13 @@ func TestMigrateChangeReading(t *testing.T) {
 func TestMigrateReportsSchema(t *testing.T) {
 	ctx := context.Background()
 	d, _ := newSchema(t)
-	c := olderSchema(t, d, "0118_flashes.sql")
+	c := olderSchema(t, d, "0119_long_urls.sql")
 	db, err := postgres.Open(ctx, d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := db.Schema(); !slices.Equal(got.Applied, []string{"0118_flashes.sql"}) || len(got.Unknown) != 0 {
-		t.Errorf("the first open's report: %+v, want 0118_flashes.sql applied, none unknown", got)
+	if got := db.Schema(); !slices.Equal(got.Applied, []string{"0119_long_urls.sql"}) || len(got.Unknown) != 0 {
+		t.Errorf("the first open's report: %+v, want 0119_long_urls.sql applied, none unknown", got)
 	}
 	db.Close()
 	if _, err := c.Exec(ctx, "INSERT INTO schema_migrations (name, applied_at) VALUES ('9999_from_a_newer_vigil.sql', now())"); err != nil {
@@ -501,4 +503,46 @@ func TestMigrateOutboxHeads(t *testing.T) {
 	}
 	defer db.Close()
 	storetest.CheckOutboxMigrated(t, db)
+}
+
+// TestMigrateLongURLs migrates a store an older Vigil left, with a
+// resource and a version with links, to 0119: its URLs stay unique (an
+// ensure of the stored URL finds its resource), and a URL or a link
+// target longer than a B-tree index entry holds is stored.
+func TestMigrateLongURLs(t *testing.T) {
+	ctx := context.Background()
+	d, _ := newSchema(t)
+	c := olderSchema(t, d, "0119_long_urls.sql")
+	for _, stmt := range []string{
+		`INSERT INTO resources (id, url, host, created_at) VALUES (7, 'http://example.com/', 'example.com', now())`,
+		`INSERT INTO versions (id, resource_id, seq, fetched_at, status, etag, last_modified, content_type, charset, size, content_hash, fetch_duration, error)
+			VALUES (3, 7, 1, now(), 200, '', now(), 'text/html', 'utf-8', 1, 'h', 0, '')`,
+		`INSERT INTO links (version_id, ord, source, target, anchor, type) VALUES (3, 0, 'http://example.com/', 'http://example.com/a', 'a', 'local')`,
+	} {
+		if _, err := c.Exec(ctx, stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db, err := postgres.Open(ctx, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	r, err := db.EnsureResource(ctx, "http://example.com/")
+	if err != nil || r.ID != 7 {
+		t.Fatalf("the stored URL ensured again: %+v, %v; want resource 7", r, err)
+	}
+	if _, err := c.Exec(ctx, `INSERT INTO resources (url, host, created_at) VALUES ('http://example.com/', 'example.com', now())`); err == nil {
+		t.Fatal("a second resource of a stored URL was inserted")
+	}
+	long := "http://example.com/?q=" // of hex that does not compress, as an index entry may be
+	for sum := sha256.Sum256(nil); len(long) < 5000; sum = sha256.Sum256(sum[:]) {
+		long += hex.EncodeToString(sum[:])
+	}
+	if _, err := c.Exec(ctx, `INSERT INTO resources (url, host, created_at) VALUES ($1, 'example.com', now())`, long); err != nil {
+		t.Fatalf("a resource of a URL of %d bytes: %v", len(long), err)
+	}
+	if _, err := c.Exec(ctx, `INSERT INTO links (version_id, ord, source, target, anchor, type) VALUES (3, 1, 'http://example.com/', $1, 'b', 'local')`, long); err != nil {
+		t.Fatalf("a link to a URL of %d bytes: %v", len(long), err)
+	}
 }

@@ -36,8 +36,11 @@ func (db *DB) EnsureResource(ctx context.Context, rawURL string) (*vigil.Resourc
 	}
 	err = db.update(ctx, func(tx *sql.Tx) error {
 		// Concurrent ensures of one URL: the loser's insert does nothing
-		// and it reads the winner's row.
-		if _, err := tx.ExecContext(ctx, q("INSERT INTO resources (url, host, created_at) VALUES (?, ?, ?) ON CONFLICT (url) DO NOTHING"),
+		// and it reads the winner's row. The URLs are kept unique by an
+		// exclusion constraint on a hash index (resources_url_key,
+		// migrations/0119_long_urls.sql), which ON CONFLICT names: it
+		// infers none from a column.
+		if _, err := tx.ExecContext(ctx, q("INSERT INTO resources (url, host, created_at) VALUES (?, ?, ?) ON CONFLICT ON CONSTRAINT resources_url_key DO NOTHING"),
 			u, vigil.HostOf(u), tv(db.now().UTC())); err != nil {
 			return err
 		}

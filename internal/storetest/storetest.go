@@ -28,6 +28,7 @@ func Run(t *testing.T, open Opener) {
 		"ResourceSpellingsShared":     testResourceSpellingsShared,
 		"ResourceErrorsHidePassword":  testResourceErrorsHidePassword,
 		"ResourceDelete":              testResourceDelete,
+		"LongURLs":                    testLongURLs,
 		"VersionAppend":               testVersionAppend,
 		"VersionAppendTwice":          testVersionAppendTwice,
 		"BinaryVersions":              testBinaryVersions,

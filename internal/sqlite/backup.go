@@ -43,7 +43,7 @@ func Backup(ctx context.Context, dir, dest string) (err error) {
 	q := url.Values{}
 	q.Set("mode", "ro")
 	q.Add("_pragma", "busy_timeout(10000)")
-	db, err := sql.Open("sqlite", "file:"+src+"?"+q.Encode())
+	db, err := sql.Open("sqlite", fileURI(src)+"?"+q.Encode())
 	if err != nil {
 		return fmt.Errorf("backup %s: %w", src, err)
 	}

@@ -87,7 +87,7 @@ func currentDSN(path string, immutable bool) string {
 	}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
 	q.Add("_pragma", "query_only(1)")
-	return "file:" + path + "?" + q.Encode()
+	return fileURI(path) + "?" + q.Encode()
 }
 
 // openCurrent opens OpenCurrent's writer connection to the database at

@@ -129,7 +129,7 @@ func openFile(ctx context.Context, path string) (*DB, error) {
 		for _, p := range []string{"journal_mode(WAL)", "foreign_keys(1)", busy, "synchronous(NORMAL)"} {
 			q.Add("_pragma", p)
 		}
-		return "file:" + path + "?" + q.Encode() + extra
+		return fileURI(path) + "?" + q.Encode() + extra
 	}
 	// The database holds password and token hashes and every page fetched:
 	// readable by its owner only. SQLite gives its -wal and -shm files the
@@ -189,6 +189,19 @@ func openFile(ctx context.Context, path string) (*DB, error) {
 	db.readStmts = newStmtCache(r)
 	return db, nil
 }
+
+// fileURI returns the file: URI of the database file at path, which a
+// DSN names it by (the driver passes it to SQLite whole, with
+// SQLITE_OPEN_URI): path with the characters SQLite's URIs read
+// otherwise escaped, '%' (which begins an escape), '?' (which begins the
+// parameters, and the driver's own) and '#' (which ends the path). Written
+// as it was, a data directory named with one of them kept the store in
+// another file (the path cut at the '?' or '#'; at a '?', without WAL,
+// the driver reading the DSN's first pragma as part of the path) or
+// failed to open it.
+func fileURI(path string) string { return "file:" + uriPathEscaper.Replace(path) }
+
+var uriPathEscaper = strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
 
 // ReadOnly reports whether the store may not be written through db:
 // opened by OpenCurrent, or by Open in a directory this user may not

@@ -135,9 +135,17 @@ func (db *DB) FindResources(ctx context.Context, f vigil.ResourceFilter) ([]*vig
 	return out, n, err
 }
 
-// DeleteResource implements vigil.ResourceStore.
+// DeleteResource implements vigil.ResourceStore. The resource's row is
+// locked first, as an append locks it (and DeleteVersionsBefore): an
+// append under way ends before the blobs to drop are read, its own
+// among them. Read before, the append's version went with the cascade
+// and its blob, read by no one, stayed.
 func (db *DB) DeleteResource(ctx context.Context, id int64) error {
 	return db.update(ctx, func(tx *sql.Tx) error {
+		var locked int64
+		if err := tx.QueryRowContext(ctx, q("SELECT id FROM resources WHERE id = ? FOR UPDATE"), id).Scan(&locked); err != nil {
+			return notFound(err, "resource %d not found", id)
+		}
 		hashes, err := resourceHashes(ctx, tx, id)
 		if err != nil {
 			return err

@@ -476,14 +476,15 @@ type OutboxStore interface {
 	ReleaseNotification(ctx context.Context, id int64, attempts int, now time.Time) error
 	// MarkNotificationSent records delivery; ENOTFOUND if absent.
 	MarkNotificationSent(ctx context.Context, id int64, at time.Time) error
-	// MarkNotificationFailed records a failed attempt with its error and
+	// MarkNotificationFailed records a failed attempt with its error (as
+	// StorableText: an answer's bytes that are no text replaced) and
 	// the time of the next one; ENOTFOUND if absent. A dead or sent entry
 	// stays as it is: the attempt ended after its sentinel was removed, or
 	// after another worker, whose claim followed the end of this one's
 	// lease, delivered it.
 	MarkNotificationFailed(ctx context.Context, id int64, errMsg string, next time.Time) error
-	// MarkNotificationDead gives up on an entry (dead letter); ENOTFOUND if
-	// absent. A sent entry stays sent, and a dead letter given up because
+	// MarkNotificationDead gives up on an entry (dead letter), its error
+	// kept as StorableText; ENOTFOUND if absent. A sent entry stays sent, and a dead letter given up because
 	// its sentinel was removed keeps that LastError (SentinelRemoved).
 	MarkNotificationDead(ctx context.Context, id int64, errMsg string) error
 	// RetryNotification gives a dead letter another chance, asked for by

@@ -279,7 +279,7 @@ func (db *DB) MarkNotificationFailed(ctx context.Context, id int64, errMsg strin
 		res, err := tx.ExecContext(ctx, q(`UPDATE notifications SET
 			last_error = CASE WHEN state IN ('dead', 'sent') THEN last_error ELSE ? END,
 			state = CASE WHEN state IN ('dead', 'sent') THEN state ELSE 'failed' END,
-			next_attempt = ? WHERE id = ?`), errMsg, tv(next), id)
+			next_attempt = ? WHERE id = ?`), vigil.StorableText(errMsg), tv(next), id)
 		return affected(res, err, "notification %d not found", id)
 	})
 }
@@ -297,7 +297,7 @@ func (db *DB) MarkNotificationDead(ctx context.Context, id int64, errMsg string)
 		res, err := tx.ExecContext(ctx, q(`UPDATE notifications SET
 			last_error = CASE WHEN state = 'sent' OR state = 'dead' AND last_error = ? THEN last_error ELSE ? END,
 			state = CASE WHEN state = 'sent' THEN 'sent' ELSE 'dead' END
-			WHERE id = ?`), vigil.SentinelRemoved, errMsg, id)
+			WHERE id = ?`), vigil.SentinelRemoved, vigil.StorableText(errMsg), id)
 		if err := affected(res, err, "notification %d not found", id); err != nil {
 			return err
 		}

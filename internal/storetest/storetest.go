@@ -84,6 +84,7 @@ func Run(t *testing.T, open Opener) {
 		"IDsNeverReused":              testIDsNeverReused,
 		"Outbox":                      testOutbox,
 		"OutboxRetry":                 testOutboxRetry,
+		"OutboxErrorText":             testOutboxErrorText,
 		"OutboxRetryRemoved":          testOutboxRetryRemovedSentinel,
 		"OutboxRetryTarget":           testOutboxRetryTarget,
 		"OutboxRetrySibling":          testOutboxRetrySibling,

@@ -266,7 +266,7 @@ func (s *Server) handleSentinelActionPage(w http.ResponseWriter, r *http.Request
 	}
 	switch action := r.PathValue("action"); action {
 	case "delete":
-		if err := s.Store.DeleteSentinel(r.Context(), sen.ID); err != nil {
+		if err := s.deleteSentinel(r.Context(), sess.User, sen); err != nil {
 			return err
 		}
 		return s.seeOtherDone(w, r, "/sentinels", "deleted")

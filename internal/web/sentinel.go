@@ -979,14 +979,21 @@ func (s *Server) handleSentinelDelete(w http.ResponseWriter, r *http.Request, u 
 	if err != nil {
 		return err
 	}
-	if err := s.refuseIfUsed(r.Context(), u, sen.Name, "removed"); err != nil {
-		return err
-	}
-	if err := s.Store.DeleteSentinel(r.Context(), sen.ID); err != nil {
+	if err := s.deleteSentinel(r.Context(), u, sen); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
+}
+
+// deleteSentinel removes u's sentinel sen, unless another of u's
+// sentinels uses it (refuseIfUsed): the API and the dashboard's Delete
+// both remove a sentinel through it.
+func (s *Server) deleteSentinel(ctx context.Context, u *vigil.User, sen *vigil.Sentinel) error {
+	if err := s.refuseIfUsed(ctx, u, sen.Name, "removed"); err != nil {
+		return err
+	}
+	return s.Store.DeleteSentinel(ctx, sen.ID)
 }
 
 // refuseIfUsed returns an ECONFLICT error naming u's other sentinels that

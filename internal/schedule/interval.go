@@ -120,6 +120,10 @@ func (p Policy) Next(now time.Time, plan Plan, h *History, o Outcome, jitter flo
 		h.Deferrals++
 		d, base := p.BusyRetry, p.base(plan, h)
 		for i := 1; i < h.Deferrals && d < base; i++ {
+			if d > base/2 {
+				d = base // doubled, it would pass base, and perhaps the largest Duration
+				break
+			}
 			d *= 2
 		}
 		return now.Add(p.jitter(min(d, max(base, p.BusyRetry)), jitter))
@@ -188,7 +192,14 @@ func (p Policy) adapt(h *History) time.Duration {
 	return min(max(target, p.MinInterval), p.MaxInterval)
 }
 
+// jitter returns d moved by draw times its Jitter fraction, at most the
+// largest Duration: an interval near it (Fetch 9000000000 seconds) plus
+// its tenth would overflow, to a negative sum.
 func (p Policy) jitter(d time.Duration, draw float64) time.Duration {
 	draw = math.Max(-1, math.Min(1, draw))
-	return d + time.Duration(float64(d)*p.Jitter*draw)
+	off := time.Duration(float64(d) * p.Jitter * draw)
+	if off > 0 && d > math.MaxInt64-off {
+		return math.MaxInt64
+	}
+	return d + off
 }

@@ -280,12 +280,17 @@ func (p *xpathPath) eval(x *xeval, ctx xitem) []xitem {
 		}
 		cur = next
 	}
-	// drop the virtual document node
+	// The virtual document node selected ("/") is the document's
+	// content, its top element: the whole page, not nothing.
 	out := cur[:0]
 	for _, it := range cur {
-		if it.n.Kind != 0 {
-			out = append(out, it)
+		if it.n.Kind == 0 {
+			if len(it.n.Children) == 0 {
+				continue
+			}
+			it = xitem{it.n.Children[0], -1}
 		}
+		out = append(out, it)
 	}
 	return out
 }

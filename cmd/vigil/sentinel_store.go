@@ -355,7 +355,8 @@ func fmtTime(t time.Time) string {
 func runSentinelRm(ctx context.Context, env *environment, args []string) (code int, err error) {
 	fs := newSentinelFlagSet(env, "sentinel rm", "ID|NAME...", "Rm removes sentinels, with their changes, by id or by the owner's name for\n"+
 		"them. A sentinel other sentinels use (Using it, or From or To its start or\n"+
-		"end) is kept: edit or remove those first.")
+		"end) is kept: edit or remove those first, or name them too (those named\n"+
+		"are removed users first).")
 	sf := addStoreFlags(fs, env)
 	owner := statedString(fs, "owner", ownerDefault(env), "the `owner` whose sentinels NAME names (default $VIGIL_OWNER or "+defaultOwner+")")
 	if help, err := parseFlags(fs, args); help || err != nil {
@@ -374,38 +375,80 @@ func runSentinelRm(ctx context.Context, env *environment, args []string) (code i
 	if err != nil {
 		return exitError, err
 	}
-	code = exitOK
-	for _, arg := range fs.Args() {
+	// The sentinels named are removed in an order that leaves none of
+	// them used by another: "rm a b", where b uses a, removes b and then
+	// a. A sentinel is kept only when one that stays uses it (not named,
+	// or not removed). The problems are told in the order of the
+	// arguments.
+	type removal struct {
+		arg string
+		s   *vigil.Sentinel
+	}
+	problems := make([]string, len(fs.Args()))
+	pending := map[int]removal{}
+	for i, arg := range fs.Args() {
 		found, missing := findSentinel(ctx, st, all, ownerID, *owner, arg)
 		if found == nil {
-			fmt.Fprintf(env.stderr, "vigil sentinel rm: %s\n", missing)
-			code = exitChanged
+			problems[i] = missing
 			continue
 		}
-		var specs [][]byte
-		for _, s := range all {
-			if s.OwnerID == found.OwnerID {
-				specs = append(specs, s.Spec)
+		pending[i] = removal{arg, found}
+	}
+	removed := map[int64]bool{}
+	for progress := true; progress; {
+		progress = false
+		for i := range fs.Args() {
+			r, ok := pending[i]
+			if !ok {
+				continue
 			}
-		}
-		if users := spec.UsedBy(found.Name, specs); len(users) > 0 {
-			them := "them"
-			if len(users) == 1 {
-				them = "it"
+			if removed[r.s.ID] {
+				// Named twice ("rm a 1"): removed once.
+				delete(pending, i)
+				continue
 			}
-			fmt.Fprintf(env.stderr, "vigil sentinel rm: %s: used by %s; edit or remove %s first\n", arg, strings.Join(users, ", "), them)
-			code = exitChanged
-			continue
+			if len(sentinelUsers(r.s, all)) > 0 {
+				continue
+			}
+			delete(pending, i)
+			if err := st.DeleteSentinel(ctx, r.s.ID); err != nil {
+				problems[i] = fmt.Sprintf("%s: %v", r.arg, vigil.ErrorMessage(err))
+				continue
+			}
+			fmt.Fprintf(env.stdout, "removed sentinel %d\n", r.s.ID)
+			removed[r.s.ID] = true
+			all = slices.DeleteFunc(all, func(s *vigil.Sentinel) bool { return s.ID == r.s.ID })
+			progress = true
 		}
-		if err := st.DeleteSentinel(ctx, found.ID); err != nil {
-			fmt.Fprintf(env.stderr, "vigil sentinel rm: %s: %v\n", arg, vigil.ErrorMessage(err))
-			code = exitChanged
-			continue
+	}
+	for i, r := range pending {
+		users := sentinelUsers(r.s, all)
+		them := "them"
+		if len(users) == 1 {
+			them = "it"
 		}
-		fmt.Fprintf(env.stdout, "removed sentinel %d\n", found.ID)
-		all = slices.DeleteFunc(all, func(s *vigil.Sentinel) bool { return s.ID == found.ID })
+		problems[i] = fmt.Sprintf("%s: used by %s; edit or remove %s first", r.arg, strings.Join(users, ", "), them)
+	}
+	code = exitOK
+	for _, p := range problems {
+		if p != "" {
+			fmt.Fprintf(env.stderr, "vigil sentinel rm: %s\n", p)
+			code = exitChanged
+		}
 	}
 	return code, nil
+}
+
+// sentinelUsers names the sentinels of all, of s's owner, that use s
+// (Using it, or From or To its start or end).
+func sentinelUsers(s *vigil.Sentinel, all []*vigil.Sentinel) []string {
+	var specs [][]byte
+	for _, o := range all {
+		if o.OwnerID == s.OwnerID {
+			specs = append(specs, o.Spec)
+		}
+	}
+	return spec.UsedBy(s.Name, specs)
 }
 
 // sentinelsAndOwner returns every sentinel of the store and the id of the

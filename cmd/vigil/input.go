@@ -54,7 +54,11 @@ func readInput(env *environment, name string, limit int64) ([]byte, error) {
 // has emptied the file before the command reads it; with >>, the output
 // would be added to the input.
 func outputNotInput(env *environment, names ...string) error {
-	out, ok := env.stdout.(*os.File)
+	w := env.stdout
+	if s, ok := w.(*stickyWriter); ok {
+		w = s.w
+	}
+	out, ok := w.(*os.File)
 	if !ok {
 		return nil
 	}

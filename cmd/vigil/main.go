@@ -133,6 +133,29 @@ func lookup(args []string) (*command, []string) {
 
 // run dispatches args to a subcommand and returns the process exit code.
 func run(ctx context.Context, env *environment, args []string) int {
+	// Every command's output is checked once, here: a write that fails
+	// (a full disk) is the command's error, exit status 2, unless it
+	// has one of its own, so that a password printed "only now", a
+	// sentinel's problems or a feed path lost is not taken for output
+	// written (vigil user add exited 0, the password shown to nobody).
+	out := &stickyWriter{w: env.stdout}
+	written := *env
+	written.stdout = out
+	env = &written
+	code := dispatch(ctx, env, args)
+	if out.err != nil && code != exitError && code < exitInterrupted {
+		name := "vigil"
+		if c, _ := lookup(args); c != nil {
+			name += " " + c.name
+		}
+		fmt.Fprintf(env.stderr, "%s: %v\n", name, out.err)
+		return exitError
+	}
+	return code
+}
+
+// dispatch runs the subcommand args name and returns its exit code.
+func dispatch(ctx context.Context, env *environment, args []string) int {
 	if len(args) == 1 && args[0] == "--version" {
 		args = []string{"version"}
 	}
@@ -200,6 +223,23 @@ func run(ctx context.Context, env *environment, args []string) int {
 		return exitError
 	}
 	return code
+}
+
+// stickyWriter writes to w until a write fails, and keeps that error.
+type stickyWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (s *stickyWriter) Write(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	n, err := s.w.Write(p)
+	if err != nil {
+		s.err = err
+	}
+	return n, err
 }
 
 // errUsageShown is returned by a command whose flag parsing already printed

@@ -129,6 +129,11 @@ func runSentinelCheck(ctx context.Context, env *environment, args []string) (cod
 			return exitError, err
 		}
 	}
+	// "vigil sentinel check s.ssl >> s.ssl" added its problems to the
+	// file.
+	if err := outputNotInput(env, fs.Args()...); err != nil {
+		return exitError, err
+	}
 	code = exitOK
 	enc := json.NewEncoder(env.stdout)
 	for _, name := range fs.Args() {
@@ -193,6 +198,13 @@ func runSentinelFmt(ctx context.Context, env *environment, args []string) (int, 
 	if fs.NArg() == 0 {
 		fs.Usage()
 		return exitError, errUsageShown
+	}
+	if !*write {
+		// "vigil sentinel fmt s.ssl >> s.ssl" added the canonical form to
+		// the file, which then held each sentinel twice.
+		if err := outputNotInput(env, fs.Args()...); err != nil {
+			return exitError, err
+		}
 	}
 	code := exitOK
 	for _, name := range fs.Args() {

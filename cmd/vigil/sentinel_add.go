@@ -99,6 +99,9 @@ func runSentinelAdd(ctx context.Context, env *environment, args []string) (code 
 	if err := newOwner(*owner).Validate(); err != nil {
 		return exitError, fmt.Errorf("owner %s: %w", *owner, err)
 	}
+	if err := outputNotInput(env, fs.Args()...); err != nil {
+		return exitError, err
+	}
 	code = exitOK
 	var files []parsedFile
 	for _, name := range fs.Args() {

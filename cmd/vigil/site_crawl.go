@@ -129,6 +129,13 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 		return exitError, err
 	}
 	var prev *crawl.Snapshot
+	if *previous != "" && *out == "" {
+		// "--previous s.json >> s.json" added the new snapshot to the
+		// previous one.
+		if err := outputNotInput(env, *previous); err != nil {
+			return exitError, fmt.Errorf("--previous: %w", err)
+		}
+	}
 	if *previous != "" {
 		if prev, _, err = readSnapshot(env, *previous, crawl.DefaultMaxSnapshotSize); err != nil {
 			return exitError, fmt.Errorf("--previous: %w", err)

@@ -108,6 +108,9 @@ func runSiteDiff(ctx context.Context, env *environment, args []string) (int, err
 	if oldName == "-" && newName == "-" {
 		return exitError, fmt.Errorf("only one of OLD and NEW can be standard input")
 	}
+	if err := outputNotInput(env, oldName, newName); err != nil {
+		return exitError, err
+	}
 	s1, size1, err := readSnapshot(env, oldName, df.maxBytes)
 	if err != nil {
 		return exitError, err

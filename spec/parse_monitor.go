@@ -267,12 +267,22 @@ func (p *parser) parseList(what string) []*Lit {
 	default:
 		p.failExpected("{ or ( after " + what)
 	}
+	open, opening := p.pos, p.lit
 	p.next()
 	var list []*Lit
 	var semicolon Pos // the first ";" between items, read as ","
 	for {
 		if p.tok == closing {
 			p.emptyItem(what, list)
+		}
+		if p.tok.clauseStart() && p.prevEnd.IsValid() && p.pos.Line > p.prevEnd.Line {
+			// A clause or a sentinel that begins its line, not an item
+			// (nothing after it that an item has: "keywords {a," and
+			// then "Fetch 1 day"): the list was left open on the line
+			// before. Told at the clause, which is then read as one.
+			if next := p.peek(); next != COMMA && next != closing {
+				p.failExpected(fmt.Sprintf("%s to close the %s at %d:%d", closing, opening, open.Line, open.Column))
+			}
 		}
 		if p.tok == ILLEGAL {
 			p.unquotedItem(p.pos.Offset, what, closing) // $5
@@ -305,6 +315,10 @@ func (p *parser) parseList(what string) []*Lit {
 		p.semicolonItems(semicolon, what, list)
 	}
 	if p.tok != closing {
+		if p.tok.clauseStart() && p.prevEnd.IsValid() && p.pos.Line > p.prevEnd.Line {
+			// "keywords {a" and then "Fetch 1 day".
+			p.failExpected(fmt.Sprintf("%s to close the %s at %d:%d", closing, opening, open.Line, open.Column))
+		}
 		if what == "phrase" && (p.tok == IDENT || p.tok == WORD) && len(list) > 0 {
 			// phrase {sold out}: the words of a phrase are quoted.
 			p.fail(p.pos, p.lit, ", or "+closing.String(), fmt.Sprintf("expected , or %s, found %s: a phrase is written in quotes: phrase {%s}",

@@ -323,6 +323,18 @@ func (p *parser) next() {
 	}
 }
 
+// peek returns the token after the current one, comments passed over,
+// without moving on and without reporting the errors of its scan.
+func (p *parser) peek() Token {
+	sc := p.sc
+	sc.err = nil
+	for {
+		if _, tok, _ := sc.Scan(); tok != COMMENT {
+			return tok
+		}
+	}
+}
+
 // try runs f and reports whether it completed without a syntax error.
 func (p *parser) try(f func()) (ok bool) {
 	depth := p.depth

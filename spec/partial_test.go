@@ -31,6 +31,18 @@ f:4:1: Compare moving 1: n must be at least 2 (moving 1 would compare each versi
 f:4:29: expected email <address>, webhook <URL> or a chat URL (slack://, discord://, telegram://, ntfy://, gotify://, mattermost://), found end of file
 `,
 	}, {
+		name: "list left open before the next sentinel, which is checked",
+		src:  "Create Sentinel a Using https://example.org/\nMonitor keywords {sale,\nCreate Sentinel b Using https://example.org/b\nFetch 0 hours\n",
+		want: `f:3:1: expected } to close the { at 2:18, found "Create"
+f:4:7: Fetch 0 hours: interval must be greater than 0
+`,
+	}, {
+		name: "list left open before a clause, which is checked",
+		src:  "Create Sentinel a Using https://example.org/\nMonitor phrase {\"sold out\"\nNotify By email bad\n",
+		want: `f:3:1: expected } to close the { at 2:16, found "Notify"
+f:3:11: invalid email address "bad"
+`,
+	}, {
 		name: "header did not parse: clauses alone",
 		src:  "Create Sentinel c Usin https://example.org/\nFetch 0 hours\nNotify By email bad\nConfirm after 2 hours\n",
 		want: `f:1:19: expected Using, found "Usin": write Using

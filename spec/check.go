@@ -155,6 +155,9 @@ type Checker struct {
 
 	known map[string]*Stored
 	bad   map[string]bool
+	// later holds where the sentinels of the file being checked that are
+	// not checked yet are defined (see Ahead).
+	later map[string]Position
 	// replacing is the stored sentinel CheckReplace checks an edit of.
 	replacing *Stored
 	// stored: RecheckStored is checking a stored sentinel again.
@@ -187,6 +190,22 @@ func (c *Checker) Failed(name string) {
 	c.bad[nameKey(name)] = true
 }
 
+// Ahead tells c that a sentinel named name is defined at pos, further on in
+// the file being checked, so that one checked before it that uses it, or
+// refers to its events, is told where it is and to define it first (a
+// sentinel uses only those defined before it), not only that the name is
+// unknown. Once that sentinel is checked (Add, or Failed), its name is
+// known, and pos no longer counts. CheckFile tells it of every sentinel of
+// its file.
+func (c *Checker) Ahead(name string, pos Position) {
+	if c.later == nil {
+		c.later = map[string]Position{}
+	}
+	if _, ok := c.later[nameKey(name)]; !ok {
+		c.later[nameKey(name)] = pos
+	}
+}
+
 func (c *Checker) lookup(name string) *Stored {
 	if s, ok := c.known[nameKey(name)]; ok {
 		return s
@@ -215,6 +234,11 @@ func (c *Checker) loc() *time.Location {
 func (c *Checker) CheckFile(f *File) ([]*Checked, error) {
 	var errs ErrorList
 	out := make([]*Checked, len(f.Sentinels))
+	for _, s := range f.Sentinels {
+		if s.Name != nil {
+			c.Ahead(s.Name.Name, s.Name.NamePos.Position(f.Name))
+		}
+	}
 	for i, s := range f.Sentinels {
 		ch, el := c.checkAs(f.Name, s, s.HasSyntaxErrors())
 		errs = append(errs, el...)
@@ -693,6 +717,8 @@ func (k *checking) ref(id *Ident, where string) *Stored {
 	if ref == nil {
 		if k.c.bad[nameKey(id.Name)] {
 			k.errorf(id, id.Name, "sentinel %s has errors", short(id.Name))
+		} else if at, ok := k.c.later[nameKey(id.Name)]; ok {
+			k.errorf(id, id.Name, "sentinel %s is defined after this one, at %s: define it first (a sentinel uses only those defined before it)", short(id.Name), at)
 		} else {
 			k.errorf(id, id.Name, "unknown sentinel %s", short(id.Name))
 		}

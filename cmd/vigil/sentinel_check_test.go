@@ -117,6 +117,9 @@ func TestSentinelCheckSyntaxAndSemantic(t *testing.T) {
 		// A header read past its mistake, checked in full; one without
 		// its target, checked as far as it states.
 		{"header-lost", nil, exitChanged},
+		// A sentinel that uses one defined after it is told where
+		// that one is.
+		{"uses-later", nil, exitChanged},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			path := filepath.Join("testdata", "sentinel-check", c.name+".txtar")

@@ -28,8 +28,15 @@ func isXMLPatch(b []byte) bool {
 		if err != nil {
 			return false
 		}
-		if s, ok := t.(xml.StartElement); ok {
-			return s.Name.Local != "unit_delta"
+		switch t := t.(type) {
+		case xml.StartElement:
+			return t.Name.Local != "unit_delta"
+		case xml.CharData:
+			if len(bytes.TrimSpace(t)) > 0 {
+				// Text first (a summary of vigil diff, whose
+				// quoted "<row>" was taken for the patch's root).
+				return false
+			}
 		}
 	}
 }

@@ -73,6 +73,10 @@ func TestPatchXMLPatch(t *testing.T) {
 			`p.xml: line 2, column 1: operation 1 (<remove sel="doc/nope">): unlocated-node: no element matches step 2 (nope)`},
 		{"malformed", "<diff>\n<add sel='doc'><a></b></add></diff>", nil, exitError, "", "p.xml: xml patch: line 2, column 19: </b> closes <a>"},
 		{"reverse", `<diff><remove sel="doc/note"/></diff>`, []string{"--reverse"}, exitError, "", "cannot be undone"},
+		// A summary of vigil diff is no patch, though it quotes an
+		// element: it was read as one, "xml patch: text outside the
+		// document element".
+		{"summary", "doc.xml -> new.xml: 1 inserted (1 node)\ninsert  /doc[1]/b[1]: \"<b>\"\n", nil, exitError, "", "p.xml: line 1, column 1: text before the root element"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -88,7 +92,10 @@ func TestPatchXMLPatch(t *testing.T) {
 	if code, _, errOut := runCLI(t, "", "patch", example+"v1.xml", writeFile(t, dir, "d.xml", x)); code != exitOK {
 		t.Errorf("patch with a XyDelta: exit %d, stderr %q", code, errOut)
 	}
-	if !isXMLPatch([]byte("\ufeff <?xml version='1.0'?><!-- c --><diff/>")) || isXMLPatch([]byte(`<xy:unit_delta xmlns:xy="u"/>`)) || isXMLPatch([]byte(`{"ops":[]}`)) {
+	if !isXMLPatch([]byte("\ufeff <?xml version='1.0'?><!-- c --><diff/>")) || isXMLPatch([]byte(`<xy:unit_delta xmlns:xy="u"/>`)) || isXMLPatch([]byte(`{"ops":[]}`)) ||
+		// Text before any element: not XML, though it quotes some
+		// (vigil diff --format summary).
+		isXMLPatch([]byte("a.xml -> b.xml: 1 inserted\ninsert  /r[1]/row[1]: \"<row>\"\n")) {
 		t.Error("isXMLPatch misreads a file")
 	}
 }

@@ -190,19 +190,23 @@ func (c *Checker) Failed(name string) {
 	c.bad[nameKey(name)] = true
 }
 
-// Ahead tells c that a sentinel named name is defined at pos, further on in
-// the file being checked, so that one checked before it that uses it, or
-// refers to its events, is told where it is and to define it first (a
+// Ahead tells c where each sentinel of f is defined, before any of them is
+// checked, so that one checked before another that it uses, or whose events
+// it refers to, is told where that one is and to define it first (a
 // sentinel uses only those defined before it), not only that the name is
-// unknown. Once that sentinel is checked (Add, or Failed), its name is
-// known, and pos no longer counts. CheckFile tells it of every sentinel of
-// its file.
-func (c *Checker) Ahead(name string, pos Position) {
-	if c.later == nil {
-		c.later = map[string]Position{}
-	}
-	if _, ok := c.later[nameKey(name)]; !ok {
-		c.later[nameKey(name)] = pos
+// unknown. Once a sentinel is checked (Add, or Failed), its name is known,
+// and its place no longer counts. CheckFile calls it.
+func (c *Checker) Ahead(f *File) {
+	for _, s := range f.Sentinels {
+		if s.Name == nil {
+			continue
+		}
+		if c.later == nil {
+			c.later = map[string]Position{}
+		}
+		if _, ok := c.later[nameKey(s.Name.Name)]; !ok {
+			c.later[nameKey(s.Name.Name)] = s.Name.NamePos.Position(f.Name)
+		}
 	}
 }
 
@@ -234,11 +238,7 @@ func (c *Checker) loc() *time.Location {
 func (c *Checker) CheckFile(f *File) ([]*Checked, error) {
 	var errs ErrorList
 	out := make([]*Checked, len(f.Sentinels))
-	for _, s := range f.Sentinels {
-		if s.Name != nil {
-			c.Ahead(s.Name.Name, s.Name.NamePos.Position(f.Name))
-		}
-	}
+	c.Ahead(f)
 	for i, s := range f.Sentinels {
 		ch, el := c.checkAs(f.Name, s, s.HasSyntaxErrors())
 		errs = append(errs, el...)

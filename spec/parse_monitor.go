@@ -275,7 +275,7 @@ func (p *parser) parseList(what string) []*Lit {
 		if p.tok == closing {
 			p.emptyItem(what, list)
 		}
-		if p.tok.clauseStart() && p.prevEnd.IsValid() && p.pos.Line > p.prevEnd.Line {
+		if p.clauseOnNextLine() {
 			// A clause or a sentinel that begins its line, not an item
 			// (nothing after it that an item has: "keywords {a," and
 			// then "Fetch 1 day"): the list was left open on the line
@@ -315,7 +315,7 @@ func (p *parser) parseList(what string) []*Lit {
 		p.semicolonItems(semicolon, what, list)
 	}
 	if p.tok != closing {
-		if p.tok.clauseStart() && p.prevEnd.IsValid() && p.pos.Line > p.prevEnd.Line {
+		if p.clauseOnNextLine() {
 			// "keywords {a" and then "Fetch 1 day".
 			p.failExpected(fmt.Sprintf("%s to close the %s at %d:%d", closing, opening, open.Line, open.Column))
 		}
@@ -514,3 +514,10 @@ func digitsAt(src []byte, off int) string {
 }
 
 // ---- fetch, confirm, intervals
+
+// clauseOnNextLine reports whether the current token begins a clause or a
+// sentinel on a line after the last token read: what a list left open on
+// the line before is followed by, not an item of it.
+func (p *parser) clauseOnNextLine() bool {
+	return p.tok.clauseStart() && p.prevEnd.IsValid() && p.pos.Line > p.prevEnd.Line
+}

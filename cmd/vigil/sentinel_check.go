@@ -55,11 +55,7 @@ func checkFile(c *spec.Checker, f *spec.File, parseErr error) ([]*spec.Checked, 
 func checkParsed(c *spec.Checker, f *spec.File, faulty []bool) ([]*spec.Checked, spec.ErrorList) {
 	var errs spec.ErrorList
 	out := make([]*spec.Checked, len(f.Sentinels))
-	for _, s := range f.Sentinels {
-		if s.Name != nil {
-			c.Ahead(s.Name.Name, s.Name.NamePos.Position(f.Name))
-		}
-	}
+	c.Ahead(f)
 	for i, s := range f.Sentinels {
 		var list spec.ErrorList
 		if faulty != nil && faulty[i] {

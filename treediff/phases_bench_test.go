@@ -15,7 +15,8 @@ import (
 // BenchmarkDiffPhases times the Vigil algorithm phase by phase on a 1 MB
 // and a 10 MB pair of each shape (10 % of nodes changed), parsing excluded,
 // and reports each phase in ms/op next to the time to parse both documents,
-// so that the growth of each phase from 1 to 10 MB can be read off:
+// and the megabytes each phase allocates, so that the growth of each phase
+// from 1 to 10 MB can be read off:
 //
 //	go test -run '^$' -bench DiffPhases -benchtime 5x ./treediff
 //
@@ -46,10 +47,16 @@ func benchmarkPhases(b *testing.B, shape simulate.Shape, size int) {
 			b.Fatal(err)
 		}
 		spent := map[string]time.Duration{}
+		allocated := map[string]uint64{}
+		var ms runtime.MemStats
 		timed := func(name string, f func()) {
+			runtime.ReadMemStats(&ms)
+			before := ms.TotalAlloc
 			start := time.Now()
 			f()
 			spent[name] += time.Since(start)
+			runtime.ReadMemStats(&ms)
+			allocated[name] += ms.TotalAlloc - before
 		}
 		for i := 0; i < b.N; i++ {
 			b.StopTimer()
@@ -85,6 +92,9 @@ func benchmarkPhases(b *testing.B, shape simulate.Shape, size int) {
 		}
 		for name, d := range spent {
 			b.ReportMetric(float64(d)/float64(b.N)/1e6, fmt.Sprintf("%s-ms/op", name))
+		}
+		for name, n := range allocated {
+			b.ReportMetric(float64(n)/float64(b.N)/1e6, fmt.Sprintf("%s-MB/op", name))
 		}
 	})
 }

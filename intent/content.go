@@ -59,7 +59,7 @@ type word struct {
 	text string // as written
 	leaf int32  // index of its leaf in content.leaves
 	idx  int32  // 1-based index among the words of its leaf
-	id   int32  // symtab number of the comparison form (wordKey)
+	id   int32  // symtab number of the comparison form (spec.WordKey)
 	brk  bool   // the word starts a block of text (leaf.brk): no phrase spans it and the word before
 }
 

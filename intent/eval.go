@@ -450,10 +450,10 @@ func (p *Pair) keywords(cp *contentPair, args []string) []Change {
 
 // keywordShown is a keyword occurrence as a record names it: the word as
 // the page writes it (its case, its apostrophes), without the punctuation
-// and symbols around it, which the comparison leaves out too (wordKey): a
+// and symbols around it, which the comparison leaves out too (spec.WordKey): a
 // keyword found in "(sale)," is "sale", in "C++." "C++".
 func keywordShown(w string) string {
-	if t := trimWord(w); t != "" {
+	if t := spec.TrimWord(w); t != "" {
 		return t
 	}
 	return w

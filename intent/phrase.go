@@ -3,13 +3,15 @@ package intent
 import (
 	"slices"
 	"strings"
+
+	"github.com/vigil-web/vigil/spec"
 )
 
 // phraseKeys returns the comparison form of a phrase's words.
 func phraseKeys(p string, caseSensitive bool) []string {
 	var out []string
 	for _, w := range splitWords(p) {
-		if k := wordKey(w, caseSensitive); k != "" {
+		if k := spec.WordKey(w, caseSensitive); k != "" {
 			out = append(out, k)
 		}
 	}

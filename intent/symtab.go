@@ -1,6 +1,10 @@
 package intent
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/vigil-web/vigil/spec"
+)
 
 // symtab numbers the strings of a pair of versions (values, signatures and
 // word keys), so that the phases compare and hash small integers instead
@@ -139,7 +143,7 @@ func (t *symtab) valueWords(vid int32, value string, caseSensitive bool) []value
 	j := int32(0)
 	forEachField(value, func(o int, w string) {
 		j++
-		k := wordKey(w, caseSensitive)
+		k := spec.WordKey(w, caseSensitive)
 		if k == "" {
 			return
 		}

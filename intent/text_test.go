@@ -1,6 +1,10 @@
 package intent
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/vigil-web/vigil/spec"
+)
 
 // TestWordKeyCanonical: a word is compared in its canonical composition
 // (Unicode NFC), so "café" written with a precomposed é and with an e and
@@ -9,8 +13,8 @@ import "testing"
 func TestWordKeyCanonical(t *testing.T) {
 	const composed, decomposed = "caf\u00e9", "cafe\u0301"
 	for _, cs := range []bool{false, true} {
-		if a, b := wordKey(composed, cs), wordKey(decomposed, cs); a != b {
-			t.Errorf("caseSensitive=%v: wordKey(%q) = %q, wordKey(%q) = %q", cs, composed, a, decomposed, b)
+		if a, b := spec.WordKey(composed, cs), spec.WordKey(decomposed, cs); a != b {
+			t.Errorf("caseSensitive=%v: spec.WordKey(%q) = %q, spec.WordKey(%q) = %q", cs, composed, a, decomposed, b)
 		}
 	}
 	page := func(body string) string { return `<html><body>` + body + `</body></html>` }
@@ -28,8 +32,8 @@ func TestWordKeyCanonical(t *testing.T) {
 // (Sorcerer’s, U+2019) is the apostrophe a user types (Sorcerer's).
 func TestWordKeyApostrophe(t *testing.T) {
 	for _, w := range []string{"Sorcerer\u2019s", "Sorcerer\u02bcs", "Sorcerer\u2018s"} {
-		if got, want := wordKey(w, false), wordKey("Sorcerer's", false); got != want {
-			t.Errorf("wordKey(%q) = %q, want %q", w, got, want)
+		if got, want := spec.WordKey(w, false), spec.WordKey("Sorcerer's", false); got != want {
+			t.Errorf("spec.WordKey(%q) = %q, want %q", w, got, want)
 		}
 	}
 	page := func(body string) string { return `<html><body>` + body + `</body></html>` }
@@ -49,10 +53,10 @@ func TestWordKeyApostrophe(t *testing.T) {
 // same without it.
 func TestWordKeySoftHyphen(t *testing.T) {
 	const plain, shy = "Donaudampfschifffahrt", "Donau\u00addampf\u00adschiff\u00adfahrt"
-	if a, b := wordKey(plain, false), wordKey(shy, false); a != b {
-		t.Errorf("wordKey(%q) = %q, wordKey(%q) = %q", plain, a, shy, b)
+	if a, b := spec.WordKey(plain, false), spec.WordKey(shy, false); a != b {
+		t.Errorf("spec.WordKey(%q) = %q, spec.WordKey(%q) = %q", plain, a, shy, b)
 	}
-	if k := wordKey("\u00ad\u00ad", false); k != "" {
+	if k := spec.WordKey("\u00ad\u00ad", false); k != "" {
 		t.Errorf("soft hyphens alone: %q, want no word", k)
 	}
 	page := func(body string) string { return `<html><body>` + body + `</body></html>` }
@@ -85,8 +89,8 @@ func TestWordKeyLanguageNames(t *testing.T) {
 		{"C", "c"},
 		{"x+y", "x+y"},
 	} {
-		if got := wordKey(c.word, false); got != c.key {
-			t.Errorf("wordKey(%q) = %q, want %q", c.word, got, c.key)
+		if got := spec.WordKey(c.word, false); got != c.key {
+			t.Errorf("spec.WordKey(%q) = %q, want %q", c.word, got, c.key)
 		}
 	}
 	page := func(body string) string { return `<html><body>` + body + `</body></html>` }

@@ -233,7 +233,9 @@
 //     the first past the limit (a list counts as one; a sentinel stored
 //     before the limit is warned instead); keywords with
 //     several words, keywords and phrases of punctuation and symbols alone
-//     (which match no word), duplicate or empty values, invalid regular expressions
+//     (which match no word), duplicate or empty values (keywords, phrases
+//     and excepted words compared as a page's words are, by WordKey),
+//     invalid regular expressions
 //     (RE2) and unbalanced selectors (and, through
 //     Checker.CompileSelector, any selector the monitor could not compile,
 //     at the column of the mistake); value without a scope or condition;

@@ -95,7 +95,7 @@ func (v *validator) composite(x *BinaryExpr, ops []Expr) {
 	notDistinct := func(i, j int) {
 		msg := fmt.Sprintf("operands of %s must be distinct: %s appears twice", x.Op, shortCode(key(i)))
 		if key(i) != key(j) {
-			msg = fmt.Sprintf("operands of %s must be distinct: %s is the same as %s, since they match in any %s", x.Op, shortCode(key(i)), shortCode(key(j)), lenience(key(j), key(i)))
+			msg = fmt.Sprintf("operands of %s must be distinct: %s is the same as %s, since %s", x.Op, shortCode(key(i)), shortCode(key(j)), sameWordsBecause(key(j), key(i)))
 		}
 		if v.stored && !equalExpr(ops[i], ops[j], argAsWritten) {
 			// Stored before operands were compared in any case.
@@ -303,13 +303,27 @@ func equalExpr(a, b Expr, key func(Kind, string) string) bool {
 
 // argKey is the value of an argument of a change type of kind as the
 // change type matches it: keywords, phrases and the words all words
-// excepts are compared in any case and across white space (package
-// intent, whose case-sensitive matching the language cannot ask for), so
-// Sale and sale are one keyword; ids and regular expressions as written.
+// excepts are compared word by word in their comparison form (WordKey: in
+// any case, across white space, without the punctuation around a word,
+// with a typographic apostrophe as ', and an accent however it is
+// encoded; package intent's case-sensitive matching is one the language
+// cannot ask for), so Sale, sale and "sale," are one keyword; ids and
+// regular expressions as written. A value of no word (reported as such)
+// is compared in any case and across white space.
 func argKey(kind Kind, value string) string {
 	switch kind {
 	case Keywords, Phrase, Words:
-		return strings.ToLower(strings.Join(strings.Fields(value), " "))
+		fields := strings.Fields(value)
+		keys := make([]string, 0, len(fields))
+		for _, w := range fields {
+			if k := WordKey(w, false); k != "" {
+				keys = append(keys, k)
+			}
+		}
+		if len(keys) == 0 {
+			return strings.ToLower(strings.Join(fields, " "))
+		}
+		return strings.Join(keys, " ")
 	}
 	return value
 }
@@ -368,16 +382,21 @@ func selectorKey(s *Selector) string {
 	return "c" + s.Expr.Value
 }
 
-// lenience names what two keywords or phrases that match the same words
-// differ in: "case", "spacing", or "case and spacing".
-func lenience(a, b string) string {
+// sameWordsBecause says why two keywords or phrases of the same key
+// (argKey), or two operands printed with them, match the same words: "they
+// match in any case", "in any spacing", "in any case and spacing", or,
+// where they differ in more than that, how a page's words are compared.
+func sameWordsBecause(a, b string) string {
+	spaced := func(s string) string { return strings.Join(strings.Fields(s), " ") }
 	switch {
 	case strings.EqualFold(a, b):
-		return "case"
-	case strings.Join(strings.Fields(a), " ") == strings.Join(strings.Fields(b), " "):
-		return "spacing"
+		return "they match in any case"
+	case spaced(a) == spaced(b):
+		return "they match in any spacing"
+	case strings.EqualFold(spaced(a), spaced(b)):
+		return "they match in any case and spacing"
 	}
-	return "case and spacing"
+	return "a page's words are compared in any case, without the punctuation around them, with ’ as ', and with accents however they are encoded"
 }
 
 func (v *validator) changeType(c *ChangeType) {
@@ -409,7 +428,7 @@ func (v *validator) changeType(c *ChangeType) {
 				// redundant word is no reason to stop it.
 				report = v.warn
 			}
-			report(a, a.Value, fmt.Sprintf("duplicate %s in %s: the same as %s, since they match in any %s", quote(a.Value), what, quote(first), lenience(first, a.Value)))
+			report(a, a.Value, fmt.Sprintf("duplicate %s in %s: the same as %s, since %s", quote(a.Value), what, quote(first), sameWordsBecause(first, a.Value)))
 		default:
 			seen[argKey(c.Kind, a.Value)] = a.Value
 		}

@@ -518,6 +518,25 @@ type OutboxStore interface {
 	// they are of the same user and carry the same payload. The oldest,
 	// if there are several; ENOTFOUND if there is none, or no entry id.
 	FindNotificationSibling(ctx context.Context, id int64, target string) (*Notification, error)
+	// DeleteNotificationsBefore deletes up to limit entries that are done
+	// with and were last touched before `before` (the outbox's retention),
+	// and returns how many it deleted: dead letters whose CreatedAt and
+	// NextAttempt (the end of their last claim's lease, or when they
+	// were due if never claimed) are before it, then sent entries whose
+	// CreatedAt, NextAttempt and SentAt are, each kind oldest NextAttempt
+	// first. A pending or failed entry is never deleted. Nor is a sent
+	// entry while it has a sibling (FindNotificationSibling: the same
+	// message by the same channel) that is pending, failed, or a dead
+	// letter that may be retried (not given up as SentinelRemoved): a
+	// retry of that letter moved to the sent one's target would not be
+	// refused (RetryDuplicate) and would send the message there twice.
+	// It stays until its siblings are sent or deleted; a dead sibling
+	// deleted by the same call no longer holds it. before is a bound
+	// (the zero time deletes nothing). It returns EINVALID if limit is
+	// not positive. Each call is one short transaction: a caller deletes
+	// a large backlog in several, until one deletes fewer than limit.
+	// The ids of deleted entries are never given again.
+	DeleteNotificationsBefore(ctx context.Context, before time.Time, limit int) (int, error)
 }
 
 // BodyCodec compresses bodies and encodes one body as a byte-exact patch

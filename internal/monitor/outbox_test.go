@@ -213,3 +213,22 @@ func TestDelivererKeepsSecretsOut(t *testing.T) {
 		}
 	}
 }
+
+func (m *memOutbox) DeleteNotificationsBefore(_ context.Context, before time.Time, limit int) (int, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	ids := make([]int64, 0, len(m.items))
+	for id, n := range m.items {
+		if (n.State == vigil.NotificationSent || n.State == vigil.NotificationDead) && n.NextAttempt.Before(before) {
+			ids = append(ids, id)
+		}
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	if len(ids) > limit {
+		ids = ids[:limit]
+	}
+	for _, id := range ids {
+		delete(m.items, id)
+	}
+	return len(ids), nil
+}

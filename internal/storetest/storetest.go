@@ -95,6 +95,8 @@ func Run(t *testing.T, open Opener) {
 		"OutboxRetriedLetterOrder":    testOutboxRetriedLetterOrder,
 		"OutboxHeadRemoved":           testOutboxHeadRemoved,
 		"OutboxHeadConcurrent":        testOutboxHeadConcurrent,
+		"OutboxRetention":             testOutboxRetention,
+		"OutboxRetentionBatches":      testOutboxRetentionBatches,
 		"ConcurrentReadersWrite":      testConcurrent,
 		"Secrets":                     testSecrets,
 		"Flashes":                     testFlashes,

@@ -79,6 +79,10 @@ type serveConfig struct {
 	// dashboard and the API read the dates of a user without their own
 	// in, and the monitor runs a sentinel saved without one in.
 	location *time.Location
+	// notificationRetention is how long the outbox keeps a notification
+	// done with (sent, or a dead letter) after it was last touched; 0
+	// keeps them all (monitor.OutboxRetention).
+	notificationRetention time.Duration
 }
 
 // checkBaseURL refuses a --base-url that is not an absolute http or https
@@ -149,6 +153,7 @@ func runServe(ctx context.Context, env *environment, args []string) (code int, e
 	tlsMode := statedString(fs, "smtp-tls", envOr(env, "VIGIL_SMTP_TLS", "opportunistic"), "TLS `mode`: "+email.TLSModes+" (default $VIGIL_SMTP_TLS or opportunistic)")
 	fs.DurationVar(&c.retryBase, "retry-base", 10*time.Second, "delay before the first retry of a failed notification, doubling after each failure")
 	fs.IntVar(&c.maxAttempts, "max-attempts", 8, "attempts before a notification becomes a dead letter")
+	fs.DurationVar(&c.notificationRetention, "notification-retention", monitor.DefaultNotificationRetention, "how long a sent notification or a dead letter is kept after it was last sent or tried (2160h is 90 days): until then the Notifications page and the API list it, and a dead letter may be retried; older ones are deleted at start and every hour, never one still to be sent; 0 keeps them all")
 	fs.StringVar(&c.logLevel, "log-level", "info", "debug, info, warn or error")
 	tz := addTZFlag(fs, env)
 	fs.Usage = func() {
@@ -330,7 +335,7 @@ func runServe(ctx context.Context, env *environment, args []string) (code int, e
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
-	wg.Add(2)
+	wg.Add(3)
 	go func() {
 		defer wg.Done()
 		// On a clean stop Run gives back the sentinels it claimed and did
@@ -346,6 +351,12 @@ func runServe(ctx context.Context, env *environment, args []string) (code int, e
 		defer wg.Done()
 		keepRunning(ctx, logger, d.countPanic, panicOutbox, c.poll, func() error {
 			return d.deliverer.Run(ctx, c.poll, d.outboxKick)
+		})
+	}()
+	go func() {
+		defer wg.Done()
+		keepRunning(ctx, logger, d.countPanic, panicRetention, c.poll, func() error {
+			return d.retention.Run(ctx)
 		})
 	}()
 	var runErr error
@@ -381,6 +392,7 @@ type daemon struct {
 	warehouse   *warehouse.Warehouse
 	monitor     *monitor.Monitor
 	deliverer   *monitor.Deliverer
+	retention   *monitor.OutboxRetention
 	feeds       *feed.Server
 	monitorKick chan struct{}
 	outboxKick  chan struct{}
@@ -580,6 +592,7 @@ func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logge
 	}
 	d.deliverer = &monitor.Deliverer{Store: st, Channels: channels, Logger: logger, Lease: c.lease,
 		BaseBackoff: c.retryBase, MaxAttempts: c.maxAttempts, MessageLink: feedLink, Sentinels: st}
+	d.retention = &monitor.OutboxRetention{Store: st, Logger: logger, Keep: c.notificationRetention}
 	return d, nil
 }
 

@@ -71,6 +71,8 @@ func (c *serveConfig) checkValues(given func(name string) bool) error {
 		return fmt.Errorf("--compare-memory %d: want 0 (no bound) or more", c.compareMemory)
 	case c.failureNotice < 0:
 		return fmt.Errorf("--failure-notice %v: want 0 (never) or more", c.failureNotice)
+	case c.notificationRetention < 0:
+		return fmt.Errorf("--notification-retention %v: want 0 (keep them all) or more", c.notificationRetention)
 	}
 	// The interval flags' defaults follow those given; values given
 	// together that clash are refused.

@@ -37,6 +37,7 @@ func TestServeFlagValuesRefused(t *testing.T) {
 		{[]string{"--host-delay", "-1s"}, "--host-delay -1s: want 0 or more"},
 		{[]string{"--compare-memory", "-1"}, "--compare-memory -1: want 0 (no bound) or more"},
 		{[]string{"--failure-notice", "-1h"}, "--failure-notice -1h0m0s: want 0 (never) or more"},
+		{[]string{"--notification-retention", "-24h"}, "--notification-retention -24h0m0s: want 0 (keep them all) or more"},
 		{[]string{"--min-interval", "2h", "--max-interval", "1h"}, "--max-interval 1h0m0s: want at least --min-interval (2h0m0s)"},
 		{[]string{"--min-interval", "48h", "--initial-interval", "1h"}, "--initial-interval 1h0m0s: want between --min-interval (48h0m0s) and --max-interval (48h0m0s)"},
 		{[]string{"--min-interval", "2m", "--initial-interval", "30s"}, "--initial-interval 30s: want between --min-interval (2m0s) and --max-interval (24h0m0s)"},
@@ -79,6 +80,7 @@ func TestServeFlagZeroMeaning(t *testing.T) {
 	for _, want := range []string{
 		"(0: no bound)",      // --compare-memory
 		"0 never tells",      // --failure-notice
+		"0 keeps them all",   // --notification-retention
 		"(0: no delay",       // --host-delay
 		"(0: --min-interval", // --site-fresh
 		"-max-page-size MiB",

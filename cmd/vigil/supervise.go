@@ -16,8 +16,9 @@ import (
 // Where a panic that escaped one of vigil serve's loops struck, as
 // vigil_panics_total{in} counts it (beside monitor.Panics).
 const (
-	panicMonitor = "monitor" // Monitor.Run's own loop
-	panicOutbox  = "outbox"  // Deliverer.Run's own loop
+	panicMonitor   = "monitor"   // Monitor.Run's own loop
+	panicOutbox    = "outbox"    // Deliverer.Run's own loop
+	panicRetention = "retention" // OutboxRetention.Run's own loop
 )
 
 // keepRunning runs run, one of the daemon's loops (the monitor's, the
@@ -73,6 +74,6 @@ func serveHTTP(srv *http.Server, ln net.Listener, logger *slog.Logger, serveErr 
 func daemonMetrics(st vigil.Store) *web.Metrics {
 	m := web.NewMetrics(st)
 	m.ShowPanics(monitor.Panics...)
-	m.ShowPanics(panicMonitor, panicOutbox)
+	m.ShowPanics(panicMonitor, panicOutbox, panicRetention)
 	return m
 }

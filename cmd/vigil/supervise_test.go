@@ -138,7 +138,7 @@ func TestPanicLabelsShown(t *testing.T) {
 	rec := httptest.NewRecorder()
 	daemonMetrics(st).Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
 	body, _ := io.ReadAll(rec.Body)
-	for _, in := range append(monitor.Panics, panicMonitor, panicOutbox, web.PanicHTTP) {
+	for _, in := range append(monitor.Panics, panicMonitor, panicOutbox, panicRetention, web.PanicHTTP) {
 		if want := `vigil_panics_total{in="` + in + `"} 0`; !strings.Contains(string(body), want) {
 			t.Errorf("metrics lack %q", want)
 		}

@@ -17,6 +17,8 @@ const (
 	LogAttempts     = "attempts"
 	LogVersion      = "version"
 	LogChanges      = "changes"
+	LogDeleted      = "deleted"
+	LogKeptFor      = "kept_for"
 )
 
 // logURL is the attribute of a URL in a log record: the URL with its

@@ -26,6 +26,15 @@ type Version struct {
 	ContentHash   string        `json:"contentHash"` // lower-case hex SHA-256 of the body
 	FetchDuration time.Duration `json:"fetchDuration"`
 	Error         string        `json:"error,omitempty"` // why the fetch failed, if it did
+	// URL is the address the body was read from when it is not the
+	// resource's: the final URL of a fetch that followed redirects
+	// (vigil.FetchResult.URL), canonical (CanonicalURL). "" when the body
+	// was read from the resource's own URL, and for a version stored
+	// before final URLs were recorded. The version's relative links and
+	// image sources resolve against it (and the document's base
+	// element), not against the resource's URL: PageURL gives the one to
+	// take.
+	URL string `json:"url,omitempty"`
 	// ReadAsText is why the body is read as its source text: it does not
 	// parse as HTML or XML (the parse error, in words), or it is served as
 	// text that is not markup ("served as text/plain"); "" for a body read
@@ -51,6 +60,37 @@ func (v *Version) DeltaName() string {
 	return fmt.Sprintf("version %d, fetched %s", v.ID, v.FetchedAt.UTC().Format(time.RFC3339))
 }
 
+// PageURL returns the address the version's body was read from, against
+// which its relative links and image sources resolve (with the
+// document's base element, intent.PageBase): URL, the final URL of a
+// fetch that followed redirects, else resourceURL, the URL of the
+// version's resource.
+func (v *Version) PageURL(resourceURL string) string {
+	if v == nil || v.URL == "" {
+		return resourceURL
+	}
+	return v.URL
+}
+
+// VersionURL returns the Version.URL of a version of the resource at
+// resourceURL whose body was read from finalURL (FetchResult.URL, after
+// redirects): finalURL canonical, or "" when it is the resource's own
+// URL, is empty, or is no URL CanonicalURL takes (the body is then read
+// as the resource's).
+func VersionURL(resourceURL, finalURL string) string {
+	if finalURL == "" || finalURL == resourceURL {
+		return ""
+	}
+	final, err := CanonicalURL(finalURL)
+	if err != nil {
+		return ""
+	}
+	if own, err := CanonicalURL(resourceURL); err == nil && own == final {
+		return ""
+	}
+	return final
+}
+
 // ReadAsTextServedAs begins the Version.ReadAsText of a body read as its
 // source text because it is served as text that is not markup; its media
 // type follows ("served as text/plain"). Any other reason is a parse
@@ -58,6 +98,12 @@ func (v *Version) DeltaName() string {
 const ReadAsTextServedAs = "served as "
 
 var hexSHA256 = regexp.MustCompile(`^[0-9a-f]{64}$`)
+
+// canonicalURL reports whether u is in its canonical form (CanonicalURL).
+func canonicalURL(u string) bool {
+	c, err := CanonicalURL(u)
+	return err == nil && c == u
+}
 
 // Validate returns an EINVALID error naming the first bad field.
 func (v *Version) Validate() error {
@@ -87,6 +133,8 @@ func (v *Version) ValidateFetch() error {
 		return Errorf(EINVALID, "version fetchDuration must not be negative")
 	case v.TreeReading < 0:
 		return Errorf(EINVALID, "version treeReading must not be negative")
+	case v.URL != "" && !canonicalURL(v.URL):
+		return Errorf(EINVALID, "version url must be a canonical http or https URL")
 	}
 	return nil
 }

@@ -30,7 +30,8 @@ var lastMigrationUndo = map[string]string{
 		"CREATE INDEX notifications_address ON notifications(channel, target, id, next_attempt) WHERE state IN ('pending', 'failed')",
 	"0120_outbox_heads.sql": "DROP INDEX notifications_heads; ALTER TABLE notifications DROP COLUMN head; " +
 		"CREATE INDEX notifications_queued ON notifications(coalesce(requeued, id), next_attempt) WHERE state IN ('pending', 'failed')",
-	"0121_flashes.sql": "DROP TABLE flashes",
+	"0121_flashes.sql":     "DROP TABLE flashes",
+	"0122_version_url.sql": "ALTER TABLE versions DROP COLUMN url",
 }
 
 // TestReadOnlyStoreReads: the commands that only read the store read one

@@ -377,6 +377,31 @@ func (s ts) Scan(src any) error {
 	return nil
 }
 
+// nullText stores "" as NULL, for an optional text (a version's URL).
+func nullText(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// textScan scans a nullable text, NULL as "".
+type textScan struct{ p *string }
+
+func (s textScan) Scan(src any) error {
+	switch v := src.(type) {
+	case nil:
+		*s.p = ""
+	case string:
+		*s.p = v
+	case []byte:
+		*s.p = string(v)
+	default:
+		return fmt.Errorf("scan text from %T", src)
+	}
+	return nil
+}
+
 func nullID(id int64) any {
 	if id == 0 {
 		return nil

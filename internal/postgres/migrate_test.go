@@ -431,13 +431,13 @@ func TestMigrateChangeReading(t *testing.T) {
 func TestMigrateReportsSchema(t *testing.T) {
 	ctx := context.Background()
 	d, _ := newSchema(t)
-	c := olderSchema(t, d, "0119_long_urls.sql")
+	c := olderSchema(t, d, "0120_version_url.sql")
 	db, err := postgres.Open(ctx, d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := db.Schema(); !slices.Equal(got.Applied, []string{"0119_long_urls.sql"}) || len(got.Unknown) != 0 {
-		t.Errorf("the first open's report: %+v, want 0119_long_urls.sql applied, none unknown", got)
+	if got := db.Schema(); !slices.Equal(got.Applied, []string{"0120_version_url.sql"}) || len(got.Unknown) != 0 {
+		t.Errorf("the first open's report: %+v, want 0120_version_url.sql applied, none unknown", got)
 	}
 	db.Close()
 	if _, err := c.Exec(ctx, "INSERT INTO schema_migrations (name, applied_at) VALUES ('9999_from_a_newer_vigil.sql', now())"); err != nil {
@@ -544,5 +544,35 @@ func TestMigrateLongURLs(t *testing.T) {
 	}
 	if _, err := c.Exec(ctx, `INSERT INTO links (version_id, ord, source, target, anchor, type) VALUES (3, 1, 'http://example.com/', $1, 'b', 'local')`, long); err != nil {
 		t.Fatalf("a link to a URL of %d bytes: %v", len(long), err)
+	}
+}
+
+// TestMigrateVersionURL migrates a store an older Vigil left, with a
+// version in it, to 0120: the version has no final URL (read from its
+// resource's own).
+func TestMigrateVersionURL(t *testing.T) {
+	ctx := context.Background()
+	d, _ := newSchema(t)
+	c := olderSchema(t, d, "0120_version_url.sql")
+	for _, stmt := range []string{
+		`INSERT INTO resources (id, url, host, created_at) VALUES (7, 'http://example.com/old', 'example.com', now())`,
+		`INSERT INTO versions (id, resource_id, seq, fetched_at, status, etag, last_modified, content_type, charset, size, content_hash, fetch_duration, error)
+			VALUES (3, 7, 1, now(), 200, '', now(), 'text/html', 'utf-8', 1, 'h', 0, '')`,
+	} {
+		if _, err := c.Exec(ctx, stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db, err := postgres.Open(ctx, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	v, err := db.FindVersionByID(ctx, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.URL != "" || v.PageURL("http://example.com/old") != "http://example.com/old" {
+		t.Errorf("after the migration: %+v, want no final URL", v)
 	}
 }

@@ -12,15 +12,21 @@ import (
 )
 
 const versionColumns = `id, resource_id, seq, fetched_at, status, etag, last_modified, content_type, charset,
-	size, content_hash, fetch_duration, error, read_as_text, tree_reading`
+	size, content_hash, fetch_duration, error, read_as_text, tree_reading, url`
 
 func scanVersion(row interface{ Scan(...any) error }) (*vigil.Version, error) {
 	v := &vigil.Version{}
 	var dur int64
-	err := row.Scan(&v.ID, &v.ResourceID, &v.Seq, ts{&v.FetchedAt}, &v.Status, &v.ETag, ts{&v.LastModified},
-		&v.ContentType, &v.Charset, &v.Size, &v.ContentHash, &dur, &v.Error, &v.ReadAsText, &v.TreeReading)
+	err := row.Scan(versionFields(v, &dur)...)
 	v.FetchDuration = time.Duration(dur)
 	return v, err
+}
+
+// versionFields returns where the columns versionColumns name are scanned
+// into v, its fetch duration into dur, in nanoseconds.
+func versionFields(v *vigil.Version, dur *int64) []any {
+	return []any{&v.ID, &v.ResourceID, &v.Seq, ts{&v.FetchedAt}, &v.Status, &v.ETag, ts{&v.LastModified},
+		&v.ContentType, &v.Charset, &v.Size, &v.ContentHash, dur, &v.Error, &v.ReadAsText, &v.TreeReading, textScan{&v.URL}}
 }
 
 // AppendVersion implements vigil.VersionStore.
@@ -92,10 +98,10 @@ func (db *DB) appendVersion(ctx context.Context, a *vigil.Append) error {
 		}
 		v.Seq = headSeq + 1
 		err = tx.QueryRowContext(ctx, q(`INSERT INTO versions (resource_id, seq, fetched_at, status, etag, last_modified,
-			content_type, charset, size, content_hash, fetch_duration, error, read_as_text, tree_reading)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+			content_type, charset, size, content_hash, fetch_duration, error, read_as_text, tree_reading, url)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 			v.ResourceID, v.Seq, tv(v.FetchedAt), v.Status, v.ETag, tv(v.LastModified), v.ContentType, v.Charset,
-			v.Size, v.ContentHash, int64(v.FetchDuration), v.Error, v.ReadAsText, v.TreeReading).Scan(&v.ID)
+			v.Size, v.ContentHash, int64(v.FetchDuration), v.Error, v.ReadAsText, v.TreeReading, nullText(v.URL)).Scan(&v.ID)
 		if err != nil {
 			return err
 		}
@@ -328,9 +334,8 @@ func (db *DB) LatestVersionByURL(ctx context.Context, rawURL string) (*vigil.Res
 	}
 	r, v := &vigil.Resource{}, &vigil.Version{}
 	var dur int64
-	err = db.reader().QueryRowContext(ctx, q(latestByURL), u).Scan(&r.ID, &r.URL, &r.Host, ts{&r.CreatedAt}, importance{&r.Importance},
-		&v.ID, &v.ResourceID, &v.Seq, ts{&v.FetchedAt}, &v.Status, &v.ETag, ts{&v.LastModified},
-		&v.ContentType, &v.Charset, &v.Size, &v.ContentHash, &dur, &v.Error, &v.ReadAsText, &v.TreeReading)
+	err = db.reader().QueryRowContext(ctx, q(latestByURL), u).Scan(append([]any{&r.ID, &r.URL, &r.Host, ts{&r.CreatedAt}, importance{&r.Importance}},
+		versionFields(v, &dur)...)...)
 	if errors.Is(err, sql.ErrNoRows) {
 		r, err := db.FindResourceByURL(ctx, u)
 		return r, nil, err

@@ -569,3 +569,28 @@ func TestMigrateOutboxHeads(t *testing.T) {
 	defer db.Close()
 	storetest.CheckOutboxMigrated(t, db)
 }
+
+// TestMigrateVersionURL migrates a database an older Vigil left, with a
+// version in it: the version has no final URL (read from its resource's
+// own), and a version appended after records one.
+func TestMigrateVersionURL(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	olderDatabase(t, dir, "0122_version_url.sql",
+		`INSERT INTO resources (id, url, host, created_at) VALUES (5, 'http://example.com/old', 'example.com', 1)`,
+		`INSERT INTO versions (id, resource_id, seq, fetched_at, status, etag, last_modified, content_type, charset, size,
+			content_hash, fetch_duration, error) VALUES (8, 5, 1, 1, 200, '', 0, 'text/html', 'utf-8', 0, 'x', 0, '')`,
+	)
+	db, err := sqlite.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	v, err := db.FindVersionByID(ctx, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.URL != "" || v.PageURL("http://example.com/old") != "http://example.com/old" {
+		t.Errorf("after the migration: %+v, want no final URL", v)
+	}
+}

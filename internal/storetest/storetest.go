@@ -36,6 +36,7 @@ func Run(t *testing.T, open Opener) {
 		"Transaction":                 testTransaction,
 		"TransactionReadFails":        testTransactionReadFails,
 		"VersionReadAsText":           testVersionReadAsText,
+		"VersionURL":                  testVersionURL,
 		"VersionsReadAsTextUnknown":   testVersionsReadAsTextUnknown,
 		"VersionConflict":             testVersionConflict,
 		"VersionQueries":              testVersionQueries,

@@ -221,7 +221,7 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 			return pg
 		}
 	}
-	same := unchanged(head, good, res)
+	same := unchanged(url, head, good, res)
 	if same {
 		cur, err := m.confirmHead(ctx, rid, head)
 		if err != nil {
@@ -249,14 +249,14 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 					return pg
 				}
 			}
-			same = unchanged(head, good, res)
+			same = unchanged(url, head, good, res)
 		}
 	}
 	if same {
 		pg.cur = good
 	} else {
 		etag, lastModified := validators(url, res)
-		v, err := m.putVersion(ctx, rid, &warehouse.Fetch{URL: url, FetchedAt: res.FetchedAt, Status: res.Status, ETag: etag,
+		v, err := m.putVersion(ctx, rid, &warehouse.Fetch{URL: url, FinalURL: res.URL, FetchedAt: res.FetchedAt, Status: res.Status, ETag: etag,
 			LastModified: lastModified, ContentType: res.ContentType, Charset: "utf-8", FetchDuration: res.Duration, Body: res.Body,
 			CheckHead: true, HeadID: headID})
 		if err != nil {
@@ -305,17 +305,24 @@ func validators(url string, res *vigil.FetchResult) (string, time.Time) {
 	return res.ETag, res.LastModified
 }
 
-// unchanged reports whether res, the answer to a request sent with the
-// validators of good, holds the content of head, the newest version: an
-// answer 304 Not Modified, or a body equal to good's, when good is head.
-// Nothing is unchanged against a failure or against no version: a page
-// back from a failure is stored again (fetchPage first turns a 304
-// answered while head is a failure into good's body, bodyResult).
-func unchanged(head, good *vigil.Version, res *vigil.FetchResult) bool {
+// unchanged reports whether res, the answer of url to a request sent
+// with the validators of good, holds the content of head, the newest
+// version: an answer 304 Not Modified, or a body equal to good's, when
+// good is head, read from the same URL (vigil.Version.URL: the final URL
+// of a redirect). Nothing is unchanged against a failure or against no
+// version: a page back from a failure is stored again (fetchPage first
+// turns a 304 answered while head is a failure into good's body,
+// bodyResult). A body read from another URL than good's (a redirect that
+// leads elsewhere, or no longer redirects) is a new version though its
+// bytes are the same: its relative links name other pages.
+func unchanged(url string, head, good *vigil.Version, res *vigil.FetchResult) bool {
 	if head == nil || good == nil || head.Error != "" {
 		return false
 	}
-	return res.NotModified || good.ContentHash == warehouse.Hash(res.Body)
+	if res.NotModified {
+		return true
+	}
+	return good.ContentHash == warehouse.Hash(res.Body) && good.URL == vigil.VersionURL(url, res.URL)
 }
 
 // sameVersion reports whether a and b are the same version, or both none.
@@ -367,14 +374,15 @@ func (m *Monitor) confirmHead(ctx context.Context, rid int64, head *vigil.Versio
 }
 
 // bodyResult returns res, an answer 304 Not Modified of url to the
-// validators of its version v, as the answer with v's body it stands for.
+// validators of its version v, as the answer with v's body it stands for,
+// read from where v's was (vigil.Version.PageURL).
 func (m *Monitor) bodyResult(ctx context.Context, url string, v *vigil.Version, res *vigil.FetchResult) (*vigil.FetchResult, error) {
 	b, err := m.body(ctx, v.ID)
 	if err != nil {
 		return nil, fmt.Errorf("fetch %s: not modified, and its stored version %d cannot be read: %w", vigil.RedactURL(url), v.ID, err)
 	}
 	out := *res
-	out.NotModified, out.URL, out.Status, out.Body = false, url, v.Status, b.data
+	out.NotModified, out.URL, out.Status, out.Body = false, v.PageURL(url), v.Status, b.data
 	out.ContentType, out.ETag, out.LastModified = v.ContentType, v.ETag, v.LastModified
 	if out.Status == 0 {
 		out.Status = 200
@@ -689,7 +697,7 @@ func (m *Monitor) checkPage(ctx context.Context, url string, render bool, jobs [
 // shared by the sentinels of one check (one goroutine).
 type pairEval struct {
 	m          *Monitor
-	url        string // the page's: relative links are read against it
+	url        string // the page's: its versions' relative links resolve against it, or where each was read from (vigil.Version.PageURL)
 	ref, cur   int64
 	grant      *memoryGrant // the worker's share of the memory budget
 	once       sync.Once
@@ -761,7 +769,10 @@ func (p *pairEval) load(ctx context.Context) (*intent.Pair, error) {
 		p.m.recordReadAsText(ctx, p.ref, oldWhy)
 		p.m.recordReadAsText(ctx, p.cur, curWhy)
 		p.pair = intent.NewPair(p.old, p.new, nil, p.m.Detect)
-		p.pair.OldURL, p.pair.NewURL = p.url, p.url
+		// Each version's links and images resolve against the URL its
+		// body was read from: the final URL of a redirect, else the
+		// page's.
+		p.pair.OldURL, p.pair.NewURL = old.version.PageURL(p.url), cur.version.PageURL(p.url)
 		// A page read as its source text has the URLs in its text as its
 		// links: a sentinel watching the links of a text/plain page
 		// finds them added and removed.

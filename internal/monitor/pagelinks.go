@@ -37,9 +37,12 @@ func pageKey(canonical string) uint64 { return maphash.String(keySeed, canonical
 // (htmlLinkKeys); another markup
 // body is read from the tree a comparison of this check parsed (pairs),
 // else parsed now; a body read as its source text links to the URLs
-// written in it. It returns an error if the body cannot be read now
-// (store, memory budget).
+// written in it. The links resolve against the URL v's body was read
+// from (vigil.Version.PageURL: the final URL of a redirect, else
+// pageURL). It returns an error if the body cannot be read now (store,
+// memory budget).
 func (m *Monitor) linkKeys(ctx context.Context, pageURL string, self uint64, v *vigil.Version, pairs map[[2]int64]*pairEval, grant *memoryGrant) ([]uint64, error) {
+	pageURL = v.PageURL(pageURL)
 	media, _, _ := mime.ParseMediaType(v.ContentType)
 	if v.ContentType != "" && media != "text/html" {
 		doc, asText, err := m.versionTree(ctx, v.ID, pairs, grant)

@@ -230,7 +230,7 @@ func (m *Monitor) storeSitePage(ctx context.Context, url string, res *vigil.Fetc
 	if err != nil {
 		return 0, err
 	}
-	if !again && unchanged(head, head, res) {
+	if !again && unchanged(url, head, head, res) {
 		cur, err := m.confirmHead(ctx, rid, head)
 		if err != nil {
 			return 0, err
@@ -238,7 +238,7 @@ func (m *Monitor) storeSitePage(ctx context.Context, url string, res *vigil.Fetc
 		if sameVersion(cur, head) {
 			return head.ID, nil
 		}
-		if head = cur; unchanged(head, head, res) {
+		if head = cur; unchanged(url, head, head, res) {
 			return head.ID, nil
 		}
 	}
@@ -246,7 +246,7 @@ func (m *Monitor) storeSitePage(ctx context.Context, url string, res *vigil.Fetc
 	if head != nil {
 		headID = head.ID
 	}
-	v, err := m.putVersion(ctx, rid, &warehouse.Fetch{URL: url, FetchedAt: res.FetchedAt, Status: res.Status, ETag: res.ETag,
+	v, err := m.putVersion(ctx, rid, &warehouse.Fetch{URL: url, FinalURL: res.URL, FetchedAt: res.FetchedAt, Status: res.Status, ETag: res.ETag,
 		LastModified: res.LastModified, ContentType: res.ContentType, Charset: "utf-8", FetchDuration: res.Duration, Body: res.Body,
 		CheckHead: true, HeadID: headID})
 	if err != nil {

@@ -138,6 +138,32 @@ func newLink(source string, base *url.URL, href, anchor string) (*vigil.Link, bo
 	return &vigil.Link{Source: source, Target: target, Anchor: anchor, Type: vigil.ClassifyLink(source, target)}, true
 }
 
+// versionLinks returns the links Put stores of doc, the tree of a version
+// of the resource at resourceURL whose body was read from pageURL
+// (vigil.Version.PageURL: the final URL of a redirect, else
+// resourceURL): ExtractLinks's, or for a body read as its source text
+// (asText) ExtractTextLinks's, resolved against pageURL, the address the
+// page's relative links name pages from, each with resourceURL as its
+// Source (vigil.Link.Source is the version's resource). Its Type is that
+// of the link from the page as read (an href="#top" is interior).
+func versionLinks(doc *tree.Document, asText bool, resourceURL, pageURL string) []*vigil.Link {
+	if doc == nil {
+		return nil
+	}
+	extract := ExtractLinks
+	if asText {
+		// Read as its source text: the URLs written in it.
+		extract = ExtractTextLinks
+	}
+	links := extract(doc, pageURL)
+	if pageURL != resourceURL {
+		for _, l := range links {
+			l.Source = resourceURL
+		}
+	}
+	return links
+}
+
 // ExtractTextLinks returns the outgoing links of a document read as its
 // source text (ReadBody's readAsText: a body served as text that is not
 // markup, or one that does not parse), fetched from pageURL, in the order

@@ -189,7 +189,12 @@ func (w *Warehouse) Store() Store { return w.store }
 // Charset are stored as given when they are text, as none when not
 // (StorableText): callers need not check them.
 type Fetch struct {
-	URL           string
+	URL string
+	// FinalURL is the URL the body was read from, after redirects
+	// (vigil.FetchResult.URL); "" for URL. The version records it when it
+	// is not URL (vigil.VersionURL, Version.URL), and its links resolve
+	// against it.
+	FinalURL      string
 	FetchedAt     time.Time // now if zero
 	Status        int
 	ETag          string
@@ -211,8 +216,9 @@ type Fetch struct {
 	// CheckHead says that the caller decided to store this fetch having
 	// seen HeadID as the resource's newest version (0: it had none). If
 	// another writer has stored a newer version since, with the same body
-	// and error, Put returns that version rather than a copy of it: two
-	// workers on one store that fetched one change store it once.
+	// and error, read from the same URL, Put returns that version rather
+	// than a copy of it: two workers on one store that fetched one change
+	// store it once.
 	CheckHead bool
 	HeadID    int64
 }
@@ -267,7 +273,7 @@ func (w *Warehouse) PutStored(ctx context.Context, f *Fetch) (*vigil.Version, bo
 	}
 	v := &vigil.Version{FetchedAt: at.UTC(), Status: f.Status, ETag: StorableText(f.ETag),
 		LastModified: f.LastModified, ContentType: f.ContentType, Charset: StorableText(f.Charset), Size: int64(len(f.Body)),
-		ContentHash: Hash(f.Body), FetchDuration: f.FetchDuration, Error: f.Error}
+		ContentHash: Hash(f.Body), FetchDuration: f.FetchDuration, Error: f.Error, URL: vigil.VersionURL(f.URL, f.FinalURL)}
 	if !vigil.StorableTime(v.LastModified) {
 		// A server's date no store keeps (before 1677 or past 2262):
 		// as none, as for an ETag that is no text, rather than refuse
@@ -348,14 +354,7 @@ func (w *Warehouse) PutStored(ctx context.Context, f *Fetch) (*vigil.Version, bo
 			extract = false
 			doc, reason := readFetch(f.Body, v)
 			v.ReadAsText, v.TreeReading = reason, treeReading
-			switch {
-			case doc == nil:
-			case reason != "":
-				// Read as its source text: the URLs written in it.
-				links = ExtractTextLinks(doc, f.URL)
-			default:
-				links = ExtractLinks(doc, f.URL)
-			}
+			links = versionLinks(doc, reason != "", r.URL, v.PageURL(r.URL))
 			a.Links = links
 		}
 		if !waited {
@@ -460,7 +459,7 @@ func (w *Warehouse) prepare(ctx context.Context, v *vigil.Version, blob *vigil.B
 	}
 	if err != nil {
 		head = nil
-	} else if f.CheckHead && head.ID != f.HeadID && head.ContentHash == v.ContentHash && head.Error == v.Error {
+	} else if f.CheckHead && head.ID != f.HeadID && head.ContentHash == v.ContentHash && head.Error == v.Error && head.URL == v.URL {
 		return nil, head, nil // stored by another writer meanwhile
 	}
 	a := &vigil.Append{Version: v, Blob: blob, Links: links} // the caller's completed by PutStored

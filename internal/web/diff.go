@@ -129,10 +129,19 @@ func (s *Server) records(ctx context.Context, p *diffPair) ([]intent.Change, err
 	if err != nil {
 		return nil, err
 	}
-	pair := intent.NewPair(p.Old, newDoc, p.Delta, nil)
+	d := p.Delta
+	if p.fromURL() != p.toURL() {
+		// The same markup read from two URLs (a redirect that came to
+		// lead elsewhere) may name other links: an empty delta does
+		// not say that nothing changed.
+		d = nil
+	}
+	pair := intent.NewPair(p.Old, newDoc, d, nil)
 	// A changed link or image is named by its absolute URL, as the
-	// monitor's records and the dashboard's views name it.
-	pair.OldURL, pair.NewURL = p.Resource.URL, p.Resource.URL
+	// monitor's records and the dashboard's views name it: resolved
+	// against the URL each version was read from (the final URL of a
+	// redirect, else the resource's).
+	pair.OldURL, pair.NewURL = p.fromURL(), p.toURL()
 	res, err := pair.Primitive(&spec.ChangeType{Kind: spec.AnyChange})
 	if err != nil {
 		return nil, err
@@ -228,24 +237,34 @@ func (s *Server) renderView(ctx context.Context, w http.ResponseWriter, p *diffP
 	return nil
 }
 
+// fromURL is the URL the pair's old version was read from, against which
+// its relative links and images resolve (vigil.Version.PageURL: the
+// final URL of a redirect, else the resource's).
+func (p *diffPair) fromURL() string { return p.From.PageURL(p.Resource.URL) }
+
+// toURL is fromURL for the new version.
+func (p *diffPair) toURL() string { return p.To.PageURL(p.Resource.URL) }
+
 // annotated lays p's delta over its old version for the text and HTML
 // views, with the rewriting of the page's URLs that they share: a
 // changed src or href is named by its absolute URL, resolved against the
 // page's base in its version (AttrValue, OldAttrValue), as the views of
-// the page name it. A page without a base element is walked whole to
-// find none, once a version: a delta without operations (a version
-// compared with itself, a change outside the root alone) leaves the new
-// version's root the old one's, and so its base. The error is EINVALID
-// for a delta that does not fit.
+// the page name it: the base element of that version, resolved against
+// the URL it was read from (diffPair.fromURL, toURL). A page without a
+// base element is walked whole to find none, once a version: a delta
+// without operations (a version compared with itself, a change outside
+// the root alone) leaves the new version's root the old one's, and so
+// its base, unless the two were read from different URLs. The error is
+// EINVALID for a delta that does not fit.
 func annotated(p *diffPair) (*render.Annotated, *frameRebase, error) {
 	a, err := render.Annotate(p.Old, p.Delta)
 	if err != nil {
 		return nil, nil, vigil.Errorf(vigil.EINVALID, "the delta does not fit version %d", p.From.ID)
 	}
-	f := &frameRebase{oldBase: intent.PageBase(p.Resource.URL, a.Old)}
+	f := &frameRebase{oldBase: intent.PageBase(p.fromURL(), a.Old)}
 	f.base = f.oldBase
-	if len(a.Delta.Ops) > 0 {
-		f.base = intent.PageBase(p.Resource.URL, a.New)
+	if len(a.Delta.Ops) > 0 || p.toURL() != p.fromURL() {
+		f.base = intent.PageBase(p.toURL(), a.New)
 	}
 	a.AttrValue, a.OldAttrValue = f.attrValue, f.oldAttrValue
 	return a, f, nil

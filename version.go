@@ -3,6 +3,7 @@ package vigil
 import (
 	"fmt"
 	"regexp"
+	"strings"
 	"time"
 )
 
@@ -89,6 +90,23 @@ func VersionURL(resourceURL, finalURL string) string {
 		return ""
 	}
 	return final
+}
+
+// SameLinkBase reports whether the relative links of a page resolve
+// alike against page URLs a and b (Version.PageURL): the two are the same
+// but for their queries and fragments, which every reference with a path
+// of its own, or a query, replaces. (Only a reference to the page itself,
+// "" or "#part", keeps the base's query.) A redirect that leads to the
+// same page with another query at each fetch (a session or a cache
+// buster) reads one page, not a new version a fetch.
+func SameLinkBase(a, b string) bool {
+	cut := func(u string) string {
+		if i := strings.IndexAny(u, "?#"); i >= 0 {
+			return u[:i]
+		}
+		return u
+	}
+	return cut(a) == cut(b)
 }
 
 // ReadAsTextServedAs begins the Version.ReadAsText of a body read as its

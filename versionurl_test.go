@@ -44,3 +44,24 @@ func TestVersionPageURL(t *testing.T) {
 		})
 	}
 }
+
+// TestSameLinkBase: two page URLs are one base for relative links when
+// they differ only in their queries and fragments.
+func TestSameLinkBase(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"http://a.example/new/page", "http://a.example/new/page", true},
+		{"http://a.example/new/page?sid=1", "http://a.example/new/page?sid=2", true},
+		{"http://a.example/new/page", "http://a.example/new/page?sid=2#top", true},
+		{"http://a.example/new/page", "http://a.example/newer/page", false},
+		{"http://a.example/new/page", "http://a.example/new/", false},
+		{"http://a.example/new/page", "https://a.example/new/page", false},
+		{"http://a.example/new/page?x", "http://b.example/new/page?x", false},
+	} {
+		if got := vigil.SameLinkBase(c.a, c.b); got != c.want {
+			t.Errorf("SameLinkBase(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}

@@ -312,9 +312,10 @@ func validators(url string, res *vigil.FetchResult) (string, time.Time) {
 // of a redirect). Nothing is unchanged against a failure or against no
 // version: a page back from a failure is stored again (fetchPage first
 // turns a 304 answered while head is a failure into good's body,
-// bodyResult). A body read from another URL than good's (a redirect that
-// leads elsewhere, or no longer redirects) is a new version though its
-// bytes are the same: its relative links name other pages.
+// bodyResult). A body read from another page than good's (a redirect
+// that leads elsewhere, or no longer redirects) is a new version though
+// its bytes are the same: its relative links name other pages. One read
+// from good's page with another query (vigil.SameLinkBase) is not.
 func unchanged(url string, head, good *vigil.Version, res *vigil.FetchResult) bool {
 	if head == nil || good == nil || head.Error != "" {
 		return false
@@ -322,7 +323,8 @@ func unchanged(url string, head, good *vigil.Version, res *vigil.FetchResult) bo
 	if res.NotModified {
 		return true
 	}
-	return good.ContentHash == warehouse.Hash(res.Body) && good.URL == vigil.VersionURL(url, res.URL)
+	read := (&vigil.Version{URL: vigil.VersionURL(url, res.URL)}).PageURL(url)
+	return good.ContentHash == warehouse.Hash(res.Body) && vigil.SameLinkBase(good.PageURL(url), read)
 }
 
 // sameVersion reports whether a and b are the same version, or both none.

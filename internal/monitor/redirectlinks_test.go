@@ -174,3 +174,53 @@ func TestRedirectedLinkKeys(t *testing.T) {
 		})
 	}
 }
+
+// TestRedirectWithAnotherQuery: a page that redirects to itself with a
+// new query at each fetch (a session id, a cache buster), its body the
+// same, is one version, not a new one a check: its relative links resolve
+// alike against either URL (vigil.SameLinkBase).
+func TestRedirectWithAnotherQuery(t *testing.T) {
+	body := `<!DOCTYPE html><html><body><p><a href="b.html">next</a></p></body></html>`
+	var mu sync.Mutex
+	fetches := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/robots.txt":
+			http.NotFound(w, r)
+		case r.URL.Path == "/old":
+			mu.Lock()
+			fetches++
+			n := fetches
+			mu.Unlock()
+			http.Redirect(w, r, fmt.Sprintf("/new/page?sid=%d", n), http.StatusFound)
+		default:
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			io.WriteString(w, body)
+		}
+	}))
+	defer srv.Close()
+	now := time.Now().UTC().Truncate(time.Minute)
+	db, wh, u := testStore(t)
+	s := createSentinel(t, db, spec.NewChecker(now), u, "session", "Create Sentinel session Using "+srv.URL+"/old"+
+		" Monitor any change OR all links Fetch 1 hour Notify By email owner@example.test\n")
+	m := &Monitor{Store: db, Warehouse: wh, Fetcher: fetch.New(fetch.Options{AllowPrivateNetworks: true, TotalTimeout: 5 * time.Second}),
+		Policy: schedule.Policy{MinInterval: time.Minute}, Now: func() time.Time { return now }}
+	w := &watchedPage{t: t, url: srv.URL + "/old", db: db, wh: wh}
+	runOnce(t, m, 1)
+	first := w.latest()
+	if want := srv.URL + "/new/page?sid=1"; first.URL != want {
+		t.Errorf("the first version was read from %q, want %q", first.URL, want)
+	}
+	now = now.Add(2 * time.Hour)
+	makeDue(t, db, s, now)
+	runOnce(t, m, 1)
+	if fetches != 2 {
+		t.Fatalf("%d fetches of the page, want 2", fetches)
+	}
+	if v := w.latest(); v.ID != first.ID {
+		t.Errorf("a new version (seq %d, read from %q) for the same body read with another query", v.Seq, v.URL)
+	}
+	if cs := changesOf(t, db, s); len(cs) != 0 {
+		t.Errorf("%d changes, want none", len(cs))
+	}
+}

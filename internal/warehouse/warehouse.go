@@ -459,7 +459,7 @@ func (w *Warehouse) prepare(ctx context.Context, v *vigil.Version, blob *vigil.B
 	}
 	if err != nil {
 		head = nil
-	} else if f.CheckHead && head.ID != f.HeadID && head.ContentHash == v.ContentHash && head.Error == v.Error && head.URL == v.URL {
+	} else if f.CheckHead && head.ID != f.HeadID && head.ContentHash == v.ContentHash && head.Error == v.Error && vigil.SameLinkBase(head.PageURL(f.URL), v.PageURL(f.URL)) {
 		return nil, head, nil // stored by another writer meanwhile
 	}
 	a := &vigil.Append{Version: v, Blob: blob, Links: links} // the caller's completed by PutStored

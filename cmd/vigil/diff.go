@@ -504,6 +504,11 @@ func chainEnds(ds []*delta.Delta) (first, last *delta.Delta) {
 // fingerprints) says nothing of HTML: where it leads to XML that does not
 // read back (a prefix that nothing declares where the delta uses it), it
 // does not fit the document, unfit, and is refused.
+//
+// The output ends with a newline, as vigil's other outputs do, except
+// HTML read with --whitespace keep: the HTML parser adds white space
+// after </html> to the body, so a newline there would be a text node the
+// tree does not hold.
 func writePatched(env *environment, doc *tree.Document, format markup.Format, df *docFlags, want tree.Fingerprint, target, unfit string) ([]byte, error) {
 	opt, err := df.options()
 	if err != nil {
@@ -522,6 +527,9 @@ func writePatched(env *environment, doc *tree.Document, format markup.Format, df
 		}
 		if err != nil {
 			return nil, false, err
+		}
+		if f != markup.HTML || opt.Whitespace != markup.Keep {
+			out.WriteByte('\n')
 		}
 		// Read back flat, as the next diff reads it: a Document of a
 		// large XML page, beside the patched one, would double what the

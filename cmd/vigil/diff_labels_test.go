@@ -26,7 +26,7 @@ func TestDiffFileNamesXMLCannotHold(t *testing.T) {
 			}
 		}
 		code, out, errOut := runCLI(t, "", "patch", old, writeFile(t, dir, "d."+format, d))
-		if code != exitOK || out != `<r><a>y</a></r>` {
+		if code != exitOK || out != "<r><a>y</a></r>\n" {
 			t.Errorf("%s: patch: exit %d, output %q, stderr %q", format, code, out, errOut)
 		}
 	}

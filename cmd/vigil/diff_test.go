@@ -194,7 +194,7 @@ func TestPatchOtherDocument(t *testing.T) {
 	if code, out, errOut := runCLI(t, "", "patch", v1, p23); code != exitError || out != "" || !strings.Contains(errOut, "computed from another document") {
 		t.Errorf("patch v1 with the delta v2 -> v3: exit %d, output %q, stderr %q", code, out, errOut)
 	}
-	if code, out, errOut := runCLI(t, "", "patch", v2, p23); code != exitOK || out != `<r><p>Price: 12</p><p>Stock: 5</p><p>New!</p></r>` {
+	if code, out, errOut := runCLI(t, "", "patch", v2, p23); code != exitOK || out != "<r><p>Price: 12</p><p>Stock: 5</p><p>New!</p></r>\n" {
 		t.Errorf("patch v2 with the delta v2 -> v3: exit %d, output %q, stderr %q", code, out, errOut)
 	}
 	// Not consecutive, of the same size: v1 -> v2 twice.
@@ -222,7 +222,7 @@ func TestPatchChecksTarget(t *testing.T) {
 		if code, out, errOut := runCLI(t, "", "patch", v1, p); code != exitError || out != "" || !strings.Contains(errOut, "not the delta's target") {
 			t.Errorf("%s: patch with an altered insert: exit %d, output %q, stderr %q", format, code, out, errOut)
 		}
-		if code, out, errOut := runCLI(t, "", "patch", v1, writeFile(t, dir, "ok."+format, d)); code != exitOK || out != `<r><a>x</a><b>y</b></r>` {
+		if code, out, errOut := runCLI(t, "", "patch", v1, writeFile(t, dir, "ok."+format, d)); code != exitOK || out != "<r><a>x</a><b>y</b></r>\n" {
 			t.Errorf("%s: patch: exit %d, output %q, stderr %q", format, code, out, errOut)
 		}
 	}
@@ -244,7 +244,7 @@ func TestPatchReverseNeedsTargetMap(t *testing.T) {
 	if code, out, errOut := runCLI(t, "", "patch", "--reverse", v2, p); code != exitError || out != "" || !strings.Contains(errOut, "no target XID-map") {
 		t.Errorf("patch --reverse without toXidMap: exit %d, output %q, stderr %q", code, out, errOut)
 	}
-	if code, out, errOut := runCLI(t, "", "patch", "--reverse", v2, writeFile(t, dir, "ok.json", d)); code != exitOK || out != `<r><a>x</a></r>` {
+	if code, out, errOut := runCLI(t, "", "patch", "--reverse", v2, writeFile(t, dir, "ok.json", d)); code != exitOK || out != "<r><a>x</a></r>\n" {
 		t.Errorf("patch --reverse: exit %d, output %q, stderr %q", code, out, errOut)
 	}
 }

@@ -38,7 +38,7 @@ func TestPatchRefusesUnboundPrefix(t *testing.T) {
 	doc := writeFile(t, dir, "doc.xml", `<r xmlns:x="urn:x"><a>1</a><b>2</b></r>`)
 	d := writeFile(t, dir, "d", `{"ops":[{"op":"ai","xid":2,"a":"x:a","v":"1"}]}`)
 	code, out, errOut := runCLI(t, "", "patch", doc, d)
-	if want := `<r xmlns:x="urn:x"><a x:a="1">1</a><b>2</b></r>`; code != exitOK || out != want || errOut != "" {
+	if want := `<r xmlns:x="urn:x"><a x:a="1">1</a><b>2</b></r>` + "\n"; code != exitOK || out != want || errOut != "" {
 		t.Errorf("prefix in scope: exit %d, output %q, stderr %q; want 0 and %q", code, out, errOut, want)
 	}
 }

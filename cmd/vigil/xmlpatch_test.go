@@ -129,19 +129,19 @@ func TestXMLPatchWhitespace(t *testing.T) {
 	// RFC 5261, appendix A.12: ws="after" needs the white space kept.
 	sample := writeFile(t, dir, "doc.xml", "<doc>\n  <foo a=\"1\">This is a new child</foo>\n</doc>\n")
 	a12 := writeFile(t, dir, "a12.xml", `<diff><remove sel="doc/foo[@a='1']" ws="after"/></diff>`)
-	if code, out, errOut := runCLI(t, "", "patch", sample, a12); code != exitOK || out != "<doc>\n  </doc>" {
+	if code, out, errOut := runCLI(t, "", "patch", sample, a12); code != exitOK || out != "<doc>\n  </doc>\n" {
 		t.Errorf("patch (A.12): exit %d, output %q, stderr %q", code, out, errOut)
 	}
 	// The document keeps its layout.
 	a1 := writeFile(t, dir, "a1.xml", `<diff><add sel="doc"><bar/></add></diff>`)
-	if code, out, errOut := runCLI(t, "", "patch", sample, a1); code != exitOK || out != "<doc>\n  <foo a=\"1\">This is a new child</foo>\n<bar/></doc>" {
+	if code, out, errOut := runCLI(t, "", "patch", sample, a1); code != exitOK || out != "<doc>\n  <foo a=\"1\">This is a new child</foo>\n<bar/></doc>\n" {
 		t.Errorf("patch (A.1): exit %d, output %q, stderr %q", code, out, errOut)
 	}
 	// --whitespace normalize still reads both as before.
 	if code, out, _ := runCLI(t, "", "diff", "--whitespace", "normalize", "--format", "xmlpatch", v1, v2); code != exitChanged || !strings.Contains(out, `<replace sel="/doc/text()[1]"> other</replace>`) {
 		t.Errorf("diff --whitespace normalize: exit %d, output %s", code, out)
 	}
-	if code, out, _ := runCLI(t, "", "patch", "--whitespace", "normalize", sample, a1); code != exitOK || out != "<doc><foo a=\"1\">This is a new child</foo><bar/></doc>" {
+	if code, out, _ := runCLI(t, "", "patch", "--whitespace", "normalize", sample, a1); code != exitOK || out != "<doc><foo a=\"1\">This is a new child</foo><bar/></doc>\n" {
 		t.Errorf("patch --whitespace normalize: exit %d, output %q", code, out)
 	}
 }
@@ -163,7 +163,7 @@ func TestXMLPatchNormalizedSaysSo(t *testing.T) {
 	}
 	pfile := writeFile(t, dir, "p.xml", p)
 	code, out, errOut := runCLI(t, "", "patch", v1, pfile)
-	if code != exitOK || out != "<r><a>1</a> mixed2 <c>3</c></r>" {
+	if code != exitOK || out != "<r><a>1</a> mixed2 <c>3</c></r>\n" {
 		t.Errorf("patch: exit %d, stderr %q, output %q", code, errOut, out)
 	}
 	if code, _, errOut := runCLI(t, "", "diff", writeFile(t, dir, "out.xml", out), v2); code != exitOK {

@@ -67,6 +67,7 @@ func runBenchQuality(ctx context.Context, env *environment, args []string) (int,
 		return exitError, fmt.Errorf("--max-pairs %d: want at least 1", *maxPairs)
 	}
 	// Checked now, not after the simulated pairs are measured.
+	var histories []history
 	if *corpus != "" {
 		st, err := os.Stat(*corpus)
 		if err != nil {
@@ -74,6 +75,9 @@ func runBenchQuality(ctx context.Context, env *environment, args []string) (int,
 		}
 		if !st.IsDir() {
 			return exitError, fmt.Errorf("--corpus %s: not a folder", *corpus)
+		}
+		if histories, err = corpusHistories(*corpus); err != nil {
+			return exitError, fmt.Errorf("--corpus %s: %w", *corpus, err)
 		}
 	}
 	w := bufio.NewWriter(env.stdout)
@@ -113,7 +117,7 @@ func runBenchQuality(ctx context.Context, env *environment, args []string) (int,
 		}
 	}
 	if *corpus != "" {
-		if err := realPairs(w, *corpus, algs, *maxPairs); err != nil {
+		if err := realPairs(w, *corpus, histories, algs, *maxPairs); err != nil {
 			return exitError, err
 		}
 	} else if !flagSet(fs, "corpus") {
@@ -124,27 +128,82 @@ func runBenchQuality(ctx context.Context, env *environment, args []string) (int,
 	return exitOK, nil
 }
 
-// realPairs measures every consecutive pair of the real histories: the cost
-// of each algorithm's delta, and r where the exact reference fits.
-func realPairs(w io.Writer, root string, algs []treediff.Algorithm, maxPairs int) error {
+// history is one folder of successive versions of a document.
+type history struct {
+	name  string   // the folder's name
+	files []string // its versions, vNNNN.xml or vNNNN.html, oldest first
+}
+
+// corpusHistories returns the histories of the corpus root: each of its
+// folders that holds two versions or more (v*.xml or v*.html, in the
+// order of their names), and root itself when it holds versions, as
+// /work/shared/corpus/go-spec does: one history rather than none. A
+// corpus without a history is an error that says what was expected.
+func corpusHistories(root string) ([]history, error) {
+	var hs []history
+	files, err := historyFiles(root)
+	if err != nil {
+		return nil, err
+	}
+	if len(files) >= 2 {
+		hs = append(hs, history{filepath.Base(filepath.Clean(root)), files})
+	}
 	dirs, err := os.ReadDir(root)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	fmt.Fprintf(w, "real pairs from %s (consecutive versions):\n", root)
 	for _, d := range dirs {
 		if !d.IsDir() {
 			continue
 		}
-		files, _ := filepath.Glob(filepath.Join(root, d.Name(), "v*.*"))
-		sort.Strings(files)
+		files, err := historyFiles(filepath.Join(root, d.Name()))
+		if err != nil {
+			return nil, err
+		}
+		if len(files) >= 2 {
+			hs = append(hs, history{d.Name(), files})
+		}
+	}
+	if len(hs) == 0 {
+		what := "no history"
+		if len(files) == 1 {
+			what = "one version (" + filepath.Base(files[0]) + "), no history"
+		}
+		return nil, fmt.Errorf("%s: want folders of two versions or more (v0001.xml, v0002.xml, ... or .html), or such versions in the folder itself", what)
+	}
+	return hs, nil
+}
+
+// historyFiles returns the versions in dir, v*.xml and v*.html files,
+// sorted by name.
+func historyFiles(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasPrefix(name, "v") || !(strings.HasSuffix(name, ".xml") || strings.HasSuffix(name, ".html")) {
+			continue
+		}
+		files = append(files, filepath.Join(dir, name))
+	}
+	sort.Strings(files)
+	return files, nil
+}
+
+// realPairs measures every consecutive pair of the histories of the
+// corpus root: the cost of each algorithm's delta, and r where the exact
+// reference fits.
+func realPairs(w io.Writer, root string, histories []history, algs []treediff.Algorithm, maxPairs int) error {
+	fmt.Fprintf(w, "real pairs from %s (consecutive versions):\n", root)
+	for _, h := range histories {
+		files := h.files
 		rs := map[treediff.Algorithm][]float64{}
 		costs := map[treediff.Algorithm]int{}
 		pairs, skipped := 0, 0
 		for k := 0; k+1 < len(files); k++ {
-			if !strings.HasSuffix(files[k], ".xml") && !strings.HasSuffix(files[k], ".html") {
-				continue
-			}
 			a, err := parseDocFile(files[k])
 			if err != nil {
 				return err
@@ -182,10 +241,7 @@ func realPairs(w io.Writer, root string, algs []treediff.Algorithm, maxPairs int
 				}
 			}
 		}
-		if pairs == 0 {
-			continue
-		}
-		fmt.Fprintf(w, "  %-30s %3d pairs (%d too large for the exact reference)", d.Name(), pairs, skipped)
+		fmt.Fprintf(w, "  %-30s %3d pairs (%d too large for the exact reference)", h.name, pairs, skipped)
 		for _, alg := range algs {
 			fmt.Fprintf(w, " | %s total cost %d, r %s", alg, costs[alg], quality.Summarise(rs[alg]))
 		}

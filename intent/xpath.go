@@ -66,6 +66,31 @@ func (x *xpathSel) eval(root *tree.Node) []xitem {
 // context's place.
 type xeval struct {
 	index tree.Indexes
+	doc   *tree.Node // the document node, made by document
+}
+
+// document returns the document node above top, the tree's top node: a
+// virtual node (Kind 0) whose only child is top, as the tree holds none.
+// It is one node for the whole evaluation, so that the document "/"
+// starts from and the one ".." reaches from the top element are one.
+func (x *xeval) document(top *tree.Node) *tree.Node {
+	if x.doc == nil || x.doc.Children[0] != top {
+		x.doc = &tree.Node{Children: []*tree.Node{top}}
+	}
+	return x.doc
+}
+
+// parent returns n's parent on the parent and ancestor axes: the
+// document node for the top node, as XPath 1.0 has it (the root
+// element's parent is the root node), and nil for the document node.
+func (x *xeval) parent(n *tree.Node) *tree.Node {
+	if n.Parent != nil {
+		return n.Parent
+	}
+	if n.Kind == 0 {
+		return nil
+	}
+	return x.document(n)
 }
 
 func (x *xpathSel) Select(root *tree.Node) []*tree.Node {
@@ -259,8 +284,7 @@ func (p *xpathPath) eval(x *xeval, ctx xitem) []xitem {
 		for top.Parent != nil {
 			top = top.Parent
 		}
-		virtual := &tree.Node{Children: []*tree.Node{top}} // the document node
-		cur = []xitem{{virtual, -1}}
+		cur = []xitem{{x.document(top), -1}}
 	}
 	for _, s := range p.steps {
 		var next []xitem
@@ -306,7 +330,9 @@ func (s *xstep) descendants(cur []xitem) []xitem {
 	for _, c := range cur {
 		if c.attr < 0 {
 			in[c.n] = true
-			if top == nil {
+			// The document node, reached by .. or ancestor, is above
+			// the top node: the walk starts from it.
+			if top == nil || c.n.Kind == 0 {
 				top = c.n
 				for top.Parent != nil {
 					top = top.Parent
@@ -361,7 +387,7 @@ func (s *xstep) apply(x *xeval, ctx xitem) []xitem {
 				cand = append(cand, ctx)
 			}
 		case axParent, axAncestorOrSelf, axAncestor:
-			for m := n; m != nil; m = m.Parent {
+			for m := n; m != nil; m = x.parent(m) {
 				add(m)
 				if s.axis == axParent {
 					break
@@ -385,15 +411,15 @@ func (s *xstep) apply(x *xeval, ctx xitem) []xitem {
 	case axSelf:
 		add(n)
 	case axParent:
-		if n.Parent != nil {
-			add(n.Parent)
+		if m := x.parent(n); m != nil {
+			add(m)
 		}
 	case axAncestor, axAncestorOrSelf:
 		m := n
 		if s.axis == axAncestor {
-			m = n.Parent
+			m = x.parent(n)
 		}
-		for ; m != nil && !full(); m = m.Parent {
+		for ; m != nil && !full(); m = x.parent(m) {
 			add(m)
 		}
 	case axFollowingSibling, axPrecedingSibling:

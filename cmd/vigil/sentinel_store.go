@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -483,7 +484,9 @@ func ownerIDOf(ctx context.Context, st vigil.Store, owner string) (int64, error)
 // refused a second, vigil.SentinelNameUsed) names none: the message lists
 // their ids, by which each can be named. A name typed decomposed (NFD,
 // as macOS keyboards write é) names the sentinel whose name it is
-// composed, as the language keeps names (spec.CanonicalName).
+// composed, as the language keeps names (spec.CanonicalName). A number
+// too large for an id is one still, not a name (a name begins with a
+// letter or _): the message says it is out of range.
 func findSentinel(ctx context.Context, st vigil.Store, all []*vigil.Sentinel, ownerID int64, owner, arg string) (*vigil.Sentinel, string) {
 	id, err := strconv.ParseInt(arg, 10, 64)
 	if err == nil {
@@ -493,6 +496,9 @@ func findSentinel(ctx context.Context, st vigil.Store, all []*vigil.Sentinel, ow
 			}
 		}
 		return nil, fmt.Sprintf("no sentinel %d", id)
+	}
+	if errors.Is(err, strconv.ErrRange) {
+		return nil, fmt.Sprintf("sentinel id %s is out of range: ids are 1 to %d", arg, int64(math.MaxInt64))
 	}
 	arg = spec.CanonicalName(arg)
 	var named []*vigil.Sentinel

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/json"
+	"errors"
+	"math"
 	"net"
 	"net/http"
 	"net/url"
@@ -83,9 +85,13 @@ func orderParam(r *http.Request) (descending bool, err error) {
 
 // idParam reads a positive integer path or query value; its error names
 // the value's field, name, and does not repeat the value, which a link
-// could have made say anything.
+// could have made say anything. A number past the ids' type is said to be
+// too large, not "not positive".
 func idParam(name, s string) (int64, error) {
 	id, err := strconv.ParseInt(s, 10, 64)
+	if errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(s, "-") {
+		return 0, vigil.Errorf(vigil.EINVALID, "%s is too large: ids go up to %d", name, int64(math.MaxInt64))
+	}
 	if err != nil || id <= 0 {
 		return 0, vigil.Errorf(vigil.EINVALID, "%s must be a positive number", name)
 	}

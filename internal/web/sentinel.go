@@ -460,9 +460,9 @@ func (s *Server) kick() {
 
 // ownSentinel returns sentinel id of u; ENOTFOUND for another's.
 func (s *Server) ownSentinel(ctx context.Context, u *vigil.User, idText string) (*vigil.Sentinel, error) {
-	id, err := strconv.ParseInt(idText, 10, 64)
-	if err != nil || id <= 0 {
-		return nil, vigil.Errorf(vigil.EINVALID, "sentinel id must be a positive number")
+	id, err := idParam("sentinel id", idText)
+	if err != nil {
+		return nil, err
 	}
 	sen, err := s.Store.FindSentinelByID(ctx, id)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http/httptest"
 	"net/url"
 	"slices"
@@ -175,15 +176,54 @@ func FuzzDiagnosticRanges(f *testing.F) {
 }
 
 // TestSentinelIDErrors: a sentinel id that is not a positive number is
-// refused saying so; "-1" and "0" were said to be "not a number". The id
-// is not repeated: a link could make it say anything.
+// refused saying so; "-1" and "0" were said to be "not a number". One
+// past the ids' type is said to be too large, where it was said to be
+// not positive. The id is not repeated: a link could make it say
+// anything.
 func TestSentinelIDErrors(t *testing.T) {
 	s, u := newTestServer(t)
-	for _, id := range []string{"abc", "-1", "0", "99999999999999999999"} {
-		_, err := s.ownSentinel(context.Background(), u, id)
-		want := `sentinel id must be a positive number`
-		if vigil.ErrorCode(err) != vigil.EINVALID || vigil.ErrorMessage(err) != want {
-			t.Errorf("%s: %v (%s), want %q", id, err, vigil.ErrorCode(err), want)
+	const notPositive = `sentinel id must be a positive number`
+	const tooLarge = `sentinel id is too large: ids go up to 9223372036854775807`
+	tests := map[string]struct{ id, want string }{
+		"not a number":       {"abc", notPositive},
+		"negative":           {"-1", notPositive},
+		"zero":               {"0", notPositive},
+		"too small":          {"-99999999999999999999", notPositive},
+		"too large":          {"99999999999999999999", tooLarge},
+		"one past the type":  {"9223372036854775808", tooLarge},
+		"too large, signed":  {"+99999999999999999999", tooLarge},
+		"the largest, found": {"9223372036854775807", ""},
+	}
+	for name, tc := range tests {
+		_, err := s.ownSentinel(context.Background(), u, tc.id)
+		if tc.want == "" {
+			if vigil.ErrorCode(err) != vigil.ENOTFOUND {
+				t.Errorf("%s: %s: %v (%s), want ENOTFOUND", name, tc.id, err, vigil.ErrorCode(err))
+			}
+			continue
+		}
+		if vigil.ErrorCode(err) != vigil.EINVALID || vigil.ErrorMessage(err) != tc.want {
+			t.Errorf("%s: %s: %v (%s), want %q", name, tc.id, err, vigil.ErrorCode(err), tc.want)
+		}
+	}
+}
+
+// TestAPIIDTooLarge: an id in an API path or query that is too large for
+// the ids' type is said to be too large, under the field's name.
+func TestAPIIDTooLarge(t *testing.T) {
+	s, u := newTestServer(t)
+	c := newSignedIn(t, s, u)
+	auth := bearer(t, s.Store, u, "id-range-secret")
+	const big = "99999999999999999999"
+	tests := map[string]struct{ path, want string }{
+		"sentinel":          {"/api/v1/sentinels/" + big, "sentinel id is too large: ids go up to 9223372036854775807"},
+		"resource":          {"/api/v1/resources/" + big, "resource id is too large: ids go up to 9223372036854775807"},
+		"changes' sentinel": {"/api/v1/changes?sentinel=" + big, "sentinel is too large: ids go up to 9223372036854775807"},
+	}
+	for name, tc := range tests {
+		status, body := apiCall(t, c.srv.URL, auth, "GET", tc.path, "")
+		if status != 400 || !strings.Contains(fmt.Sprint(body), tc.want) {
+			t.Errorf("%s: GET %s: %d %v, want 400 and %q", name, tc.path, status, body, tc.want)
 		}
 	}
 }

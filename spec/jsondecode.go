@@ -66,11 +66,18 @@ func decodeSentinel(data []byte, stored bool) (*Sentinel, error) {
 	if dec.More() {
 		return nil, FieldErrors{{Msg: "invalid JSON: more than one value"}}
 	}
-	d := &decoder{paths: map[Node]string{}}
+	d := &decoder{paths: map[Node]string{}, badArgs: map[*ChangeType]bool{}}
 	s := d.sentinel(v)
 	if s != nil {
 		val := &validator{
-			report: func(n Node, _, msg string) { d.errorf(d.pathOf(n), "%s", msg) },
+			report: func(n Node, _, msg string) {
+				if l, ok := n.(argList); ok && d.badArgs[l.ChangeType] {
+					// Its values that did not decode are left out, and
+					// said already: the list is not short of one.
+					return
+				}
+				d.errorf(d.pathOf(n), "%s", msg)
+			},
 			warn:   func(Node, string, string) {},
 			stored: stored,
 		}
@@ -86,7 +93,9 @@ func decodeSentinel(data []byte, stored bool) (*Sentinel, error) {
 type decoder struct {
 	errs  FieldErrors
 	paths map[Node]string
-	depth int // nesting of expressions and targets, bounded by maxDepth
+	// badArgs holds the change types with args that did not decode.
+	badArgs map[*ChangeType]bool
+	depth   int // nesting of expressions and targets, bounded by maxDepth
 }
 
 // nest counts one more level of nesting; it reports false (and an error)
@@ -104,9 +113,14 @@ func (d *decoder) errorf(path, format string, args ...any) {
 	d.errs = append(d.errs, &FieldError{Path: path, Msg: fmt.Sprintf(format, args...)})
 }
 
+// pathOf returns the field path of n: that of its change type's args for
+// the list of a change type's values (argList).
 func (d *decoder) pathOf(n Node) string {
 	if isNilNode(n) {
 		return ""
+	}
+	if l, ok := n.(argList); ok {
+		return join(d.paths[l.ChangeType], "args")
 	}
 	return d.paths[n]
 }
@@ -485,12 +499,16 @@ func (d *decoder) changeType(m map[string]any, path string) Expr {
 	d.at(c, path)
 	if v, ok := m["args"]; ok {
 		p := join(path, "args")
+		errs := len(d.errs)
 		for i, e := range d.list(v, p) {
 			if s, ok := d.str(e, index(p, i)); ok {
 				lit := &Lit{Value: s}
 				d.at(lit, index(p, i))
 				c.Args = append(c.Args, lit)
 			}
+		}
+		if len(d.errs) > errs {
+			d.badArgs[c] = true
 		}
 	}
 	if v, ok := m["in"]; ok {

@@ -399,11 +399,17 @@ func sameWordsBecause(a, b string) string {
 	return "a page's words are compared in any case, without the punctuation around them, with ’ as ', and with accents however they are encoded"
 }
 
+// argList is the list of a change type's values, the node of a problem
+// of the list as a whole ("keywords needs at least one word"): in the
+// sentinel language it is at the change type, in the JSON form at its
+// args, not at the change type ("monitor.args", not "monitor").
+type argList struct{ *ChangeType }
+
 func (v *validator) changeType(c *ChangeType) {
 	what := c.Kind.String()
 	needArgs := func(noun string) {
 		if len(c.Args) == 0 {
-			v.report(c, what, fmt.Sprintf("%s needs at least one %s", what, noun))
+			v.report(argList{c}, what, fmt.Sprintf("%s needs at least one %s", what, noun))
 		}
 	}
 	seen := map[string]string{}

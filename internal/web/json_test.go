@@ -1,6 +1,7 @@
 package web
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -49,6 +50,77 @@ func TestReadJSONTypeErrors(t *testing.T) {
 		}
 		if rec.Code != http.StatusOK || rec.Body.Len() != 0 {
 			t.Errorf("POST %s %s: the handler wrote %d %q before its error", tc.path, tc.body, rec.Code, rec.Body)
+		}
+	}
+}
+
+// TestReadJSONNestedFieldPath: a member of the wrong type inside an
+// object is named by its full dotted path ("monitor.args"), not by its
+// last name alone ("args"), and an embedded struct's Go name is no part
+// of it.
+func TestReadJSONNestedFieldPath(t *testing.T) {
+	type base struct {
+		Name string `json:"name"`
+	}
+	type args struct {
+		Args []string `json:"args"`
+	}
+	type body struct {
+		base
+		Monitor  args            `json:"monitor"`
+		Operands []args          `json:"operands"`
+		ByName   map[string]args `json:"byName"`
+		Notify   *struct {
+			args
+			Every int `json:"every"`
+		} `json:"notify"`
+	}
+	tests := map[string]struct{ body, want string }{
+		"nested":            {`{"monitor":{"args":"x"}}`, "invalid JSON body: monitor.args: want an array, found a string"},
+		"nested element":    {`{"monitor":{"args":[3]}}`, "invalid JSON body: monitor.args: want a string, found a number"},
+		"object itself":     {`{"monitor":3}`, "invalid JSON body: monitor: want an object, found a number"},
+		"embedded":          {`{"name":3}`, "invalid JSON body: name: want a string, found a number"},
+		"in an array":       {`{"operands":[{"args":{}}]}`, "invalid JSON body: operands.args: want an array, found an object"},
+		"in a map":          {`{"byName":{"k":{"args":1}}}`, "invalid JSON body: byName.args: want an array, found a number"},
+		"pointer, embedded": {`{"notify":{"args":true}}`, "invalid JSON body: notify.args: want an array, found true or false"},
+		"pointer":           {`{"notify":{"every":"x"}}`, "invalid JSON body: notify.every: want an integer, found a string"},
+	}
+	for name, tc := range tests {
+		req := httptest.NewRequest("POST", "/api/v1/x", strings.NewReader(tc.body))
+		var v body
+		err := readJSON(req, &v)
+		if vigil.ErrorCode(err) != vigil.EINVALID || vigil.ErrorMessage(err) != tc.want {
+			t.Errorf("%s: %s: %v, want %q", name, tc.body, err, tc.want)
+		}
+	}
+}
+
+// TestSentinelJSONArgsPath: a problem of a change type's values in the
+// JSON form of a sentinel is named at its args, in the error's message and
+// its diagnostic's field: "monitor.args", where it was "monitor"; and
+// args that are not an array of strings are said to be so, without "needs
+// at least one word" at "monitor" before it.
+func TestSentinelJSONArgsPath(t *testing.T) {
+	s, u := newTestServer(t)
+	tests := map[string]struct{ monitor, field, msg string }{
+		"empty":        {`{"kind":"keywords","args":[]}`, "monitor.args", "keywords needs at least one word"},
+		"missing":      {`{"kind":"phrase"}`, "monitor.args", "phrase needs at least one phrase"},
+		"not an array": {`{"kind":"keywords","args":"price"}`, "monitor.args", "want an array, found a string"},
+		"not a string": {`{"kind":"keywords","args":[3]}`, "monitor.args[0]", "want a string, found a number"},
+		"nested":       {`{"and":[{"kind":"all links"},{"not":{"kind":"keywords","args":[]}}]}`, "monitor.and[1].not.args", "keywords needs at least one word"},
+	}
+	for name, tc := range tests {
+		body := `{"sentinel":{"name":"a","using":{"url":"http://a.example/"},"fetch":{"interval":"1 hour"},"monitor":` + tc.monitor + `}}`
+		req := httptest.NewRequest("POST", "/api/v1/sentinels", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		err := s.handleSentinelCreate(httptest.NewRecorder(), req, u)
+		want := tc.field + ": " + tc.msg
+		if vigil.ErrorCode(err) != vigil.EINVALID || vigil.ErrorMessage(err) != want {
+			t.Errorf("%s: %v, want %q", name, err, want)
+		}
+		var de *diagnosticsError
+		if !errors.As(err, &de) || len(de.Diagnostics) != 1 || de.Diagnostics[0].Field != tc.field || de.Diagnostics[0].Message != tc.msg {
+			t.Errorf("%s: diagnostics %+v, want one, %s at %s", name, de, tc.msg, tc.field)
 		}
 	}
 }

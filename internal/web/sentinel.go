@@ -545,7 +545,7 @@ func readJSON(r *http.Request, v any) error {
 			if te.Field == "" {
 				return vigil.Errorf(vigil.EINVALID, "invalid JSON body: want %s, found %s", jsonType(te.Type), article(te.Value))
 			}
-			field := te.Field[strings.LastIndex(te.Field, ".")+1:]
+			field := jsonPath(reflect.TypeOf(v), te.Field)
 			return vigil.Errorf(vigil.EINVALID, "invalid JSON body: %s: want %s, found %s", field, jsonType(te.Type), article(te.Value))
 		}
 		if errors.Is(err, io.EOF) {
@@ -653,6 +653,43 @@ func jsonFields(t reflect.Type) []string {
 		}
 	}
 	return names
+}
+
+// jsonPath returns field, the path of a member as encoding/json's
+// UnmarshalTypeError gives it for a value decoded into a value of type t,
+// in JSON's terms: the full dotted path of a nested member
+// ("monitor.args", not "args"), without the names of the embedded structs
+// encoding/json puts in it ("Base.name" is name).
+func jsonPath(t reflect.Type, field string) string {
+	var path []string
+	for name := range strings.SplitSeq(field, ".") {
+		for t != nil && (t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map) {
+			t = t.Elem()
+		}
+		if t == nil || t.Kind() != reflect.Struct {
+			t = nil
+			path = append(path, name)
+			continue
+		}
+		tagName := func(f reflect.StructField) string {
+			tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			return tag
+		}
+		if f, ok := t.FieldByName(name); ok && f.Anonymous && tagName(f) == "" {
+			t = f.Type // an embedded struct's name, not a member's
+			continue
+		}
+		var member reflect.Type
+		for _, f := range reflect.VisibleFields(t) {
+			if tag := tagName(f); f.IsExported() && !(f.Anonymous && tag == "") && (tag == name || tag == "" && f.Name == name) {
+				member = f.Type
+				break
+			}
+		}
+		t = member
+		path = append(path, name)
+	}
+	return strings.Join(path, ".")
 }
 
 // jsonType names the JSON value that decodes into a value of type t.

@@ -162,7 +162,11 @@
 //     makes of one (tree.IsXMLDeclarationComment), which a delta leaves
 //     out of what it says stands outside the root, is a comment() node
 //     here, as the document was read: selectors count it, and a change
-//     beside it leaves it where delta.Apply leaves it.
+//     beside it leaves it where delta.Apply leaves it. One that came,
+//     went, moved or changed between the versions (<!--?xml ?--> added
+//     after the DOCTYPE) is in no delta, so in no patch: the patch keeps
+//     the old version's, as delta.Apply does, and its result is the new
+//     version but for them.
 //   - Renames: RFC 5261 has no rename. Export replaces the renamed element
 //     with itself as it ends up, and so an element whose namespace
 //     declarations change (they change the names inside it), or whose

@@ -2,6 +2,7 @@ package vigil
 
 import (
 	"fmt"
+	"net/url"
 	"regexp"
 	"strings"
 	"time"
@@ -29,7 +30,8 @@ type Version struct {
 	Error         string        `json:"error,omitempty"` // why the fetch failed, if it did
 	// URL is the address the body was read from when it is not the
 	// resource's: the final URL of a fetch that followed redirects
-	// (vigil.FetchResult.URL), canonical (CanonicalURL). "" when the body
+	// (vigil.FetchResult.URL), canonical (CanonicalURL), without
+	// credentials (VersionURL). "" when the body
 	// was read from the resource's own URL, and for a version stored
 	// before final URLs were recorded. The version's relative links and
 	// image sources resolve against it (and the document's base
@@ -75,9 +77,10 @@ func (v *Version) PageURL(resourceURL string) string {
 
 // VersionURL returns the Version.URL of a version of the resource at
 // resourceURL whose body was read from finalURL (FetchResult.URL, after
-// redirects): finalURL canonical, or "" when it is the resource's own
-// URL, is empty, or is no URL CanonicalURL takes (the body is then read
-// as the resource's).
+// redirects): finalURL canonical and without credentials (user info, a
+// secret the API would show and the page's relative links would carry),
+// or "" when it is the resource's own URL, is empty, or is no URL
+// CanonicalURL takes (the body is then read as the resource's).
 func VersionURL(resourceURL, finalURL string) string {
 	if finalURL == "" || finalURL == resourceURL {
 		return ""
@@ -86,10 +89,21 @@ func VersionURL(resourceURL, finalURL string) string {
 	if err != nil {
 		return ""
 	}
-	if own, err := CanonicalURL(resourceURL); err == nil && own == final {
+	final = withoutUserInfo(final)
+	if own, err := CanonicalURL(resourceURL); err == nil && withoutUserInfo(own) == final {
 		return ""
 	}
 	return final
+}
+
+// withoutUserInfo returns u, a canonical URL, without its user info.
+func withoutUserInfo(u string) string {
+	p, err := url.Parse(u)
+	if err != nil || p.User == nil {
+		return u
+	}
+	p.User = nil
+	return p.String()
 }
 
 // SameLinkBase reports whether the relative links of a page resolve
@@ -153,6 +167,8 @@ func (v *Version) ValidateFetch() error {
 		return Errorf(EINVALID, "version treeReading must not be negative")
 	case v.URL != "" && !canonicalURL(v.URL):
 		return Errorf(EINVALID, "version url must be a canonical http or https URL")
+	case v.URL != "" && withoutUserInfo(v.URL) != v.URL:
+		return Errorf(EINVALID, "version url must not carry credentials (user info)")
 	}
 	return nil
 }

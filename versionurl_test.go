@@ -1,7 +1,9 @@
 package vigil_test
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/vigil-web/vigil"
 )
@@ -17,6 +19,11 @@ func TestVersionURL(t *testing.T) {
 		"redirected":            {"http://a.example/old", "http://a.example/new/page", "http://a.example/new/page"},
 		"redirected, canonical": {"http://a.example/old", "HTTP://B.example:80/new/./page#x", "http://b.example/new/page"},
 		"not a URL":             {"http://a.example/old", "ftp://a.example/x", ""},
+		// A URL's credentials are a secret: the version's URL, shown
+		// by the API and resolving the page's links, holds none.
+		"credentials":              {"http://a.example/old", "http://user:secret@a.example/new/page", "http://a.example/new/page"},
+		"credentials, the same":    {"http://a.example/old", "http://user:secret@a.example/old", ""},
+		"a resource's credentials": {"http://user:secret@a.example/old", "http://user:secret@a.example/new", "http://a.example/new"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if got := vigil.VersionURL(tc.resource, tc.final); got != tc.want {
@@ -63,5 +70,19 @@ func TestSameLinkBase(t *testing.T) {
 		if got := vigil.SameLinkBase(c.a, c.b); got != c.want {
 			t.Errorf("SameLinkBase(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
 		}
+	}
+}
+
+// TestVersionURLCredentialsRefused: a version whose URL carries
+// credentials is refused, as they would be shown with it.
+func TestVersionURLCredentialsRefused(t *testing.T) {
+	v := &vigil.Version{ResourceID: 1, FetchedAt: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC),
+		ContentHash: strings.Repeat("0", 64), URL: "http://user:secret@a.example/new/page"}
+	err := v.Validate()
+	if vigil.ErrorCode(err) != vigil.EINVALID {
+		t.Fatalf("Validate of a version URL with credentials: %v, want EINVALID", err)
+	}
+	if strings.Contains(err.Error(), "secret") {
+		t.Errorf("the error shows the password: %v", err)
 	}
 }

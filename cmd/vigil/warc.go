@@ -33,6 +33,14 @@ func init() {
 // have no place for (an extension field, as WARC 1.1 section 5 allows).
 const fetchDurationField = "Vigil-Fetch-Duration"
 
+// fetchedFromField carries the final URL a version's body was read from
+// when a redirect led away from the page's (vigil.Version.URL), against
+// which its relative links resolve: the record's WARC-Target-URI is the
+// page's URL, under which the version is stored (an extension field, as
+// fetchDurationField). A revisit carries its own: the same body may have
+// been read from another URL than its original's.
+const fetchedFromField = "Vigil-Fetched-From"
+
 // exportWARCUsage says what is wrong with export warc's command line, or
 // returns "": one of --resource URL and --all, and no argument.
 func exportWARCUsage(resURL string, all bool, args []string) string {
@@ -220,6 +228,9 @@ func (ex *warcExporter) version(ctx context.Context, r *vigil.Resource, v, prev 
 	}
 	if v.FetchDuration > 0 {
 		common = append(common, warc.Field{Name: fetchDurationField, Value: v.FetchDuration.String()})
+	}
+	if v.URL != "" {
+		common = append(common, warc.Field{Name: fetchedFromField, Value: v.URL})
 	}
 	h := httpHeader(v)
 	if prev != nil && prev.ContentHash == v.ContentHash {

@@ -576,6 +576,10 @@ func (im *warcImport) record(ctx context.Context, rec *warc.Record) error {
 	if d, err := time.ParseDuration(rec.Header.Get(fetchDurationField)); err == nil && d > 0 {
 		f.FetchDuration = d
 	}
+	// The URL the body was read from, if a redirect led away from the
+	// page's (vigil.VersionURL keeps none that is not a URL, and none of
+	// its credentials).
+	f.FinalURL = rec.Header.Get(fetchedFromField)
 	v, stored, err := im.wh.PutStored(ctx, f)
 	if vigil.ErrorCode(err) == vigil.EINVALID {
 		return &badRecord{badStore, err}

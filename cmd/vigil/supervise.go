@@ -22,7 +22,7 @@ const (
 )
 
 // keepRunning runs run, one of the daemon's loops (the monitor's, the
-// outbox's), on a goroutine of its own until it returns, and returns its
+// outbox's, the outbox retention's), on a goroutine of its own until it returns, and returns its
 // error. The loops recover the panics of their checks and deliveries; a
 // panic that escapes one (a bug in the loop itself) is logged at Error
 // level with its stack and counted as in (through count, if not nil), and

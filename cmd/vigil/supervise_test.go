@@ -144,3 +144,29 @@ func TestPanicLabelsShown(t *testing.T) {
 		}
 	}
 }
+
+// TestPanicLabelsHelp: the help of vigil_panics_total names each of vigil
+// serve's loops it counts a panic of.
+func TestPanicLabelsHelp(t *testing.T) {
+	st, err := sqlite.Open(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	rec := httptest.NewRecorder()
+	daemonMetrics(st).Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	body, _ := io.ReadAll(rec.Body)
+	var help string
+	for _, line := range strings.Split(string(body), "\n") {
+		if strings.HasPrefix(line, "# HELP vigil_panics_total ") {
+			help = line
+		}
+	}
+	loops := help[strings.Index(help, "the daemon's loops"):]
+	loops = loops[:strings.Index(loops, ")")]
+	for _, in := range []string{panicMonitor, panicOutbox, panicRetention} {
+		if !strings.Contains(loops, in) {
+			t.Errorf("the help of vigil_panics_total names the daemon's loops %q, not %q", loops, in)
+		}
+	}
+}

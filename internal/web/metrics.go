@@ -49,7 +49,7 @@ func NewMetrics(st vigil.Store) *Metrics {
 		Help:    "Time to load two versions and compute their delta for the API and dashboard.",
 		Buckets: prometheus.ExponentialBuckets(0.001, 3, 10)})
 	m.panics = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "vigil_panics_total",
-		Help: "Panics the daemon recovered from (a bug, logged with its stack), by where: in the monitor (check, fetch, store, claim, commit), the delivery of notifications (delivery, notifier), the daemon's loops (monitor, outbox) or the HTTP handlers (http)."}, []string{"in"})
+		Help: "Panics the daemon recovered from (a bug, logged with its stack), by where: in the monitor (check, fetch, store, claim, commit), the delivery of notifications (delivery, notifier), the daemon's loops (monitor, outbox, retention) or the HTTP handlers (http)."}, []string{"in"})
 	for _, s := range []string{"ok", "not_modified", "error"} {
 		m.fetches.WithLabelValues(s)
 	}
@@ -87,8 +87,8 @@ func (m *Metrics) ShowPanics(where ...string) {
 // struck: in the monitor ("check", "fetch", "store", "claim", "commit":
 // monitor.Monitor.Panicked), in the outbox ("delivery", "notifier":
 // monitor.Deliverer.Panicked), in one of vigil serve's loops
-// ("monitor", "outbox"), or in an HTTP handler ("http": Server.Recover):
-// a bug, which the log says with its stack.
+// ("monitor", "outbox", "retention"), or in an HTTP handler ("http":
+// Server.Recover): a bug, which the log says with its stack.
 func (m *Metrics) CountPanic(in string) {
 	m.panics.WithLabelValues(in).Inc()
 }

@@ -42,3 +42,8 @@ func XactRowsRead(ctx context.Context, db *DB) (int64, error) {
 		coalesce(sum(pg_stat_get_xact_tuples_returned(indexrelid)), 0) FROM pg_index WHERE indrelid = 'notifications'::regclass`).Scan(&n)
 	return n, err
 }
+
+// DeleteSentBeforeQuery is deleteSentBeforeQuery, the outbox retention's
+// statement of sent letters, with PostgreSQL's placeholders, for the
+// tests.
+func DeleteSentBeforeQuery() string { return q(deleteSentBeforeQuery) }

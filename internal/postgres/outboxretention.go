@@ -30,19 +30,30 @@ const deleteDeadBeforeQuery = `DELETE FROM notifications WHERE id IN (
 	WHERE state = 'dead' AND next_attempt < ? AND created_at < ?
 	ORDER BY next_attempt LIMIT ? FOR UPDATE SKIP LOCKED) AND state = 'dead'`
 
-// deleteSentBeforeQuery deletes up to $6 sent entries whose next attempt
+// deleteSentBeforeQuery deletes up to $7 sent entries whose next attempt
 // ($1), creation ($2) and sending ($3) are before the bound, but none
 // with a sibling (siblingQuery: the same change, or, of no change, the
 // same user and payload, by the same channel) that is not sent and not
-// a dead letter given up as its sentinel was removed ($4, $5): one that
-// may yet be retried to the sent one's target.
+// a dead letter given up as its sentinel was removed ($4, $5, $6): one
+// that may yet be retried to the sent one's target. Those of no change
+// are among the letters of no change not sent, which the dead letters,
+// kept as long as the sent ones, make many (tens of thousands from a
+// broken target): a look through them all for each sent letter took
+// seconds a batch. The digests of their payloads are read once into a
+// hashed list (small enough for work_mem where the payloads would not
+// be) each sent letter's is looked up in (payload is never NULL, so NOT
+// IN is a lookup), and only a letter whose payload's digest is in it is
+// looked for its siblings one by one.
 const deleteSentBeforeQuery = `DELETE FROM notifications WHERE id IN (
 	SELECT n.id FROM notifications n
 	WHERE n.state = 'sent' AND n.next_attempt < ? AND n.created_at < ? AND n.sent_at < ?
 	AND (n.change_id IS NULL OR NOT EXISTS (SELECT 1 FROM notifications o
 		WHERE o.change_id = n.change_id AND o.channel = n.channel AND o.id <> n.id
 		AND o.state <> 'sent' AND NOT (o.state = 'dead' AND o.last_error = ?)))
-	AND (n.change_id IS NOT NULL OR NOT EXISTS (SELECT 1 FROM notifications o
+	AND (n.change_id IS NOT NULL OR sha256(n.payload) NOT IN (SELECT sha256(o.payload) FROM notifications o
+		WHERE o.state IN ('pending', 'failed', 'dead') AND o.change_id IS NULL
+		AND NOT (o.state = 'dead' AND o.last_error = ?))
+	OR NOT EXISTS (SELECT 1 FROM notifications o
 		WHERE o.state IN ('pending', 'failed', 'dead') AND o.change_id IS NULL AND o.user_id = n.user_id
 		AND o.channel = n.channel AND o.id <> n.id AND o.payload = n.payload
 		AND NOT (o.state = 'dead' AND o.last_error = ?)))
@@ -78,7 +89,7 @@ func (db *DB) DeleteNotificationsBefore(ctx context.Context, before time.Time, l
 			return fmt.Errorf("sent notifications: %w", err)
 		}
 		res, err = tx.ExecContext(ctx, q(deleteSentBeforeQuery), bound, bound, bound,
-			vigil.SentinelRemoved, vigil.SentinelRemoved, int64(limit)-deleted)
+			vigil.SentinelRemoved, vigil.SentinelRemoved, vigil.SentinelRemoved, int64(limit)-deleted)
 		if err != nil {
 			return fmt.Errorf("sent notifications: %w", err)
 		}

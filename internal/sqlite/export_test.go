@@ -70,3 +70,7 @@ func PagesRead(ctx context.Context, db *DB) (int64, error) {
 	})
 	return n, err
 }
+
+// DeleteSentBeforeQuery is deleteSentBeforeQuery, the outbox retention's
+// statement of sent letters, for the tests.
+const DeleteSentBeforeQuery = deleteSentBeforeQuery

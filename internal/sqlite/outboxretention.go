@@ -22,21 +22,30 @@ const deleteDeadBeforeQuery = `DELETE FROM notifications WHERE id IN (
 	WHERE state = 'dead' AND next_attempt < ? AND created_at < ?
 	ORDER BY next_attempt LIMIT ?)`
 
-// deleteSentBeforeQuery deletes up to $6 sent entries whose next attempt
+// deleteSentBeforeQuery deletes up to $7 sent entries whose next attempt
 // ($1), creation ($2) and sending ($3) are before the bound, but none
 // with a sibling (siblingQuery: the same change, or, of no change, the
 // same user and payload, by the same channel) that is not sent and not
-// a dead letter given up as its sentinel was removed ($4, $5): one that
-// may yet be retried to the sent one's target. A letter's siblings of a
-// change are read by the index of changes; of no change, by the index
-// of states, as the letters not sent are few (giveUpLetters).
+// a dead letter given up as its sentinel was removed ($4, $5, $6): one
+// that may yet be retried to the sent one's target. A letter's siblings
+// of a change are read by the index of changes. Those of no change are
+// among the letters of no change not sent, which the dead letters, kept
+// as long as the sent ones, make many (tens of thousands from a broken
+// target): a look through them all for each sent letter held the write
+// lock for seconds a batch. Their payloads are read once, by the index
+// of states, into a list each sent letter's is looked up in (a LIST
+// SUBQUERY: payload is never NULL, so NOT IN is a lookup), and only a
+// letter whose payload is in it is looked for its siblings one by one.
 const deleteSentBeforeQuery = `DELETE FROM notifications WHERE id IN (
 	SELECT n.id FROM notifications n INDEXED BY notifications_due
 	WHERE n.state = 'sent' AND n.next_attempt < ? AND n.created_at < ? AND n.sent_at < ?
 	AND (n.change_id IS NULL OR NOT EXISTS (SELECT 1 FROM notifications o INDEXED BY notifications_change
 		WHERE o.change_id = n.change_id AND o.channel = n.channel AND o.id <> n.id
 		AND o.state <> 'sent' AND NOT (o.state = 'dead' AND o.last_error = ?)))
-	AND (n.change_id IS NOT NULL OR NOT EXISTS (SELECT 1 FROM notifications o INDEXED BY notifications_due
+	AND (n.change_id IS NOT NULL OR n.payload NOT IN (SELECT o.payload FROM notifications o INDEXED BY notifications_due
+		WHERE o.state IN ('pending', 'failed', 'dead') AND o.change_id IS NULL
+		AND NOT (o.state = 'dead' AND o.last_error = ?))
+	OR NOT EXISTS (SELECT 1 FROM notifications o INDEXED BY notifications_due
 		WHERE o.state IN ('pending', 'failed', 'dead') AND o.change_id IS NULL AND o.user_id = n.user_id
 		AND o.channel = n.channel AND o.id <> n.id AND o.payload = n.payload
 		AND NOT (o.state = 'dead' AND o.last_error = ?)))
@@ -64,7 +73,7 @@ func (db *DB) DeleteNotificationsBefore(ctx context.Context, before time.Time, l
 			return err
 		}
 		res, err = tx.ExecContext(ctx, q(deleteSentBeforeQuery), bound, bound, bound,
-			vigil.SentinelRemoved, vigil.SentinelRemoved, int64(limit)-deleted)
+			vigil.SentinelRemoved, vigil.SentinelRemoved, vigil.SentinelRemoved, int64(limit)-deleted)
 		if err != nil {
 			return fmt.Errorf("sent notifications: %w", err)
 		}

@@ -114,6 +114,9 @@ func testOutboxRetention(t *testing.T, s vigil.Store) {
 	keep[letter(0, "webhook", "", digest(sn, 1), vigil.NotificationDead, recent, time.Time{})] = "a digest's dead letter"
 	drop[letter(0, "webhook", "", digest(sn, 2), vigil.NotificationSent, old, old)] = "a digest sent long ago, another digest dead"
 	keep[letter(0, "webhook", "", digest(sn, 3), vigil.NotificationDead, recent, time.Time{})] = "another digest's dead letter"
+	// The same payload by another channel is no sibling.
+	drop[letter(0, "webhook", "", digest(sn, 4), vigil.NotificationSent, old, old)] = "a digest sent long ago, its payload dead by another channel"
+	keep[letter(0, "email", "", digest(sn, 4), vigil.NotificationDead, recent, time.Time{})] = "a digest's dead letter by another channel"
 	// A dead letter given up as its sentinel was removed is never
 	// retried: it holds back no sibling.
 	drop[letter(0, "webhook", "", digest(gone, 1), vigil.NotificationSent, old, old)] = "a removed sentinel's digest, sent long ago"

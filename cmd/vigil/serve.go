@@ -537,13 +537,21 @@ func newDaemon(st vigil.Store, dataDir string, c serveConfig, logger *slog.Logge
 		if origin == keyCreated && secretOrigin != keyCreated {
 			// Before this key had a file of its own, webhooks were
 			// signed with the server's secret, by a store that has
-			// sent messages; a secret file alone was made by a
-			// command run before the first start (sentinel add).
+			// sent messages, or found the changes they tell of (the
+			// outbox's retention may have deleted the messages since);
+			// a secret file alone was made by a command run before
+			// the first start (sentinel add).
 			_, sent, err := st.FindNotifications(ctx, vigil.NotificationFilter{Limit: 1})
 			if err != nil {
 				return nil, fmt.Errorf("notifications: %w", err)
 			}
-			signedBefore = sent > 0
+			found := 0
+			if sent == 0 {
+				if _, found, err = st.FindChanges(ctx, vigil.ChangeFilter{Limit: 1}); err != nil {
+					return nil, fmt.Errorf("changes: %w", err)
+				}
+			}
+			signedBefore = sent > 0 || found > 0
 		}
 		path := filepath.Join(dataDir, webhookSecretFile)
 		where := path

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/internal/warehouse"
 )
 
 // TestServeWebhookKeyNotice: the first start of vigil serve on a data
@@ -17,7 +18,9 @@ import (
 // that webhooks "are now signed" with a new key, as to a store whose
 // webhooks an older version signed with the secret file, and asked the
 // newcomer to replace that file. A store that has sent messages and has
-// no webhook key file yet still gets the warning.
+// no webhook key file yet still gets the warning, and so does one whose
+// messages the outbox's retention deleted, which holds the changes they
+// told of.
 func TestServeWebhookKeyNotice(t *testing.T) {
 	const warning = "webhooks are now signed with the key in"
 	const created = "webhook signing key created"
@@ -26,12 +29,13 @@ func TestServeWebhookKeyNotice(t *testing.T) {
 		name string
 		// sent is whether the store holds a message sent before the
 		// daemon starts (by an older version, which signed webhooks
-		// with the secret file).
-		sent bool
-		want string
+		// with the secret file); found, a change.
+		sent, found bool
+		want        string
 	}{
-		{"sentinel add before the first start", false, created},
-		{"a store that sent messages, without a webhook key", true, warning},
+		{"sentinel add before the first start", false, false, created},
+		{"a store that sent messages, without a webhook key", true, false, warning},
+		{"a store whose sent messages were deleted", false, true, warning},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			data := t.TempDir()
@@ -40,6 +44,9 @@ func TestServeWebhookKeyNotice(t *testing.T) {
 			}
 			if tc.sent {
 				enqueueSentLetter(t, data)
+			}
+			if tc.found {
+				recordChange(t, data)
 			}
 			if _, err := os.Stat(filepath.Join(data, webhookSecretFile)); err == nil {
 				t.Fatalf("%s made before the first start", webhookSecretFile)
@@ -76,6 +83,35 @@ func enqueueSentLetter(t *testing.T, data string) {
 		t.Fatal(err)
 	}
 	if err := st.MarkNotificationSent(ctx, n.ID, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// recordChange stores a change of the first sentinel of the store of data,
+// on a version of its page.
+func recordChange(t *testing.T, data string) {
+	t.Helper()
+	ctx := context.Background()
+	st, err := openStore(ctx, data, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	sentinels, _, err := st.FindSentinels(ctx, vigil.SentinelFilter{Limit: 1})
+	if err != nil || len(sentinels) == 0 {
+		t.Fatalf("the sentinel of sentinel add: %v, %v", sentinels, err)
+	}
+	wh, err := openWarehouse(st, warehouse.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := wh.Put(ctx, &warehouse.Fetch{URL: "https://example.com/", FetchedAt: time.Now(), Status: 200,
+		ContentType: "text/html", Charset: "utf-8", Body: []byte("<html><body><p>news</p></body></html>")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &vigil.Change{SentinelID: sentinels[0].ID, ResourceID: v.ResourceID, ToVersion: v.ID, DetectedAt: time.Now(), Summary: "first sighting"}
+	if err := st.CreateChange(ctx, c); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -284,7 +284,8 @@ func runSentinelList(ctx context.Context, env *environment, args []string) (code
 
 // lastFetchErrors returns the failure of the last fetch of each sentinel
 // of all (web.LastFetchError), nil for one with none, failing since when
-// its state of states says (web.SentinelState.FailingSince). A read that fails
+// its state of states says (web.SentinelState.FailingSince), or the failure
+// of its last check that no version records (CheckErrors). A read that fails
 // for a page of one is said on stderr, a line naming the sentinel, and
 // the listing goes on, as the dashboard shows the others: one unreadable
 // page does not fail the command. Once ctx is done (an interrupt) it
@@ -296,7 +297,7 @@ func lastFetchErrors(ctx context.Context, st vigil.Store, all []*vigil.Sentinel,
 			return nil, err
 		}
 		var err error
-		if failed[i], err = web.LastFetchError(ctx, st, s, states[s.ID].FailingSince); err != nil {
+		if failed[i], err = web.LastFetchError(ctx, st, s, states[s.ID]); err != nil {
 			if cerr := ctx.Err(); cerr != nil {
 				return nil, cerr
 			}

@@ -258,7 +258,7 @@ func sentinelStates(ctx context.Context, st vigil.Store, sens []*vigil.Sentinel)
 		if raw, ok := states[s.ID]; ok {
 			sum := monitor.Summary(raw, s)
 			out[s.ID] = web.SentinelState{Lifespan: sum.Lifespan.Phase().String(), ScopeNotes: sum.ScopeNotes, FailingSince: sum.FailingSince,
-				NextDigest: sum.DigestDue}
+				CheckErrors: sum.CheckErrors, NextDigest: sum.DigestDue}
 		}
 	}
 	return out, nil

@@ -18,6 +18,9 @@ import (
 // (vigil.RedactURL); the log says the owner was told once the notice is
 // stored (toldLog).
 func (m *Monitor) pageFailing(ctx context.Context, j *job, ps *pageState, url, why string, now time.Time) {
+	// The page's newest version tells this failure (failedUnrecorded
+	// says one that none tells).
+	ps.CheckError = ""
 	if ps.FailingSince.IsZero() {
 		ps.FailingSince = now
 	}
@@ -40,10 +43,24 @@ func (m *Monitor) pageFailing(ctx context.Context, j *job, ps *pageState, url, w
 	m.enqueue(j, msg, -1, now)
 }
 
+// failedUnrecorded records a failure of j's check of the page url that no
+// version of the page tells (a site's check cut at its claim's lease, a
+// site's change that could not be recorded, a check that panicked): the
+// run of failures, as pageFailing keeps it, and why, as the page's last
+// error (pageState.CheckError), which the dashboard, the API and vigil
+// sentinel list show as they show a failed fetch's. Without it, such a
+// sentinel failed at every check with no error shown anywhere but the
+// log, its page's newest version a good one.
+func (m *Monitor) failedUnrecorded(ctx context.Context, j *job, ps *pageState, url, why string, now time.Time) {
+	m.pageFailing(ctx, j, ps, url, why, now)
+	ps.CheckError = why
+}
+
 // pageWorks records a good fetch of a sentinel's page: it ends a run of
 // failures, and if its contacts were told of that run, tells them it is
 // over.
 func (m *Monitor) pageWorks(ctx context.Context, j *job, ps *pageState, url string, now time.Time) {
+	ps.CheckError = ""
 	if ps.FailingSince.IsZero() {
 		return
 	}

@@ -209,7 +209,7 @@ func (m *Monitor) failPanicked(ctx context.Context, j *job, start begun) *vigil.
 				ps.FailingSince = f.rec.CheckedAt
 			}
 			if notice {
-				m.pageFailing(ctx, f, ps, u, internalError, f.rec.CheckedAt)
+				m.failedUnrecorded(ctx, f, ps, u, internalError, f.rec.CheckedAt)
 			}
 		}
 		m.finish(f, f.rec.CheckedAt)

@@ -234,7 +234,7 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 		j.rec.Site = nil
 		j.outcome = schedule.Failed
 		msg := "the change of the site cannot be recorded: " + err.Error()
-		m.pageFailing(ctx, j, ps, site.URL, msg, now)
+		m.failedUnrecorded(ctx, j, ps, site.URL, msg, now)
 		m.Logger.Error("site check failed: change not recorded", LogSentinel, j.s.ID, logURL(site.URL), LogError, err)
 		return
 	}
@@ -313,7 +313,7 @@ func (m *Monitor) siteTime(j *job) time.Duration {
 func (m *Monitor) siteTooLong(ctx context.Context, j *job, ps *pageState, limit time.Duration, now time.Time) error {
 	msg := fmt.Sprintf("the check of the site did not end within %v, before the lease of its claim: "+
 		"crawl fewer pages (a smaller depth or pages) or give the workers a longer lease", limit.Round(time.Second))
-	m.pageFailing(ctx, j, ps, j.plan.site.URL, msg, now)
+	m.failedUnrecorded(ctx, j, ps, j.plan.site.URL, msg, now)
 	return errors.New(msg)
 }
 

@@ -76,6 +76,13 @@ type pageState struct {
 	// fetches (zero while it works); FailureSent says its owner was told.
 	FailingSince time.Time `json:"failingSince,omitzero"`
 	FailureSent  bool      `json:"failureSent,omitempty"`
+	// CheckError is why the sentinel's last check of the page failed
+	// where no version of the page says so (failedUnrecorded: a site's
+	// check cut at its claim's lease, a site's change that could not be
+	// recorded, a check that panicked), which Summary gives as the page's
+	// last error, as a failed fetch's version gives its own. Empty while
+	// the page works, and when its newest version tells the failure.
+	CheckError string `json:"checkError,omitempty"`
 	// ScopeMisses is what the sentinel's change types look at and the
 	// page's version MissesOf names lacks (intent.ScopeMisses); MissesOf
 	// is that version's id and a short hash of the Monitor clause they were
@@ -123,6 +130,11 @@ type StateSummary struct {
 	Lifespan     schedule.Status      `json:"status"`
 	ScopeNotes   []string             `json:"scopeNotes"`
 	FailingSince map[string]time.Time `json:"-"`
+	// CheckErrors is, by page URL, why the sentinel's last check of the
+	// page failed where no version of the page says so (a site's check
+	// cut at its claim's lease: pageState.CheckError); a page whose
+	// newest version tells its failure, or that works, has none.
+	CheckErrors map[string]string `json:"-"`
 	// DigestDue is the end of the sentinel's open digest period (Every
 	// <interval>), when the digest of the changes found in it is sent,
 	// if there are any: zero when no period is open, before the first
@@ -144,6 +156,7 @@ func Summary(raw json.RawMessage, s *vigil.Sentinel) StateSummary {
 		NotesOf string `json:"notesOf"`
 		Pages   map[string]struct {
 			FailingSince time.Time `json:"failingSince"`
+			CheckError   string    `json:"checkError"`
 		} `json:"pages"`
 	}
 	if len(raw) > 0 && json.Unmarshal(raw, &st) != nil {
@@ -155,6 +168,12 @@ func Summary(raw json.RawMessage, s *vigil.Sentinel) StateSummary {
 				st.FailingSince = map[string]time.Time{}
 			}
 			st.FailingSince[url] = p.FailingSince
+		}
+		if p.CheckError != "" {
+			if st.CheckErrors == nil {
+				st.CheckErrors = map[string]string{}
+			}
+			st.CheckErrors[url] = p.CheckError
 		}
 	}
 	if s == nil || len(st.FailingSince) == 0 && (len(st.ScopeNotes) == 0 || st.NotesOf == "") {
@@ -171,6 +190,9 @@ func Summary(raw json.RawMessage, s *vigil.Sentinel) StateSummary {
 		for i, u := range p.written {
 			if t, ok := st.FailingSince[p.urls[i]]; ok {
 				st.FailingSince[u] = t
+			}
+			if e, ok := st.CheckErrors[p.urls[i]]; ok {
+				st.CheckErrors[u] = e
 			}
 		}
 	}

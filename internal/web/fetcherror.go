@@ -42,13 +42,17 @@ type sentinelPage struct {
 // when every page's last fetch succeeded, or none was fetched. A page
 // that answered a binary document (a PDF, an image: vigil.Version.Binary)
 // has not failed, though its version has an error saying why it is not
-// read. Its Since is since[url] where the sentinel's state has it
-// (SentinelState.FailingSince). A URL the store refuses (EINVALID: one
+// read. Its Since is the sentinel's state's FailingSince[url] where it
+// has it. A page whose last fetch succeeded has failed all the same where
+// the state says why the sentinel's last check of it failed
+// (SentinelState.CheckErrors: a site's check cut at its claim's lease),
+// which no version records. A URL the store refuses (EINVALID: one
 // vigil.CanonicalURL refuses, which a stored sentinel may keep) is
 // skipped as one never fetched is; a read that fails otherwise is skipped
 // too, and said in the error returned with what the others gave: one
 // page that cannot be read does not hide the others.
-func sentinelPages(ctx context.Context, st vigil.Store, urls []string, since map[string]time.Time) ([]*sentinelPage, *FetchError, error) {
+func sentinelPages(ctx context.Context, st vigil.Store, urls []string, state SentinelState) ([]*sentinelPage, *FetchError, error) {
+	since := state.FailingSince
 	var pages []*sentinelPage
 	var failed *FetchError
 	var errs []error
@@ -66,11 +70,15 @@ func sentinelPages(ctx context.Context, st vigil.Store, urls []string, since map
 			pg.File = fileText(v)
 		}
 		pages = append(pages, pg)
-		if v != nil && v.Failed() && failed == nil {
+		switch {
+		case failed != nil:
+		case v != nil && v.Failed():
 			failed = &FetchError{Since: v.FetchedAt, Message: v.Error}
 			if t := since[u]; !t.IsZero() {
 				failed.Since = t
 			}
+		case state.CheckErrors[u] != "" && !since[u].IsZero():
+			failed = &FetchError{Since: since[u], Message: state.CheckErrors[u]}
 		}
 	}
 	return pages, failed, errors.Join(errs...)
@@ -91,11 +99,13 @@ func checkedURLs(sen *vigil.Sentinel) []string {
 
 // LastFetchError returns the failure of the last fetch of the first of
 // sen's pages (in the order of its checked form) whose last fetch failed,
-// the one the dashboard shows, failing since when failingSince (the
-// sentinel's SentinelState.FailingSince) says; nil when every page's last
-// fetch succeeded, or none was fetched yet. A page whose read fails is passed
-// over: the error says so, returned with the failure of the others.
-func LastFetchError(ctx context.Context, st vigil.Store, sen *vigil.Sentinel, failingSince map[string]time.Time) (*FetchError, error) {
-	_, failed, err := sentinelPages(ctx, st, checkedURLs(sen), failingSince)
+// the one the dashboard shows, failing since when the sentinel's state
+// says (SentinelState.FailingSince), or the failure of its last check of
+// one that no version records (SentinelState.CheckErrors); nil when every
+// page's last fetch and check succeeded, or none was fetched yet. A page
+// whose read fails is passed over: the error says so, returned with the
+// failure of the others.
+func LastFetchError(ctx context.Context, st vigil.Store, sen *vigil.Sentinel, state SentinelState) (*FetchError, error) {
+	_, failed, err := sentinelPages(ctx, st, checkedURLs(sen), state)
 	return failed, err
 }

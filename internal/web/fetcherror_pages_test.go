@@ -72,7 +72,7 @@ func TestFetchErrorPastUnreadablePage(t *testing.T) {
 	if _, _, err := s.Store.LatestVersionByURL(ctx, "http:/z.example"); vigil.ErrorCode(err) != vigil.EINVALID {
 		t.Fatalf("the store's read of http:/z.example: %v, want EINVALID", err)
 	}
-	if f, err := LastFetchError(ctx, s.Store, notalone, nil); err != nil || f == nil || f.Message != broken {
+	if f, err := LastFetchError(ctx, s.Store, notalone, SentinelState{}); err != nil || f == nil || f.Message != broken {
 		t.Errorf("LastFetchError(notalone): %+v, %v; want %q, no error", f, err, broken)
 	}
 	c := newSignedIn(t, s, u)
@@ -90,7 +90,7 @@ func TestFetchErrorPastUnreadablePage(t *testing.T) {
 
 	// A read of b.example that fails leaves a.example's failure.
 	both := createChecked(t, s, u, "Create Sentinel both Using http://b.example/ OR http://a.example/ Fetch 1 hour")
-	f, err := LastFetchError(ctx, failingURLStore{s.Store, "http://b.example/"}, both, nil)
+	f, err := LastFetchError(ctx, failingURLStore{s.Store, "http://b.example/"}, both, SentinelState{})
 	if f == nil || f.Message != broken || err == nil || !strings.Contains(err.Error(), "disk I/O error") {
 		t.Errorf("LastFetchError(both) past a failing read: %+v, %v; want %q and the read's error", f, err, broken)
 	}

@@ -830,6 +830,12 @@ type SentinelState struct {
 	// time its failure notice says); a page that works, or that the
 	// monitor has not checked for the sentinel, has none.
 	FailingSince map[string]time.Time
+	// CheckErrors is, by page URL, why the sentinel's last check of the
+	// page failed where no version of the page says so (a site's check
+	// cut at its claim's lease: monitor.StateSummary.CheckErrors): the
+	// page's last error, failing since FailingSince says, though its
+	// newest version is a good one.
+	CheckErrors map[string]string
 	// NextDigest is the end of the sentinel's open digest period (Every
 	// <interval>): when its digest of the changes found in the period
 	// goes out, if it found any. Zero when no period is open: before the
@@ -880,7 +886,7 @@ func (s *Server) sentinelViews(ctx context.Context, sens []*vigil.Sentinel) []se
 			urls = checkedURLs(sen)
 		}
 		// Without them too the view is right, only less complete.
-		pages, failed, err := sentinelPages(ctx, s.Store, urls, st.FailingSince)
+		pages, failed, err := sentinelPages(ctx, s.Store, urls, st)
 		if err != nil {
 			s.logger().Warn("read the last fetches of a sentinel's pages", "sentinel", sen.ID, "error", err)
 		}

@@ -99,7 +99,7 @@ func PageBase(page string, doc *tree.Document) *url.URL {
 // pass over for the document's address. PageBase and SourceLinks (a
 // document read as text) take their base with it.
 func baseHref(from *url.URL, href string) (*url.URL, bool) {
-	b, err := from.Parse(strings.TrimSpace(href))
+	b, err := from.Parse(CleanRef(href))
 	if err != nil || (b.IsAbs() && !webScheme(b)) {
 		return nil, false
 	}
@@ -132,7 +132,7 @@ func ResolveURL(base *url.URL, ref string) string {
 	if base == nil || ref == "" {
 		return ref
 	}
-	u, err := base.Parse(ref)
+	u, err := base.Parse(CleanRef(ref))
 	if err != nil {
 		return ref
 	}
@@ -147,4 +147,27 @@ func ResolveURL(base *url.URL, ref string) string {
 		}
 	}
 	return u.String()
+}
+
+// CleanRef returns a URL reference written in an attribute (an href, a
+// src) as a browser reads it before resolving it (the WHATWG URL
+// standard's basic URL parser): without the ASCII tabs and newlines inside
+// it, which an editor's line wrapping leaves in a long href
+// ("guide/very-\nlong.html" is "guide/very-long.html"), and without white
+// space at either end. url.Parse refuses a control character anywhere, so
+// a link that every browser follows was no link: neither stored, nor
+// followed by a site's crawl, nor counted for importance, nor resolved in
+// the views. The links a page stores, those a crawl follows, those that
+// count for importance and those the views show all clean their
+// references with it, so that they resolve alike.
+func CleanRef(ref string) string {
+	if strings.ContainsAny(ref, "\t\n\r") {
+		ref = strings.Map(func(r rune) rune {
+			if r == '\t' || r == '\n' || r == '\r' {
+				return -1
+			}
+			return r
+		}, ref)
+	}
+	return strings.TrimSpace(ref)
 }

@@ -381,7 +381,7 @@ func pageLinks(doc *tree.Document, pageURL string) []Link {
 		default:
 			return true
 		}
-		u, err := base.Parse(strings.TrimSpace(ref))
+		u, err := base.Parse(intent.CleanRef(ref))
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || spec.CheckASCIIHost(u) != nil {
 			return true
 		}

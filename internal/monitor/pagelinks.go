@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/intent"
 	"github.com/vigil-web/vigil/internal/warehouse"
 	"github.com/vigil-web/vigil/markup"
 	"github.com/vigil-web/vigil/tree"
@@ -218,7 +219,7 @@ func newLinkResolver(pageURL string) (*linkResolver, error) {
 // target returns the canonical URL href leads to, without its fragment;
 // false for an href that is not http(s), or invalid.
 func (r *linkResolver) target(href string) (string, bool) {
-	href = strings.TrimSpace(href)
+	href = intent.CleanRef(href)
 	rest, _, _ := strings.Cut(href, "#")
 	if path, ok := plainHref(rest); ok {
 		if strings.HasPrefix(rest, "/") {

@@ -121,9 +121,9 @@ func newLink(source string, base *url.URL, href, anchor string) (*vigil.Link, bo
 	var u *url.URL
 	var err error
 	if base != nil {
-		u, err = base.Parse(strings.TrimSpace(href))
+		u, err = base.Parse(intent.CleanRef(href))
 	} else {
-		u, err = url.Parse(href)
+		u, err = url.Parse(intent.CleanRef(href))
 	}
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
 		return nil, false

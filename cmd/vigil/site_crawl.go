@@ -53,6 +53,7 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 	ignoreRobots := fs.Bool("ignore-robots", false, "do not honour robots.txt (only for sites you own)")
 	hostDelay := fs.Duration("host-delay", time.Second, "minimum delay between two requests to one host (0: no delay; a larger robots.txt Crawl-delay wins)")
 	hostConc := fs.Int("host-concurrency", 1, "requests at once to one host")
+	maxPage := fs.String("max-page-size", envOr(env, "VIGIL_MAX_PAGE_SIZE", strconv.Itoa(fetch.DefaultMaxSize>>20)), fmt.Sprintf("largest page read, in `MiB`, as sent and once decoded, from 1 to %d, as vigil serve's: a larger page is in the snapshot with its error (default $VIGIL_MAX_PAGE_SIZE or %d)", maxPageSizeMiB, fetch.DefaultMaxSize>>20))
 	fetchTimeout := fs.Duration("fetch-timeout", 60*time.Second, "total time allowed for one fetch, from its host's turn, the wait for the page's answer included (a page may take all of it to answer)")
 	fs.Usage = func() {
 		fmt.Fprintf(env.stderr, "Usage: vigil site crawl [flags] URL\n\n"+
@@ -120,6 +121,14 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 	case *fetchTimeout <= 0:
 		return exitError, fmt.Errorf("--fetch-timeout %v: want a duration greater than 0", *fetchTimeout)
 	}
+	pageMiB, err := strconv.Atoi(*maxPage)
+	if err != nil || pageMiB < 1 || pageMiB > maxPageSizeMiB {
+		from := ""
+		if !flagSet(fs, "max-page-size") {
+			from = " (from VIGIL_MAX_PAGE_SIZE)"
+		}
+		return exitError, fmt.Errorf("--max-page-size %q%s: want a whole number of MiB from 1 to %d", *maxPage, from, maxPageSizeMiB)
+	}
 	if *out != "" {
 		if info, err := os.Stat(filepath.Dir(*out)); err != nil || !info.IsDir() {
 			return exitError, fmt.Errorf("--out %s: no directory %s", *out, filepath.Dir(*out))
@@ -162,7 +171,8 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 		return exitError, err
 	}
 	f := fetch.New(fetch.Options{AllowPrivateNetworks: *allowPrivate, IgnoreRobots: *ignoreRobots, HostDelay: *hostDelay,
-		HostConcurrency: *hostConc, TotalTimeout: *fetchTimeout, Proxy: proxy, NoProxy: noProxy})
+		HostConcurrency: *hostConc, TotalTimeout: *fetchTimeout, Proxy: proxy, NoProxy: noProxy,
+		MaxDecodedSize: int64(pageMiB) << 20, TooLargeHint: fmt.Sprintf("raise it with --max-page-size (now %d MiB)", pageMiB)})
 	q.Workers = max(crawl.DefaultWorkers, *hostConc)
 	// The summary's time is the monotonic clock's: the snapshot's times
 	// are wall-clock readings, which a clock set back meanwhile (NTP on

@@ -333,3 +333,51 @@ func TestSiteCrawlProxy(t *testing.T) {
 		t.Errorf("%d requests reached the server, %d through the proxy", n, len(proxyRequests(p)))
 	}
 }
+
+// TestSiteCrawlMaxPageSize: --max-page-size caps the pages a crawl reads,
+// as vigil serve's does: a page over it is in the snapshot with an error
+// that names the flag, and a larger cap reads it. The crawl read 20 MiB
+// at most, whatever the daemon's setting.
+func TestSiteCrawlMaxPageSize(t *testing.T) {
+	big := "<title>Big</title><p>" + strings.Repeat("word ", 300_000) + "</p>" // 1.5 MB
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/docs/" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(big))
+	}))
+	t.Cleanup(srv.Close)
+	for _, tc := range []struct {
+		size    string
+		wantErr string
+	}{
+		{"1", "raise it with --max-page-size (now 1 MiB)"},
+		{"2", ""},
+	} {
+		code, stdout, stderr := runVigilEnv(t, allowPrivate, "site", "crawl", "--host-delay", "0", "--max-page-size", tc.size, srv.URL+"/docs/")
+		if tc.wantErr != "" {
+			if !strings.Contains(stdout+stderr, tc.wantErr) {
+				t.Errorf("--max-page-size %s: exit %d, the output does not say %q:\n%s", tc.size, code, tc.wantErr, stderr)
+			}
+			continue
+		}
+		if code != exitOK {
+			t.Fatalf("--max-page-size %s: exit %d: %s", tc.size, code, stderr)
+		}
+		snap, err := crawl.Decode(strings.NewReader(stdout), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(snap.Pages) != 1 || snap.Pages[0].Error != "" || snap.Pages[0].Title != "Big" {
+			t.Errorf("--max-page-size %s: pages %+v, want the page read", tc.size, snap.Pages)
+		}
+	}
+	for _, bad := range []string{"0", "x", "1000000"} {
+		code, _, stderr := runVigilEnv(t, allowPrivate, "site", "crawl", "--max-page-size", bad, srv.URL+"/docs/")
+		if code != exitError || !strings.Contains(stderr, `--max-page-size "`+bad+`": want a whole number of MiB`) {
+			t.Errorf("--max-page-size %s: exit %d, %s", bad, code, stderr)
+		}
+	}
+}

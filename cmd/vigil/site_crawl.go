@@ -53,7 +53,7 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 	ignoreRobots := fs.Bool("ignore-robots", false, "do not honour robots.txt (only for sites you own)")
 	hostDelay := fs.Duration("host-delay", time.Second, "minimum delay between two requests to one host (0: no delay; a larger robots.txt Crawl-delay wins)")
 	hostConc := fs.Int("host-concurrency", 1, "requests at once to one host")
-	maxPage := fs.String("max-page-size", envOr(env, "VIGIL_MAX_PAGE_SIZE", strconv.Itoa(fetch.DefaultMaxSize>>20)), fmt.Sprintf("largest page read, in `MiB`, as sent and once decoded, from 1 to %d, as vigil serve's: a larger page is in the snapshot with its error (default $VIGIL_MAX_PAGE_SIZE or %d)", maxPageSizeMiB, fetch.DefaultMaxSize>>20))
+	maxPage := statedString(fs, "max-page-size", envOr(env, "VIGIL_MAX_PAGE_SIZE", strconv.Itoa(fetch.DefaultMaxSize>>20)), fmt.Sprintf("largest page read, in `MiB`, as sent and once decoded, from 1 to %d, as vigil serve's: a larger page is in the snapshot with its error (default $VIGIL_MAX_PAGE_SIZE or %d)", maxPageSizeMiB, fetch.DefaultMaxSize>>20))
 	fetchTimeout := fs.Duration("fetch-timeout", 60*time.Second, "total time allowed for one fetch, from its host's turn, the wait for the page's answer included (a page may take all of it to answer)")
 	fs.Usage = func() {
 		fmt.Fprintf(env.stderr, "Usage: vigil site crawl [flags] URL\n\n"+

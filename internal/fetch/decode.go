@@ -65,11 +65,23 @@ func errorsIsTooLarge(err error) bool {
 }
 
 // looksBinary reports whether the start of a body holds NUL bytes, which no
-// text document in an ASCII-compatible charset has.
-func looksBinary(body []byte) bool {
+// text document in an ASCII-compatible charset has. A body in UTF-16,
+// told by its byte-order mark or by label (the Content-Type's charset, a
+// page without a mark served as charset=utf-16le), is judged once
+// decoded: every ASCII character of it is a NUL byte and another.
+func looksBinary(body []byte, label string) bool {
 	head := body[:min(len(body), 1024)]
 	if bytes.HasPrefix(head, []byte{0xFE, 0xFF}) || bytes.HasPrefix(head, []byte{0xFF, 0xFE}) {
 		return false // UTF-16 with a byte order mark
+	}
+	if label != "" {
+		if enc, name := charset.Lookup(label); enc != nil && strings.HasPrefix(name, "utf-16") {
+			decoded, err := enc.NewDecoder().Bytes(head[:len(head)&^1])
+			if err != nil {
+				return true
+			}
+			head = decoded
+		}
 	}
 	return bytes.IndexByte(head, 0) >= 0
 }

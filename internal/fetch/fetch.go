@@ -541,7 +541,7 @@ func (c *Client) get(ctx context.Context, u *url.URL, etag string, lastModified 
 		mediaType = vigil.MediaType(http.DetectContentType(body))
 	}
 	res.ContentType = mediaType
-	if !vigil.IsTextMediaType(res.ContentType) || looksBinary(body) {
+	if !vigil.IsTextMediaType(res.ContentType) || looksBinary(body, params["charset"]) {
 		if digest != nil {
 			res.BinaryDigest, res.BinarySize = digest(res.ContentType, body), int64(len(body))
 		}

@@ -183,8 +183,11 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 	if c.failed > 0 {
 		// A page read but not stored has no version in this crawl: as the
 		// reference, it would hide the page's change from the next check.
+		// Told as the site's failure, as a failed fetch is: no version
+		// says so.
 		j.st.SiteNotes, j.st.SiteNotesOf = nil, ""
 		j.outcome = schedule.Failed
+		m.failedUnrecorded(ctx, j, ps, site.URL, notStoredFailure(c.failed, c.notStored), now)
 		m.Logger.Error("site check failed: pages read but not stored", LogSentinel, j.s.ID, logURL(site.URL), "pages", c.failed)
 		return
 	}
@@ -326,4 +329,14 @@ func (m *Monitor) siteTooLong(ctx context.Context, j *job, ps *pageState, limit 
 func sameSiteQuery(a, b crawl.Query) bool {
 	return a.Start == b.Start && slices.Equal(crawl.CanonicalScope(a.Scope), crawl.CanonicalScope(b.Scope)) && a.Match == b.Match && a.MaxDepth == b.MaxDepth && a.MaxPages == b.MaxPages &&
 		a.CrawlOrder() == b.CrawlOrder()
+}
+
+// notStoredFailure is the failure of a site check that read pages it
+// could not store: how many, and why the first was not.
+func notStoredFailure(failed int, first string) string {
+	pages := "1 page"
+	if failed != 1 {
+		pages = fmt.Sprintf("%d pages", failed)
+	}
+	return pages + " of the site read but not stored, the first: " + first
 }

@@ -66,8 +66,10 @@ type siteCrawl struct {
 	// stopping): it serves no one.
 	abandoned bool
 	// failed counts the pages read whose body (for one read without it,
-	// the version saying why: storeLeaf) could not be stored.
-	failed int
+	// the version saying why: storeLeaf) could not be stored,
+	// notStored why the first was not.
+	failed    int
+	notStored string
 	// at is when it ended, by the monitor's clock; waiters counts the
 	// checks that joined it in flight (written under siteCrawls.mu).
 	at      time.Time
@@ -240,7 +242,7 @@ func (m *Monitor) runCrawl(ctx, cctx context.Context, key string, c *siteCrawl, 
 	}
 	c.abandoned, c.limit, c.err = false, limit, err
 	c.cut = err != nil && cctx.Err() != nil
-	c.failed = sf.failed
+	c.failed, c.notStored = sf.failed, sf.notStored
 	if err != nil {
 		return
 	}
@@ -262,6 +264,9 @@ func (m *Monitor) runCrawl(ctx, cctx context.Context, key string, c *siteCrawl, 
 			// A page read without a version, as one whose body could not
 			// be stored: the crawl is no reference.
 			c.failed++
+			if c.notStored == "" {
+				c.notStored = notStoredWhy(p.URL, err)
+			}
 			m.Logger.Error("store site page", logURL(p.URL), LogError, err)
 			continue
 		}

@@ -21,8 +21,10 @@ type siteFetcher struct {
 	mu    sync.Mutex
 	// versions are the versions of the pages read, by canonical URL.
 	versions map[string]int64
-	// failed counts the pages read whose body could not be stored.
-	failed int
+	// failed counts the pages read whose body could not be stored,
+	// notStored says why the first was not.
+	failed    int
+	notStored string
 	// leaves are the pages read whose body the fetcher does not return
 	// (binary documents, leaves of the site), by canonical URL: its
 	// answer's status and the error it gave.
@@ -111,12 +113,26 @@ func (f *siteFetcher) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigi
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if serr != nil {
-		f.failed++
-		f.m.Logger.Error("store site page", logURL(u), LogError, serr)
+		f.storeFailed(u, serr)
 		return res, nil
 	}
 	f.versions[u] = id
 	return res, nil
+}
+
+// storeFailed counts page u, read, as not stored for err, and logs it.
+// f.mu is held.
+func (f *siteFetcher) storeFailed(u string, err error) {
+	f.failed++
+	if f.notStored == "" {
+		f.notStored = notStoredWhy(u, err)
+	}
+	f.m.Logger.Error("store site page", logURL(u), LogError, err)
+}
+
+// notStoredWhy says why page u, read, was not stored.
+func notStoredWhy(u string, err error) string {
+	return fmt.Sprintf("%s: %v", vigil.RedactURL(u), err)
 }
 
 // notModified returns the result of a page that answered 304 Not
@@ -141,9 +157,8 @@ func (f *siteFetcher) notModified(ctx context.Context, url string, good *vigil.V
 		if !sameVersion(cur, good) {
 			if id, err = f.m.storeSitePage(ctx, url, out, false); err != nil {
 				f.mu.Lock()
-				f.failed++
+				f.storeFailed(url, err)
 				f.mu.Unlock()
-				f.m.Logger.Error("store site page", logURL(url), LogError, err)
 				return out, nil
 			}
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/crawl/crawltest"
 	"github.com/vigil-web/vigil/internal/fetch"
+	"github.com/vigil-web/vigil/internal/sqlite"
 	"github.com/vigil-web/vigil/internal/warehouse"
 	"github.com/vigil-web/vigil/internal/zstd"
 	"github.com/vigil-web/vigil/spec"
@@ -24,7 +25,6 @@ import (
 // failed fetch's; a check within the lease ends it. Before, the sentinel
 // failed at every check with no error shown but in the log.
 func TestSiteCrawlCutIsTheLastError(t *testing.T) {
-	ctx := context.Background()
 	db, wh, u := testStore(t)
 	pages := crawltest.Release{}
 	index := `<html><body>`
@@ -37,14 +37,7 @@ func TestSiteCrawlCutIsTheLastError(t *testing.T) {
 	site := crawltest.NewSite(t, pages)
 	now := time.Now().UTC()
 	sen := createSentinel(t, db, spec.NewChecker(now), u, "slow", "Create Sentinel slow Using site "+site.URL("/")+" Every interactive")
-	summary := func() StateSummary {
-		t.Helper()
-		states, err := db.SentinelStates(ctx, []int64{sen.ID})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return Summary(states[sen.ID], sen)
-	}
+	summary := func() StateSummary { return stateSummary(t, db, sen) }
 
 	// 13 requests 100ms apart: longer than the lease of a second.
 	m := siteMonitor(db, wh, fetch.Options{HostDelay: 100 * time.Millisecond}, &now)
@@ -109,14 +102,7 @@ func TestSitePagesNotStoredIsTheLastError(t *testing.T) {
 	store.rid.Store(res.ID)
 	now := time.Now().UTC()
 	sen := createSentinel(t, db, spec.NewChecker(now), u, "full", "Create Sentinel full Using site "+site.URL("/")+" Every interactive")
-	summary := func() StateSummary {
-		t.Helper()
-		states, err := db.SentinelStates(ctx, []int64{sen.ID})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return Summary(states[sen.ID], sen)
-	}
+	summary := func() StateSummary { return stateSummary(t, db, sen) }
 	m := siteMonitor(db, wh, fetch.Options{}, &now)
 	runOnce(t, m, 1)
 	sum := summary()
@@ -133,4 +119,14 @@ func TestSitePagesNotStoredIsTheLastError(t *testing.T) {
 	if sum := summary(); len(sum.CheckErrors) != 0 || len(sum.FailingSince) != 0 {
 		t.Errorf("after a check that stored every page: errors %v, failing since %v; want none", sum.CheckErrors, sum.FailingSince)
 	}
+}
+
+// stateSummary reads the state of sentinel s and summarises it.
+func stateSummary(t *testing.T, db *sqlite.DB, s *vigil.Sentinel) StateSummary {
+	t.Helper()
+	states, err := db.SentinelStates(context.Background(), []int64{s.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Summary(states[s.ID], s)
 }

@@ -2,6 +2,7 @@ package monitor
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -323,7 +324,7 @@ func unchanged(url string, head, good *vigil.Version, res *vigil.FetchResult) bo
 	if res.NotModified {
 		return true
 	}
-	read := (&vigil.Version{URL: vigil.VersionURL(url, res.URL)}).PageURL(url)
+	read := cmp.Or(vigil.VersionURL(url, res.URL), url) // as the version stored would have it (PageURL)
 	return good.ContentHash == warehouse.Hash(res.Body) && vigil.SameLinkBase(good.PageURL(url), read)
 }
 

@@ -452,15 +452,7 @@ func TestSiteEdited(t *testing.T) {
 func TestSiteCrawlWithinLease(t *testing.T) {
 	ctx := context.Background()
 	db, wh, u := testStore(t)
-	pages := crawltest.Release{}
-	index := `<html><body>`
-	for i := range 12 {
-		p := "/p" + strconv.Itoa(i) + ".html"
-		index += `<a href="` + p + `">` + p + `</a> `
-		pages[p] = []byte(`<html><body><p>Page ` + strconv.Itoa(i) + `.</p></body></html>`)
-	}
-	pages["/index.html"] = []byte(index + `</body></html>`)
-	site := crawltest.NewSite(t, pages)
+	site := twelvePageSite(t)
 	now := time.Now().UTC()
 	sen := createSentinel(t, db, spec.NewChecker(now), u, "slow", "Create Sentinel slow Using site "+site.URL("/")+" Every interactive")
 	// 13 requests 100ms apart: longer than the lease of a second.
@@ -824,4 +816,19 @@ func TestSiteReadAsText(t *testing.T) {
 	if n := notes()["update "+site.URL("/docs/p.html")]; n != "read as a page again" {
 		t.Errorf("note of p.html read as a page again: %q", n)
 	}
+}
+
+// twelvePageSite serves an index linking to twelve pages: thirteen
+// requests, which a host delay of 100ms makes longer than a lease of a
+// second.
+func twelvePageSite(t *testing.T) *crawltest.Site {
+	pages := crawltest.Release{}
+	index := `<html><body>`
+	for i := range 12 {
+		p := "/p" + strconv.Itoa(i) + ".html"
+		index += `<a href="` + p + `">` + p + `</a> `
+		pages[p] = []byte(`<html><body><p>Page ` + strconv.Itoa(i) + `.</p></body></html>`)
+	}
+	pages["/index.html"] = []byte(index + `</body></html>`)
+	return crawltest.NewSite(t, pages)
 }

@@ -3,7 +3,6 @@ package monitor
 import (
 	"context"
 	"errors"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -26,15 +25,7 @@ import (
 // failed at every check with no error shown but in the log.
 func TestSiteCrawlCutIsTheLastError(t *testing.T) {
 	db, wh, u := testStore(t)
-	pages := crawltest.Release{}
-	index := `<html><body>`
-	for i := range 12 {
-		p := "/p" + strconv.Itoa(i) + ".html"
-		index += `<a href="` + p + `">` + p + `</a> `
-		pages[p] = []byte(`<html><body><p>Page ` + strconv.Itoa(i) + `.</p></body></html>`)
-	}
-	pages["/index.html"] = []byte(index + `</body></html>`)
-	site := crawltest.NewSite(t, pages)
+	site := twelvePageSite(t)
 	now := time.Now().UTC()
 	sen := createSentinel(t, db, spec.NewChecker(now), u, "slow", "Create Sentinel slow Using site "+site.URL("/")+" Every interactive")
 	summary := func() StateSummary { return stateSummary(t, db, sen) }

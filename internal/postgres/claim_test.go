@@ -117,25 +117,34 @@ func TestClaimByIndex(t *testing.T) {
 				t.Fatal(err)
 			}
 			query, args := postgres.ClaimQuery(now, batch)
-			rows, err := tx.Query(ctx, "EXPLAIN "+query, args...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var plan []string
-			for rows.Next() {
-				var line string
-				if err := rows.Scan(&line); err != nil {
-					t.Fatal(err)
-				}
-				plan = append(plan, line)
-			}
-			if err := rows.Err(); err != nil {
-				t.Fatal(err)
-			}
-			p := strings.Join(plan, "\n")
+			p := explain(t, tx, query, args...)
 			if !strings.Contains(p, "Index Scan using sentinels_claim") || !strings.Contains(p, "Index Cond") || strings.Contains(p, "Sort") {
 				t.Errorf("plan\n%s\nwant a scan of the index sentinels_claim, searched up to the priority now, read in order, no sort", p)
 			}
 		})
 	}
+}
+
+// explain returns the plan PostgreSQL makes of query, one line of it a
+// line.
+func explain(t *testing.T, q interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}, query string, args ...any) string {
+	t.Helper()
+	rows, err := q.Query(context.Background(), "EXPLAIN "+query, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var plan []string
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, line)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(plan, "\n")
 }

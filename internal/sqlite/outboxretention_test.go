@@ -2,8 +2,6 @@ package sqlite_test
 
 import (
 	"context"
-	"database/sql"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -21,19 +19,7 @@ import (
 // 50,000 dead letters).
 func TestRetentionSiblingsReadOnce(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	db, err := sqlite.Open(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	c, err := sql.Open("sqlite", "file:"+filepath.Join(dir, sqlite.FileName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := migratedConn(t)
 	b := time.Now().UnixNano()
 	rows, err := c.QueryContext(ctx, "EXPLAIN QUERY PLAN "+sqlite.DeleteSentBeforeQuery, b, b, b,
 		vigil.SentinelRemoved, vigil.SentinelRemoved, vigil.SentinelRemoved, 500)

@@ -2,8 +2,6 @@ package sqlite_test
 
 import (
 	"context"
-	"database/sql"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -18,19 +16,7 @@ import (
 // it at the cost of a few index probes, each poll of an idle monitor.
 func TestReadAsTextUnknownByIndex(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	db, err := sqlite.Open(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	c, err := sql.Open("sqlite", "file:"+filepath.Join(dir, sqlite.FileName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := migratedConn(t)
 	for _, before := range []int64{0, 1000} {
 		query, args := sqlite.ReadAsTextUnknownQuery(5, before, 32)
 		rows, err := c.QueryContext(ctx, "EXPLAIN QUERY PLAN "+query, args...)
@@ -63,19 +49,7 @@ func TestReadAsTextUnknownByIndex(t *testing.T) {
 // every due sentinel, nor every sentinel when few are due.
 func TestClaimByIndex(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	db, err := sqlite.Open(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	c, err := sql.Open("sqlite", "file:"+filepath.Join(dir, sqlite.FileName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := migratedConn(t)
 	query, args := sqlite.ClaimQuery(time.Now(), 256)
 	rows, err := c.QueryContext(ctx, "EXPLAIN QUERY PLAN "+query, args...)
 	if err != nil {

@@ -104,6 +104,35 @@ func (align) run(m *matching) {
 			}
 		}
 	}
+	m.releaseAlign()
+}
+
+// releaseAlign hands align's working space, which no later phase uses, to
+// m.spare.
+func (m *matching) releaseAlign() {
+	s := &m.spare
+	give(s, m.sigCounts.slots)
+	give(s, m.alignEntry)
+	give(s, m.alignUniq)
+	give(s, m.alignPlain)
+	give(s, m.pairBuf)
+	m.sigCounts.slots, m.alignEntry, m.alignUniq, m.alignPlain, m.pairBuf = nil, nil, nil, nil, nil
+	b := &m.blocks
+	give(s, b.hash)
+	give(s, b.entry)
+	give(s, b.uniq)
+	give(s, b.pairs)
+	give(s, b.out)
+	give(s, b.kept)
+	give(s, b.moved)
+	b.hash, b.entry, b.uniq, b.pairs, b.out, b.kept, b.moved = nil, nil, nil, nil, nil, nil, nil
+	y := &m.myers
+	give(s, y.sa)
+	give(s, y.sb)
+	give(s, y.bag)
+	give(s, y.v)
+	give(s, y.trace)
+	y.sa, y.sb, y.bag, y.v, y.trace = nil, nil, nil, nil, nil
 }
 
 // pairInOrder appends to out the identical children of a[pa:ea] and

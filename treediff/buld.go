@@ -126,6 +126,9 @@ func (p buldPhase) run(m *matching) {
 	}
 	m.lightMoves = m.unpairStrayMoves(lightMoves)
 	m.candidateWork += c.work
+	c.old.release(&m.spare)
+	give(&m.spare, q.zero)
+	give(&m.spare, q.sorted)
 }
 
 // forceAncestors matches up to levels ancestors of old node i and new node j
@@ -170,7 +173,7 @@ type ancKey struct {
 func newCandidates(m *matching) *candidates {
 	c := &candidates{
 		m:     m,
-		old:   newSigTable(m.old.Signature, m.oldMatch),
+		old:   newSigTable(&m.spare, m.old.Signature, m.oldMatch),
 		byAnc: map[ancKey]*candList{},
 		built: map[tree.Signature]bool{},
 	}

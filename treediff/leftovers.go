@@ -111,10 +111,12 @@ func (m *matching) pairByWords(oldC, newC []wordCand, rule wordRule) {
 		cands = append(cands, leftover{node: i, region: oc.region, depth: oc.depth, words: wordsOf(m.old.Flat, i, rule.words(m.oldMatch), &scratch, &index, &store)})
 	}
 	var byWord postings // (name, word) -> candidates
-	byWord.build(cands, func(i int32) uint64 { return nameHash(m.oldName.at(i)) })
+	byWord.build(&m.spare, cands, func(i int32) uint64 { return nameHash(m.oldName.at(i)) })
+	defer byWord.release(&m.spare)
 	// shared[k] counts the rare words candidate k shares with the inserted
 	// region at hand; touched lists the candidates to reset.
-	shared := make([]int32, len(cands))
+	shared := take[int32](&m.spare, len(cands))
+	defer give(&m.spare, shared)
 	var touched, top []int32
 	for _, y := range newC {
 		j := y.node
@@ -273,7 +275,8 @@ func (m *matching) pairIdenticalRegions(oldRoots, newRoots []int32) [][2]int32 {
 		return nil
 	}
 	// The old roots by signature, in document order.
-	table := newSigTableOf(m.old.Signature, oldRoots)
+	table := newSigTableOf(&m.spare, m.old.Signature, oldRoots)
+	defer table.release(&m.spare)
 	var zips [][2]int32
 	for _, j := range newRoots {
 		if m.newMatch[j] >= 0 {

@@ -89,6 +89,9 @@ type matching struct {
 	// wordScratch is the working space to compare the words of two
 	// nodes (compareWords).
 	wordScratch wordScratch
+	// spare is the phases' tables, once a phase is done with them, for
+	// the next phases' (see spare).
+	spare spare
 	// candidateWork is what the heaviest-first phase's look-ups cost
 	// (candidates.work), for the tests.
 	candidateWork int

@@ -27,22 +27,24 @@ type postingSlot struct {
 }
 
 // build indexes the words of cands, each word under the hash of its
-// candidate's name (nameOf), with the candidates' numbers in cands.
-func (x *postings) build(cands []leftover, nameOf func(node int32) uint64) {
+// candidate's name (nameOf), with the candidates' numbers in cands, in
+// memory from spare (see release).
+func (x *postings) build(spare *spare, cands []leftover, nameOf func(node int32) uint64) {
 	total := 0
 	for _, c := range cands {
 		total += len(c.words)
 	}
-	x.reset(total)
+	x.reset(spare, total)
 	// The slot of each word counted, in order, for the second pass.
-	place := make([]int32, 0, total)
+	place := take[int32](spare, total)[:0]
+	defer give(spare, place)
 	for _, c := range cands {
 		name := nameOf(c.node)
 		for _, w := range c.words {
 			place = append(place, x.count(w^name))
 		}
 	}
-	x.lay()
+	x.lay(spare)
 	next := 0
 	for k, c := range cands {
 		for range c.words {
@@ -53,15 +55,23 @@ func (x *postings) build(cands []leftover, nameOf func(node int32) uint64) {
 }
 
 // reset empties the index and sizes it for up to n keys added.
-func (x *postings) reset(n int) {
+func (x *postings) reset(spare *spare, n int) {
 	size, shift := 16, uint(60)
 	for size*3 < 4*n {
 		size <<= 1
 		shift--
 	}
-	grow(&x.slots, size)
-	clear(x.slots)
+	x.release(spare)
+	x.slots = take[postingSlot](spare, size)
 	x.shift = shift
+}
+
+// release hands the index's memory back to spare, for a later index or
+// phase; the index is empty after.
+func (x *postings) release(spare *spare) {
+	give(spare, x.slots)
+	give(spare, x.at)
+	*x = postings{}
 }
 
 // slot returns the slot of key: where it is, or the empty slot where it
@@ -88,7 +98,7 @@ func (x *postings) count(key uint64) int32 {
 }
 
 // lay places the lists, after the first pass.
-func (x *postings) lay() {
+func (x *postings) lay(spare *spare) {
 	total := int32(0)
 	for s := range x.slots {
 		if slot := &x.slots[s]; slot.n > 0 && slot.n <= leftoverPostings {
@@ -96,7 +106,7 @@ func (x *postings) lay() {
 			total += slot.n
 		}
 	}
-	grow(&x.at, int(total))
+	x.at = take[int32](spare, int(total))
 }
 
 // fill adds candidate k to the list of the key in slot s, for the second

@@ -33,7 +33,8 @@ func TestPostings(t *testing.T) {
 		}
 	}
 	var x postings
-	x.build(cands, name)
+	memory := &spare{}
+	x.build(memory, cands, name)
 	for key, p := range want {
 		got := x.list(key)
 		if len(p) > leftoverPostings {
@@ -49,8 +50,9 @@ func TestPostings(t *testing.T) {
 	if got := x.list(^uint64(0)); len(got) != 0 {
 		t.Errorf("absent key: got %v, want an empty list", got)
 	}
-	// Built again, smaller, it forgets the first build.
-	x.build(cands[:3], name)
+	// Built again, smaller, in the first build's memory, it forgets the
+	// first build.
+	x.build(memory, cands[:3], name)
 	if got := x.list(uint64(1000) ^ name(0)); !slices.Equal(got, []int32{0}) {
 		t.Errorf("after a second build, key 1000 under name 0: got %v, want [0]", got)
 	}

@@ -61,15 +61,16 @@ type sigLink struct{ node, next int32 }
 const maxCount = 1<<16 - 1
 
 // newSigTable indexes the nodes i of one version that are unmatched
-// (match[i] < 0), given the signatures of all its nodes.
-func newSigTable(sigs []tree.Signature, match []int32) *sigTable {
+// (match[i] < 0), given the signatures of all its nodes, in memory from
+// spare (see release).
+func newSigTable(spare *spare, sigs []tree.Signature, match []int32) *sigTable {
 	n := 0
 	for _, j := range match {
 		if j < 0 {
 			n++
 		}
 	}
-	t := makeSigTable(n)
+	t := makeSigTable(spare, n)
 	// Insert in reverse, prepending, so that chains are in document order.
 	for i := len(sigs) - 1; i >= 0; i-- {
 		if match[i] < 0 {
@@ -82,9 +83,10 @@ func newSigTable(sigs []tree.Signature, match []int32) *sigTable {
 }
 
 // newSigTableOf indexes the given nodes of one version, in document order,
-// given the signatures of all its nodes.
-func newSigTableOf(sigs []tree.Signature, nodes []int32) *sigTable {
-	t := makeSigTable(len(nodes))
+// given the signatures of all its nodes, in memory from spare (see
+// release).
+func newSigTableOf(spare *spare, sigs []tree.Signature, nodes []int32) *sigTable {
+	t := makeSigTable(spare, len(nodes))
 	for k := len(nodes) - 1; k >= 0; k-- {
 		t.insert(sigs[nodes[k]], nodes[k], k)
 	}
@@ -92,24 +94,34 @@ func newSigTableOf(sigs []tree.Signature, nodes []int32) *sigTable {
 	return t
 }
 
-// makeSigTable returns an empty table for n nodes.
-func makeSigTable(n int) *sigTable {
+// makeSigTable returns an empty table for n nodes, in memory from spare.
+func makeSigTable(spare *spare, n int) *sigTable {
 	// At most three quarters full: linear probing stays short.
 	size := 16
 	for size*3 < 4*n {
 		size <<= 1
 	}
 	t := &sigTable{
-		slots:  make([]sigSlot, size),
-		links:  make([]sigLink, n),
+		slots:  take[sigSlot](spare, size),
+		links:  take[sigLink](spare, n),
 		mask:   uint64(size - 1),
-		filter: make([]uint64, max(size/32, 1)), // two bits a slot
-		single: make([]uint64, max(size/32, 1)),
+		filter: take[uint64](spare, max(size/32, 1)), // two bits a slot
+		single: take[uint64](spare, max(size/32, 1)),
 	}
 	for i := range t.slots {
 		t.slots[i].head = -1
 	}
 	return t
+}
+
+// release hands the table's memory back to spare, for a later table or
+// phase: t must not be used after.
+func (t *sigTable) release(spare *spare) {
+	give(spare, t.slots)
+	give(spare, t.links)
+	give(spare, t.filter)
+	give(spare, t.single)
+	*t = sigTable{}
 }
 
 // insert puts node i, of signature sig, at the front of its chain, as link

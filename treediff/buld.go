@@ -51,7 +51,7 @@ func (p buldPhase) run(m *matching) {
 	newRoot := m.new.Root()
 	w0 := float64(m.new.Weight[newRoot])
 	logN := math.Log(float64(m.new.Len()) + 1)
-	q := &queue{last: weightKey(w0)}
+	q := &queue{last: weightKey(w0), spare: &m.spare}
 	// Only unmatched nodes are queued, each with what its look-up needs,
 	// read while its parent is at hand: the queue yields nodes in weight
 	// order, all over the tree, and a node's own arrays would cost a cache
@@ -127,8 +127,7 @@ func (p buldPhase) run(m *matching) {
 	m.lightMoves = m.unpairStrayMoves(lightMoves)
 	m.candidateWork += c.work
 	c.old.release(&m.spare)
-	give(&m.spare, q.zero)
-	give(&m.spare, q.sorted)
+	q.release()
 }
 
 // forceAncestors matches up to levels ancestors of old node i and new node j

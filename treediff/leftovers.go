@@ -4,6 +4,7 @@ import (
 	"slices"
 	"unicode"
 
+	"github.com/vigil-web/vigil/scratch"
 	"github.com/vigil-web/vigil/tree"
 )
 
@@ -101,29 +102,29 @@ func (m *matching) pairByWords(oldC, newC []wordCand, rule wordRule) {
 		return
 	}
 	cands := make([]leftover, 0, n)
-	var scratch, store wordSet
+	var wordBuf, store wordSet
 	var index wordIndex
 	for _, oc := range oldC {
 		i := oc.node
 		if !newNames.has(m.oldName.at(i)) {
 			continue
 		}
-		cands = append(cands, leftover{node: i, region: oc.region, depth: oc.depth, words: wordsOf(m.old.Flat, i, rule.words(m.oldMatch), &scratch, &index, &store)})
+		cands = append(cands, leftover{node: i, region: oc.region, depth: oc.depth, words: wordsOf(m.old.Flat, i, rule.words(m.oldMatch), &wordBuf, &index, &store)})
 	}
 	var byWord postings // (name, word) -> candidates
 	byWord.build(&m.spare, cands, func(i int32) uint64 { return nameHash(m.oldName.at(i)) })
 	defer byWord.release(&m.spare)
 	// shared[k] counts the rare words candidate k shares with the inserted
 	// region at hand; touched lists the candidates to reset.
-	shared := take[int32](&m.spare, len(cands))
-	defer give(&m.spare, shared)
+	shared := scratch.Take[int32](&m.spare, len(cands))
+	defer scratch.Give(&m.spare, shared)
 	var touched, top []int32
 	for _, y := range newC {
 		j := y.node
 		if !oldNames.has(m.newName.at(j)) || m.newMatch[j] >= 0 || (rule.nested && m.newAncestorPaired(y)) {
 			continue
 		}
-		words := wordsOf(m.new.Flat, j, rule.words(m.newMatch), &scratch, &index, nil) // index holds words
+		words := wordsOf(m.new.Flat, j, rule.words(m.newMatch), &wordBuf, &index, nil) // index holds words
 		name := nameHash(m.newName.at(j))
 		for _, k := range touched {
 			shared[k] = 0

@@ -2,6 +2,7 @@ package treediff
 
 import (
 	"github.com/vigil-web/vigil/editdist"
+	"github.com/vigil-web/vigil/scratch"
 	"github.com/vigil-web/vigil/tree"
 )
 
@@ -89,9 +90,9 @@ type matching struct {
 	// wordScratch is the working space to compare the words of two
 	// nodes (compareWords).
 	wordScratch wordScratch
-	// spare is the phases' tables, once a phase is done with them, for
-	// the next phases' (see spare).
-	spare spare
+	// spare holds the phases' tables once a phase is done with them, for
+	// the next phases' and the delta's (see package scratch).
+	spare scratch.Pool
 	// candidateWork is what the heaviest-first phase's look-ups cost
 	// (candidates.work), for the tests.
 	candidateWork int
@@ -112,6 +113,7 @@ func newMatching(old, new *tree.Flat, opt *Options) *matching {
 		m.newKey = idKeys(m.new, keys)
 	}
 	m.zipped = make([]bool, m.new.Len())
+	m.lis.spare = &m.spare
 	m.myers.budget = myersWork * (m.old.Len() + m.new.Len())
 	m.newPos = m.new.Pos
 	m.oldParent, m.newParent = m.old.Parent, m.new.Parent

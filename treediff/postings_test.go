@@ -3,6 +3,8 @@ package treediff
 import (
 	"slices"
 	"testing"
+
+	"github.com/vigil-web/vigil/scratch"
 )
 
 // TestPostings checks the inverted index against a map of slices, the
@@ -33,7 +35,7 @@ func TestPostings(t *testing.T) {
 		}
 	}
 	var x postings
-	memory := &spare{}
+	memory := &scratch.Pool{}
 	x.build(memory, cands, name)
 	for key, p := range want {
 		got := x.list(key)

@@ -6,6 +6,8 @@ import (
 	"math/bits"
 	"slices"
 
+	"github.com/vigil-web/vigil/scratch"
+
 	"github.com/vigil-web/vigil/tree"
 )
 
@@ -26,7 +28,8 @@ import (
 // items drain down through the buckets, and a bucket that held many once
 // would otherwise keep an array of that size while the next ones grow
 // their own (on a 10 MB document, twenty times the most items ever
-// queued, allocated and collected).
+// queued, allocated and collected). New chunks are cut from slabs of
+// slabChunks, in memory from spare when the queue has one (see release).
 type queue struct {
 	buckets [65][][]queued // buckets[0] is unused: see zero
 	zero    []queued       // bucket 0, sorted by node
@@ -35,10 +38,17 @@ type queue struct {
 	n       int            // items queued
 	free    [][]queued     // empty chunks
 	sorted  []queued       // sortByNode's scratch space
+	spare   *scratch.Pool  // where slabs come from, or nil
+	slabs   [][]queued     // the slabs, the last one being cut
+	cut     int            // chunks cut from the last slab
 }
 
-// chunkLen is the number of items of a chunk.
-const chunkLen = 512
+// chunkLen is the number of items of a chunk, and slabChunks the number
+// of chunks of a slab.
+const (
+	chunkLen   = 512
+	slabChunks = 32
+)
 
 // queued is a node in the queue, with its signature, its parent and its
 // signature's entry in the old nodes' table (sigTable.lookup), looked up
@@ -102,9 +112,38 @@ func (q *queue) add(b int, it queued) {
 	if f := len(q.free) - 1; f >= 0 {
 		c, q.free = q.free[f], q.free[:f]
 	} else {
-		c = make([]queued, 0, chunkLen)
+		c = q.newChunk()
 	}
 	q.buckets[b] = append(chunks, append(c, it))
+}
+
+// newChunk returns an empty chunk, cut from the last slab.
+func (q *queue) newChunk() []queued {
+	if len(q.slabs) == 0 || q.cut == slabChunks {
+		var slab []queued
+		if q.spare != nil {
+			slab = scratch.Take[queued](q.spare, slabChunks*chunkLen)
+		} else {
+			slab = make([]queued, slabChunks*chunkLen)
+		}
+		q.slabs, q.cut = append(q.slabs, slab), 0
+	}
+	start := q.cut * chunkLen
+	q.cut++
+	return q.slabs[len(q.slabs)-1][start : start : start+chunkLen]
+}
+
+// release hands the queue's memory to its spare, if it has one: the queue
+// must not be used after.
+func (q *queue) release() {
+	if q.spare != nil {
+		for _, slab := range q.slabs {
+			scratch.Give(q.spare, slab)
+		}
+		scratch.Give(q.spare, q.zero)
+		scratch.Give(q.spare, q.sorted)
+	}
+	*q = queue{}
 }
 
 // pop removes and returns the heaviest item (the first in post-order among

@@ -1,6 +1,9 @@
 package treediff
 
-import "github.com/vigil-web/vigil/tree"
+import (
+	"github.com/vigil-web/vigil/scratch"
+	"github.com/vigil-web/vigil/tree"
+)
 
 // sigTable maps signatures to chains of node indexes, in document order,
 // with open addressing: one probe array and one link per node indexed, and
@@ -63,7 +66,7 @@ const maxCount = 1<<16 - 1
 // newSigTable indexes the nodes i of one version that are unmatched
 // (match[i] < 0), given the signatures of all its nodes, in memory from
 // spare (see release).
-func newSigTable(spare *spare, sigs []tree.Signature, match []int32) *sigTable {
+func newSigTable(spare *scratch.Pool, sigs []tree.Signature, match []int32) *sigTable {
 	n := 0
 	for _, j := range match {
 		if j < 0 {
@@ -85,7 +88,7 @@ func newSigTable(spare *spare, sigs []tree.Signature, match []int32) *sigTable {
 // newSigTableOf indexes the given nodes of one version, in document order,
 // given the signatures of all its nodes, in memory from spare (see
 // release).
-func newSigTableOf(spare *spare, sigs []tree.Signature, nodes []int32) *sigTable {
+func newSigTableOf(spare *scratch.Pool, sigs []tree.Signature, nodes []int32) *sigTable {
 	t := makeSigTable(spare, len(nodes))
 	for k := len(nodes) - 1; k >= 0; k-- {
 		t.insert(sigs[nodes[k]], nodes[k], k)
@@ -95,18 +98,18 @@ func newSigTableOf(spare *spare, sigs []tree.Signature, nodes []int32) *sigTable
 }
 
 // makeSigTable returns an empty table for n nodes, in memory from spare.
-func makeSigTable(spare *spare, n int) *sigTable {
+func makeSigTable(spare *scratch.Pool, n int) *sigTable {
 	// At most three quarters full: linear probing stays short.
 	size := 16
 	for size*3 < 4*n {
 		size <<= 1
 	}
 	t := &sigTable{
-		slots:  take[sigSlot](spare, size),
-		links:  take[sigLink](spare, n),
+		slots:  scratch.Take[sigSlot](spare, size),
+		links:  scratch.Take[sigLink](spare, n),
 		mask:   uint64(size - 1),
-		filter: take[uint64](spare, max(size/32, 1)), // two bits a slot
-		single: take[uint64](spare, max(size/32, 1)),
+		filter: scratch.Take[uint64](spare, max(size/32, 1)), // two bits a slot
+		single: scratch.Take[uint64](spare, max(size/32, 1)),
 	}
 	for i := range t.slots {
 		t.slots[i].head = -1
@@ -116,11 +119,11 @@ func makeSigTable(spare *spare, n int) *sigTable {
 
 // release hands the table's memory back to spare, for a later table or
 // phase: t must not be used after.
-func (t *sigTable) release(spare *spare) {
-	give(spare, t.slots)
-	give(spare, t.links)
-	give(spare, t.filter)
-	give(spare, t.single)
+func (t *sigTable) release(spare *scratch.Pool) {
+	scratch.Give(spare, t.slots)
+	scratch.Give(spare, t.links)
+	scratch.Give(spare, t.filter)
+	scratch.Give(spare, t.single)
 	*t = sigTable{}
 }
 

@@ -82,11 +82,20 @@ func DiffFlat(old, new *tree.Flat, opt *Options) (*delta.Delta, error) {
 	if err != nil {
 		return nil, err
 	}
+	return m.buildDelta(first)
+}
+
+// buildDelta gives the new version its XIDs (and the old one a first
+// version's, when first is set) and builds the delta of the matching, once
+// the phases are done. It fails, leaving new's XIDs as they were, when the
+// XIDs would run out.
+func (m *matching) buildDelta(first bool) (*delta.Delta, error) {
+	new := m.new.Flat
 	same := m.sameSubtrees()
-	// Signatures and name classes served the matching only: the
-	// signatures' arrays, eight bytes a node as the XIDs are, become the
-	// XIDs' (see xidRoom); a collection during the delta's construction
-	// may take the name classes back.
+	// Signatures, name classes and the phases' working space served the
+	// matching only: the signatures' arrays, eight bytes a node as the
+	// XIDs are, become the XIDs' (see xidRoom), and the rest is working
+	// space for the delta's construction (releaseMatching).
 	oldSigs, newSigs := m.old.Signature, m.new.Signature
 	m.old.Signature, m.new.Signature = nil, nil
 	m.releaseMatching()

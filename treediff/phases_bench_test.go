@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vigil-web/vigil/delta"
 	"github.com/vigil-web/vigil/markup"
 	"github.com/vigil-web/vigil/simulate"
 )
@@ -81,11 +80,7 @@ func benchmarkPhases(b *testing.B, shape simulate.Shape, size int) {
 			for _, p := range pipeline {
 				timed(p.name(), func() { p.run(m) })
 			}
-			timed("delta", func() {
-				m.assignXIDs(true)
-				_, err = delta.BuildMatched(&delta.Matching{Old: m.old, New: m.new, NewToOld: m.newMatch,
-					OldToNew: m.oldMatch, Same: m.sameSubtrees(), Consistent: true})
-			})
+			timed("delta", func() { _, err = m.buildDelta(true) })
 			if err != nil {
 				b.Fatal(err)
 			}

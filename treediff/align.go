@@ -4,7 +4,6 @@ import (
 	"slices"
 
 	"github.com/vigil-web/vigil/scratch"
-
 	"github.com/vigil-web/vigil/tree"
 )
 

@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/vigil-web/vigil/scratch"
-
 	"github.com/vigil-web/vigil/tree"
 )
 

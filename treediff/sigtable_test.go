@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/vigil-web/vigil/scratch"
-
 	"github.com/vigil-web/vigil/tree"
 )
 

@@ -93,6 +93,7 @@ func Run(t *testing.T, open Opener) {
 		"OutboxStaleMarks":            testOutboxStaleMarks,
 		"OutboxRelease":               testOutboxRelease,
 		"OutboxAddressOrder":          testOutboxAddressOrder,
+		"OutboxClaimLimit":            testOutboxClaimLimit,
 		"OutboxRetriedLetterOrder":    testOutboxRetriedLetterOrder,
 		"OutboxHeadRemoved":           testOutboxHeadRemoved,
 		"OutboxHeadConcurrent":        testOutboxHeadConcurrent,

@@ -465,7 +465,9 @@ type OutboxStore interface {
 	// and Target) is not due (waiting for its retry, or claimed by another
 	// worker), so that the entries to an address are delivered in the order
 	// they were queued, across claims and workers; a dead or sent entry
-	// holds nothing back.
+	// holds nothing back. Its work is bounded by limit: it reads some
+	// limit entries (and the first undelivered entry of each address that
+	// comes before them), however many are queued behind them.
 	ClaimNotifications(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]*Notification, error)
 	// ReleaseNotification gives back the claim of entry id that a worker
 	// which stops did not see through: the entry is due at now, the

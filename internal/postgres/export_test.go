@@ -47,3 +47,12 @@ func XactRowsRead(ctx context.Context, db *DB) (int64, error) {
 // statement of sent letters, with PostgreSQL's placeholders, for the
 // tests.
 func DeleteSentBeforeQuery() string { return q(deleteSentBeforeQuery) }
+
+// OutboxHeadsQuery is outboxHeadsQuery, the statement of a claim that
+// reads the outbox's heads, with PostgreSQL's placeholders, for the tests.
+func OutboxHeadsQuery() string { return q(outboxHeadsQuery) }
+
+// OutboxQueueQuery is outboxQueueQuery, the statement of a claim that
+// reads the entries to one address, with PostgreSQL's placeholders, for
+// the tests.
+func OutboxQueueQuery() string { return q(outboxQueueQuery) }

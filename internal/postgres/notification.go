@@ -170,7 +170,8 @@ func lockUsers(ctx context.Context, tx *sql.Tx, users ...int64) error {
 // claimed by another worker (under its lease), so that the entries to an
 // address are delivered in the order they were queued, across claims and
 // daemons as within one claim; a dead or sent entry holds nothing back.
-// It reads the heads of the addresses, not the entries held back
+// It reads the heads of the addresses, not the entries held back, and
+// of the entries after the due heads some limit, not limit of each
 // (claimable, outboxhead.go), under the claims' lock.
 func (db *DB) ClaimNotifications(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]*vigil.Notification, error) {
 	if limit <= 0 {
@@ -182,6 +183,13 @@ func (db *DB) ClaimNotifications(ctx context.Context, now time.Time, lease time.
 	var out []*vigil.Notification
 	err := db.update(ctx, func(tx *sql.Tx) error {
 		if err := lockOutbox(ctx, tx); err != nil {
+			return fmt.Errorf("claim notifications: %w", err)
+		}
+		// The heads and the entries to an address read in the order
+		// of their indexes, not sorted (claimSettings): on a table
+		// without statistics the planner read every head by a bitmap of
+		// notifications_heads and sorted them, for the first few.
+		if _, err := tx.ExecContext(ctx, claimSettings); err != nil {
 			return fmt.Errorf("claim notifications: %w", err)
 		}
 		claimed, err := claimable(ctx, tx, now, limit)

@@ -3,7 +3,9 @@ package postgres_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -204,4 +206,69 @@ func notificationIDs(ns []*vigil.Notification) []int64 {
 		ids = append(ids, n.ID)
 	}
 	return ids
+}
+
+// TestOutboxClaimByIndex: a claim reads the outbox's heads by the index
+// notifications_heads, and the entries to an address by the index
+// notifications_address, each in queue order from a place, not sorted,
+// so that it stops at the few it reads: among 20,000 entries to 200
+// addresses, most of them sent, with statistics or without (a bulk
+// import, a new store). Without statistics, and without the claim's
+// settings (claimSettings), the planner read every head by a bitmap of
+// the index and sorted them.
+func TestOutboxClaimByIndex(t *testing.T) {
+	const n, addresses = 20000, 200
+	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	for _, analyse := range []bool{true, false} {
+		t.Run(fmt.Sprintf("analyse=%v", analyse), func(t *testing.T) {
+			ctx := context.Background()
+			_, d := openDSN(t)
+			conn, err := pgx.Connect(ctx, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close(ctx)
+			// The i-th entry to address i mod addresses; the first three
+			// quarters sent, the rest pending and due, the first to each
+			// address its head.
+			if _, err := conn.Exec(ctx, `INSERT INTO notifications (channel, target, payload, state, attempts, next_attempt, last_error, created_at, sent_at)
+				SELECT 'email', 'a' || (i % $1) || '@example.com', '{}', CASE WHEN i < $2 * 3 / 4 THEN 'sent' ELSE 'pending' END, 0, $3, '', $3, $3
+				FROM generate_series(0, $2 - 1) AS i`, addresses, n, now); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := conn.Exec(ctx, `UPDATE notifications SET head = true WHERE id IN (
+				SELECT DISTINCT ON (channel, target) id FROM notifications WHERE state IN ('pending', 'failed')
+				ORDER BY channel, target, coalesce(requeued, id))`); err != nil {
+				t.Fatal(err)
+			}
+			if analyse {
+				if _, err := conn.Exec(ctx, "ANALYZE notifications"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cases := []struct {
+				name, query, index string
+				args               []any
+			}{
+				{"heads", postgres.OutboxHeadsQuery(), "notifications_heads", []any{now, int64(-1 << 63), 16}},
+				{"an address's entries", postgres.OutboxQueueQuery(), "notifications_address",
+					[]any{now, "email", "a7@example.com", "a7@example.com", int64(n * 3 / 4), 16}},
+			}
+			// In a claim's transaction, under its settings.
+			tx, err := conn.Begin(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tx.Rollback(ctx)
+			if _, err := tx.Exec(ctx, postgres.ClaimSettings); err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range cases {
+				p := explain(t, tx, c.query, c.args...)
+				if !strings.Contains(p, "Index Scan using "+c.index) || !strings.Contains(p, "Index Cond") || strings.Contains(p, "Sort") {
+					t.Errorf("%s: plan\n%s\nwant a scan of the index %s, searched from the place, read in order, no sort", c.name, p, c.index)
+				}
+			}
+		})
+	}
 }

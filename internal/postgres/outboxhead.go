@@ -97,11 +97,12 @@ type outboxHead struct {
 
 // dueHeads returns the first limit heads due at now, in queue order,
 // reading the heads not due before them (one for each address held
-// back), none of the entries they hold back.
+// back), none of the entries they hold back. It reads limit heads
+// first, and twice as many at each page after, as long as heads not due
+// leave it short.
 func dueHeads(ctx context.Context, tx *sql.Tx, now time.Time, limit int) ([]outboxHead, error) {
-	page := max(4*limit, 64)
 	var heads []outboxHead
-	for after := int64(-1 << 63); len(heads) < limit; {
+	for after, page := int64(-1<<63), limit; len(heads) < limit; page *= 2 {
 		rows, err := tx.QueryContext(ctx, q(outboxHeadsQuery), tv(now), after, page)
 		if err != nil {
 			return nil, err
@@ -130,52 +131,110 @@ func dueHeads(ctx context.Context, tx *sql.Tx, now time.Time, limit int) ([]outb
 	return heads, nil
 }
 
+// queued is an entry a claim read, with its place.
+type queued struct {
+	n     *vigil.Notification
+	place int64
+}
+
+// addressQueue is the due entries of a due head's address that a claim
+// has read and not taken yet, in queue order (read), from the head up to
+// the first not due; from is the place from which it reads the next
+// ones, batch entries at most, unless ended (it read one not due, or
+// the last).
+type addressQueue struct {
+	outboxAddress
+	read  []queued
+	from  int64
+	batch int
+	ended bool
+}
+
+// next is the place of q's next entry, or, before q read it, a bound
+// below it.
+func (q *addressQueue) next() int64 {
+	if len(q.read) > 0 {
+		return q.read[0].place
+	}
+	return q.from
+}
+
 // claimable returns the entries a claim at now may take, at most limit,
-// in queue order: of each of the first limit due heads' addresses, the
-// entries from the head up to the first not due, at most limit of each;
-// the first limit of them all in queue order (none after the limit-th
-// due head's place can be among them, as its address's head comes
-// before them).
+// in queue order: the first limit due heads' addresses' entries, from
+// each head up to the first not due, merged in queue order. It reads
+// each address's entries as the merge comes to them, in batches that
+// start at its share of the limit and double, each at most the entries
+// the claim still lacks, so that it reads some limit entries in all
+// (about twice as many at most, and the first not due after each head),
+// however many are queued behind the heads: it read, of each address,
+// up to limit entries, limit×limit in all, of which it kept limit.
 func claimable(ctx context.Context, tx *sql.Tx, now time.Time, limit int) ([]*vigil.Notification, error) {
 	heads, err := dueHeads(ctx, tx, now, limit)
 	if err != nil {
 		return nil, fmt.Errorf("read the outbox's heads: %w", err)
 	}
-	type queued struct {
-		n     *vigil.Notification
-		place int64
+	// queues in the order of next: by their heads' places at first.
+	queues := make([]*addressQueue, len(heads))
+	for i, h := range heads {
+		queues[i] = &addressQueue{outboxAddress: h.outboxAddress, from: h.place, batch: max(1, limit/len(heads))}
 	}
-	var all []queued
-	for _, h := range heads {
-		rows, err := tx.QueryContext(ctx, q(outboxQueueQuery), tv(now), h.channel, h.target, h.target, h.place, limit)
-		if err != nil {
-			return nil, fmt.Errorf("read the outbox's entries to %s %s: %w", h.channel, h.target, err)
-		}
-		for rows.Next() {
-			var e queued
-			var due bool
-			n, err := scanNotification(scanAlso{rows, []any{&e.place, &due}})
-			if err != nil {
-				rows.Close()
+	var out []*vigil.Notification
+	for len(out) < limit && len(queues) > 0 {
+		aq := queues[0]
+		if len(aq.read) == 0 {
+			if aq.ended {
+				queues = queues[1:]
+				continue
+			}
+			if err := readQueue(ctx, tx, now, aq, limit-len(out)); err != nil {
 				return nil, err
 			}
-			if !due {
-				break
-			}
-			e.n = n
-			all = append(all, e)
+		} else {
+			out = append(out, aq.read[0].n)
+			aq.read = aq.read[1:]
 		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
-	}
-	slices.SortFunc(all, func(a, b queued) int { return cmp.Compare(a.place, b.place) })
-	out := make([]*vigil.Notification, 0, min(len(all), limit))
-	for _, e := range all[:min(len(all), limit)] {
-		out = append(out, e.n)
+		// aq back in its place, its next entry (or bound) having moved
+		// on: after the queues whose next comes before.
+		i, _ := slices.BinarySearchFunc(queues[1:], aq.next(), func(q *addressQueue, p int64) int { return cmp.Compare(q.next(), p) })
+		copy(queues[:i], queues[1:i+1])
+		queues[i] = aq
 	}
 	return out, nil
+}
+
+// readQueue reads the next entries of aq from aq.from, at most aq.batch
+// and need, up to the first not due, and doubles aq.batch.
+func readQueue(ctx context.Context, tx *sql.Tx, now time.Time, aq *addressQueue, need int) error {
+	n := min(aq.batch, need)
+	aq.batch *= 2
+	rows, err := tx.QueryContext(ctx, q(outboxQueueQuery), tv(now), aq.channel, aq.target, aq.target, aq.from, n)
+	if err != nil {
+		return fmt.Errorf("read the outbox's entries to %s %s: %w", aq.channel, aq.target, err)
+	}
+	defer rows.Close()
+	read := 0
+	for rows.Next() {
+		var e queued
+		var due bool
+		nt, err := scanNotification(scanAlso{rows, []any{&e.place, &due}})
+		if err != nil {
+			return fmt.Errorf("read the outbox's entries to %s %s: %w", aq.channel, aq.target, err)
+		}
+		read++
+		if !due {
+			aq.ended = true
+			break
+		}
+		e.n = nt
+		aq.read, aq.from = append(aq.read, e), e.place+1
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read the outbox's entries to %s %s: %w", aq.channel, aq.target, err)
+	}
+	if read < n {
+		aq.ended = true
+	}
+	return nil
 }
 
 // scanAlso scans a row into a notification's columns (scanNotification)

@@ -21,6 +21,14 @@ func TestOutboxClaimWorkConformance(t *testing.T) {
 	})
 }
 
+// TestOutboxClaimLimitWorkConformance counts the rows of a claim
+// (rowsOfClaim) among many entries to many addresses.
+func TestOutboxClaimLimitWorkConformance(t *testing.T) {
+	storetest.RunOutboxClaimLimitWork(t, func(t *testing.T) (vigil.Store, storetest.ClaimWork) {
+		return open(t), rowsOfClaim
+	})
+}
+
 // rowsOfClaim runs claim in a transaction of s and returns the rows it
 // read.
 func rowsOfClaim(t *testing.T, s vigil.Store, claim func(vigil.OutboxStore)) int64 {

@@ -109,7 +109,8 @@ func (db *DB) FindNotifications(ctx context.Context, f vigil.NotificationFilter)
 // claimed by another worker (under its lease), so that the entries to an
 // address are delivered in the order they were queued, across claims as
 // within one; a dead or sent entry holds nothing back. It reads the
-// heads of the addresses, not the entries held back (claimable,
+// heads of the addresses, not the entries held back, and of the entries
+// after the due heads some limit, not limit of each (claimable,
 // outboxhead.go). The writes of a store are one at a time: no other
 // claim takes an entry between this one's look and its lease.
 func (db *DB) ClaimNotifications(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]*vigil.Notification, error) {

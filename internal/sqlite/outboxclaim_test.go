@@ -33,3 +33,11 @@ func pagesOfClaim(t *testing.T, s vigil.Store, claim func(vigil.OutboxStore)) in
 	}
 	return after - before
 }
+
+// TestOutboxClaimLimitWorkConformance counts the pages of a claim
+// (pagesOfClaim) among many entries to many addresses.
+func TestOutboxClaimLimitWorkConformance(t *testing.T) {
+	storetest.RunOutboxClaimLimitWork(t, func(t *testing.T) (vigil.Store, storetest.ClaimWork) {
+		return open(t), pagesOfClaim
+	})
+}

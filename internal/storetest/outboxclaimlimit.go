@@ -26,12 +26,16 @@ type queuedEntry struct {
 }
 
 // roundRobin queues n entries to each of addresses targets, one to each
-// in turn, all due at t0.
-func roundRobin(addresses, n int) []queuedEntry {
+// in turn, all due at t0: a0@example.com, a1@example.com and so on.
+func roundRobin(addresses, n int) []queuedEntry { return roundRobinTo("a", addresses, n) }
+
+// roundRobinTo is roundRobin to the targets whose names start with
+// prefix.
+func roundRobinTo(prefix string, addresses, n int) []queuedEntry {
 	var q []queuedEntry
 	for range n {
 		for a := range addresses {
-			q = append(q, queuedEntry{target: fmt.Sprintf("a%d@example.com", a)})
+			q = append(q, queuedEntry{target: fmt.Sprintf("%s%d@example.com", prefix, a)})
 		}
 	}
 	return q
@@ -156,5 +160,73 @@ func testOutboxClaimLimit(t *testing.T, s vigil.Store) {
 				}
 			}
 		})
+	}
+}
+
+// RunOutboxClaimLimitWork: a claim's work is bounded by its limit, not
+// by the entries queued behind the first of each address: a claim of
+// limit entries among limit addresses, each with one entry (and as many
+// entries as below queued after them, to other addresses, so that the
+// tables are as large), reads as much, give or take a few pages or rows,
+// as a claim among the same addresses each with many entries, queued in
+// turn, and twice as much at most when they are queued in runs (all of
+// the first address's, then all of the second's, ...: the claim reads
+// the first's in batches). A claim read, of each of the first limit due
+// addresses, up to limit entries, limit×limit in all, of which it
+// returned limit. open returns a fresh, empty store and the backend's
+// count.
+func RunOutboxClaimLimitWork(t *testing.T, open func(t *testing.T) (vigil.Store, ClaimWork)) {
+	const limit, many = 16, 64
+	ctx := context.Background()
+	work := func(queue []queuedEntry) (int64, []*vigil.Notification) {
+		t.Helper()
+		s, count := open(t)
+		u := newUser(t, s, "ada@example.com")
+		tr, ok := s.(vigil.Transactor)
+		if !ok {
+			t.Fatalf("store %T runs no transaction", s)
+		}
+		err := tr.InTransaction(ctx, func(tx vigil.TxStore) error {
+			for _, e := range queue {
+				n := &vigil.Notification{UserID: u.ID, Channel: "email", Target: e.target, Payload: json.RawMessage(`{}`), NextAttempt: t0}
+				o, ok := tx.(vigil.OutboxStore)
+				if !ok {
+					o = s
+				}
+				if err := o.EnqueueNotification(ctx, n); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		must(t, err)
+		var got []*vigil.Notification
+		n := count(t, s, func(o vigil.OutboxStore) {
+			var err error
+			got, err = o.ClaimNotifications(ctx, t0, time.Minute, limit)
+			must(t, err)
+		})
+		if len(got) != limit {
+			t.Fatalf("a claim of %d took %d", limit, len(got))
+		}
+		return n, got
+	}
+	one, _ := work(append(roundRobin(limit, 1), roundRobinTo("b", limit, many-1)...))
+	inTurn, got := work(roundRobin(limit, many))
+	for i, n := range got {
+		if want := fmt.Sprintf("a%d@example.com", i); n.Target != want {
+			t.Fatalf("claim among %d in turn: entry %d to %s, want %s", many, i, n.Target, want)
+		}
+	}
+	inRuns, got := work(runs(limit, many))
+	for i, n := range got {
+		if n.Target != "a0@example.com" {
+			t.Fatalf("claim among %d in runs: entry %d to %s, want a0@example.com", many, i, n.Target)
+		}
+	}
+	t.Logf("a claim's work: %d among one entry to each of %d addresses, %d among %d to each in turn, %d in runs", one, limit, inTurn, many, inRuns)
+	if slack := one / 2; inTurn > one+slack || inRuns > 2*one+slack {
+		t.Errorf("a claim of %d: work %d among one entry to each address, %d among %d to each in turn, %d in runs: it grows with the entries behind the addresses' first",
+			limit, one, inTurn, many, inRuns)
 	}
 }

@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -9,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -416,4 +418,102 @@ func TestProxyTunnelCanceled(t *testing.T) {
 		}
 		cancel()
 	}
+}
+
+// TestProxyRenderAuthenticates: through an operator's proxy that demands
+// its credentials (407 without them), a rendered page loads, its
+// document, a script's request and an image alike: Chromium takes no
+// credentials from a proxy URL, but it speaks only to its guard proxy,
+// whose credentials the tab gives when asked (a Fetch.authRequired of
+// source Proxy), and which forwards to the operator's proxy with the
+// operator's. A server's own challenge (401) gets neither those nor the
+// operator's: the page reads it unanswered. Nothing the client logs, nor
+// its errors, shows the operator's password.
+func TestProxyRenderAuthenticates(t *testing.T) {
+	needChromium(t)
+	var mu sync.Mutex
+	var toSite []string // each request the site got, with its credentials
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		toSite = append(toSite, fmt.Sprintf("%s %q %q", r.URL.Path, r.Header.Get("Authorization"), r.Header.Get("Proxy-Authorization")))
+		mu.Unlock()
+		switch r.URL.Path {
+		case "/data":
+			fmt.Fprint(w, "fetched by script")
+		case "/members":
+			w.Header().Set("WWW-Authenticate", `Basic realm="members"`)
+			http.Error(w, "members only", http.StatusUnauthorized)
+		case "/pixel.gif":
+			w.Header().Set("Content-Type", "image/gif")
+		default:
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, `<!DOCTYPE html><html><body><div id="out">static</div><div id="members">?</div><img src="/pixel.gif">
+<script>
+fetch("/data").then(r => r.text()).then(t => document.getElementById("out").textContent = t);
+fetch("/members", {credentials: "include"}).then(r => document.getElementById("members").textContent = "members: " + r.status);
+</script></body></html>`)
+		}
+	}))
+	defer site.Close()
+	p := proxytest.Start(t, map[string]string{publicAddr + ":80": site.Listener.Addr().String()})
+	p.Require = basicAuth("vigil", proxyPassword)
+	logs := &logBuffer{}
+	logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	chrome := &Chromium{Settle: 500 * time.Millisecond, Logger: logger}
+	defer chrome.Close()
+	c := New(Options{Proxy: p.URL("vigil", proxyPassword), IgnoreRobots: true, Renderer: chrome, TotalTimeout: 60 * time.Second})
+	res, err := c.Fetch(context.Background(), &vigil.FetchRequest{URL: "http://" + publicAddr + "/", Render: true})
+	if err != nil {
+		if strings.Contains(err.Error(), proxyPassword) {
+			t.Errorf("the error shows the proxy's password: %v", err)
+		}
+		t.Fatalf("render through a proxy that demands its credentials: %v", err)
+	}
+	for _, want := range []string{"fetched by script", "members: 401"} {
+		if !strings.Contains(string(res.Body), want) {
+			t.Errorf("the rendered page lacks %q:\n%s", want, res.Body)
+		}
+	}
+	asked := p.Requests()
+	if !slices.Contains(asked, proxytest.Ask{Method: "GET", Target: "http://" + publicAddr + "/", Auth: p.Require}) {
+		t.Errorf("the proxy was not asked for the page with its credentials: %v", asked)
+	}
+	for _, a := range asked {
+		if a.Auth != p.Require {
+			t.Errorf("the proxy was asked for %s %s with %q, want its credentials", a.Method, a.Target, a.Auth)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, path := range []string{"/", "/data", "/members", "/pixel.gif"} {
+		if !slices.Contains(toSite, fmt.Sprintf("%s %q %q", path, "", "")) {
+			t.Errorf("the site got no request for %s without credentials: %v", path, toSite)
+		}
+	}
+	for _, got := range toSite {
+		if !strings.HasSuffix(got, `"" ""`) {
+			t.Errorf("the site got credentials: %s", got)
+		}
+	}
+	if l := logs.String(); strings.Contains(l, proxyPassword) || strings.Contains(l, p.Require) {
+		t.Errorf("the log shows the proxy's credentials:\n%s", l)
+	}
+}
+
+// logBuffer is a log's text, written by several goroutines.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *logBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *logBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

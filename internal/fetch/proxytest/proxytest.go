@@ -26,6 +26,11 @@ type Proxy struct {
 	// Status, when not 0, is the answer to every request, with a
 	// Proxy-Authenticate header. Set it before the first request.
 	Status int
+	// Require, when not empty, is the Proxy-Authorization a request must
+	// carry, as an operator's proxy that authenticates its users asks:
+	// one without it is answered 407 with a Basic challenge, and not
+	// forwarded. Set it before the first request.
+	Require string
 
 	rewrite map[string]string
 
@@ -69,6 +74,11 @@ func start(t testing.TB, rewrite map[string]string, secure bool) *Proxy {
 		p.mu.Lock()
 		p.asked = append(p.asked, Ask{Method: r.Method, Target: target, Auth: r.Header.Get("Proxy-Authorization")})
 		p.mu.Unlock()
+		if p.Require != "" && r.Header.Get("Proxy-Authorization") != p.Require {
+			w.Header().Set("Proxy-Authenticate", `Basic realm="corp"`)
+			http.Error(w, "proxy authentication required", http.StatusProxyAuthRequired)
+			return
+		}
 		if p.Status != 0 {
 			w.Header().Set("Proxy-Authenticate", `Basic realm="corp"`)
 			http.Error(w, "proxy says no", p.Status)

@@ -21,25 +21,22 @@ const module = "github.com/vigil-web/vigil"
 //
 // xmltext, the XML escaper of markup, delta and xmlpatch, imports only the
 // standard library; the libraries that import markup or delta list it
-// because the rule is checked on all their dependencies. So does scratch,
-// the working memory delta and treediff share, for the libraries that
-// import delta.
+// because the rule is checked on all their dependencies.
 var libraries = map[string][]string{
 	"tree":        {},
 	"xmltext":     {},
-	"scratch":     {},
 	"markup":      {"tree", "xmltext"},
-	"delta":       {"tree", "xmltext", "scratch"},
-	"treediff":    {"tree", "delta", "editdist", "xmltext", "scratch"},
-	"render":      {"tree", "delta", "markup", "xmltext", "scratch"},
+	"delta":       {"tree", "xmltext"},
+	"treediff":    {"tree", "delta", "editdist", "xmltext"},
+	"render":      {"tree", "delta", "markup", "xmltext"},
 	"spec":        {},
-	"intent":      {"tree", "delta", "treediff", "markup", "spec", "xmltext", "scratch"},
+	"intent":      {"tree", "delta", "treediff", "markup", "spec", "xmltext"},
 	"opic":        {},
 	"webtable":    {},
-	"simulate":    {"tree", "delta", "xmltext", "scratch"},
-	"editdist":    {"tree", "delta", "xmltext", "scratch"},
-	"quality":     {"tree", "delta", "treediff", "simulate", "editdist", "markup", "xmltext", "scratch"},
-	"xmlpatch":    {"tree", "delta", "xmltext", "scratch"},
+	"simulate":    {"tree", "delta", "xmltext"},
+	"editdist":    {"tree", "delta", "xmltext"},
+	"quality":     {"tree", "delta", "treediff", "simulate", "editdist", "markup", "xmltext"},
+	"xmlpatch":    {"tree", "delta", "xmltext"},
 	"pdfdigest":   {},
 	"imagedigest": {},
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/vigil-web/vigil/scratch"
 	"github.com/vigil-web/vigil/tree"
 )
 
@@ -88,12 +87,6 @@ type Matching struct {
 	// reading the kind and XID of each new node it visits costs two cache
 	// misses, an eighth of the delta's time.
 	Consistent bool
-	// Scratch, when not nil, is memory for BuildMatched's working arrays:
-	// a caller's arrays it no longer needs (treediff's phases' tables),
-	// which spare the runtime a fresh allocation for each, and the system
-	// the page faults of memory given back. BuildMatched takes from it
-	// and gives nothing back.
-	Scratch *scratch.Pool
 }
 
 // BuildMatched is Build for a caller that has already measured both
@@ -110,8 +103,7 @@ func BuildMatched(m *Matching) (*Delta, error) {
 	if len(m.Old.XID) != m.Old.Len() || len(m.New.XID) != m.New.Len() {
 		return nil, fmt.Errorf("build delta: both versions need an XID for every node")
 	}
-	b := &builder{old: m.Old, new: m.New, arena: &tree.Document{}, newMatch: m.NewToOld, sameNew: m.Same, scratch: m.Scratch}
-	b.lis.pool = m.Scratch
+	b := &builder{old: m.Old, new: m.New, arena: &tree.Document{}, newMatch: m.NewToOld, sameNew: m.Same}
 	switch {
 	case m.OldToNew == nil:
 		b.oldMatch = make([]int32, m.Old.Len())
@@ -239,9 +231,6 @@ type builder struct {
 	// defaults is what bindDefault found of the old and new versions'
 	// default namespaces.
 	defaults [2]defaultScope
-	// scratch is where the working arrays come from (Matching.Scratch),
-	// nil for the heap.
-	scratch *scratch.Pool
 	// check, when set, makes scan verify that paired nodes agree in kind
 	// and XID (a pairing the caller made, rather than one by XID).
 	check bool
@@ -322,7 +311,7 @@ func (b *builder) stays(i int32) bool {
 // for node); and returns an upper bound of the number of operations, so
 // that their slice is allocated once.
 func (b *builder) scan() (int, error) {
-	b.marks = scratch.Take[uint8](b.scratch, b.old.Len())
+	b.marks = make([]uint8, b.old.Len())
 	b.nodeChanges, b.nodeOps = b.nodeChanges[:0], 0
 	b.deletes, b.inserts = b.deletes[:0], b.inserts[:0]
 	var bad error
@@ -399,8 +388,8 @@ func (b *builder) scan() (int, error) {
 // under its match, the minimum-weight set whose relative order changed.
 func (b *builder) weakMoves(i int32) {
 	n := b.old.ChildCount(i)
-	b.moveKeys = scratch.Room(b.scratch, b.moveKeys, n)[:n]
-	b.moveMembers = scratch.Room(b.scratch, b.moveMembers, n)[:n]
+	b.moveKeys = slices.Grow(b.moveKeys[:0], n)[:n]
+	b.moveMembers = slices.Grow(b.moveMembers[:0], n)[:n]
 	// Children come last first: filled from the end, the lists are in
 	// document order. Their parent is i: stays without reading it.
 	at := n
@@ -426,7 +415,7 @@ func (b *builder) weakMoves(i int32) {
 	if inOrder {
 		return
 	}
-	b.moveWeights = scratch.Room(b.scratch, b.moveWeights, len(members))[:len(members)]
+	b.moveWeights = slices.Grow(b.moveWeights[:0], len(members))[:len(members)]
 	weights := b.moveWeights
 	for k, ci := range members {
 		weights[k] = float64(b.old.Weight[ci])

@@ -1,6 +1,6 @@
 package delta
 
-import "github.com/vigil-web/vigil/scratch"
+import "slices"
 
 // lisScratch is the working space of heaviestIncreasing, kept from call to
 // call: a delta calls it once per element whose children stayed, most of
@@ -10,7 +10,6 @@ type lisScratch struct {
 	fen   []lisBest
 	prev  []int32
 	total []float64
-	pool  *scratch.Pool // where larger arrays come from, or nil
 }
 
 // lisBest is the best chain found over a range of keys: its weight and its
@@ -31,7 +30,7 @@ type lisBest struct {
 // that the rest keep their relative order (thesis §3.5, figure 3.6).
 func heaviestIncreasing(keys []int, weights []float64, s *lisScratch) []bool {
 	n := len(keys)
-	s.keep = scratch.Room(s.pool, s.keep, n)[:n]
+	s.keep = slices.Grow(s.keep[:0], n)[:n]
 	keep := s.keep
 	increasing := true
 	for i := 1; i < n && increasing; i++ {
@@ -52,14 +51,14 @@ func heaviestIncreasing(keys []int, weights []float64, s *lisScratch) []bool {
 		maxKey = max(maxKey, k+1)
 	}
 	// fen[k] holds the best chain over a range of keys ending at k.
-	s.fen = scratch.Room(s.pool, s.fen, maxKey+1)[:maxKey+1]
+	s.fen = slices.Grow(s.fen[:0], maxKey+1)[:maxKey+1]
 	fen := s.fen
 	for i := range fen {
 		fen[i] = lisBest{i: -1}
 	}
-	s.prev = scratch.Room(s.pool, s.prev, n)[:n]
+	s.prev = slices.Grow(s.prev[:0], n)[:n]
 	prev := s.prev
-	s.total = scratch.Room(s.pool, s.total, n)[:n]
+	s.total = slices.Grow(s.total[:0], n)[:n]
 	total := s.total
 	top := lisBest{i: -1}
 	for i, k := range keys {

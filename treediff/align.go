@@ -3,7 +3,6 @@ package treediff
 import (
 	"slices"
 
-	"github.com/vigil-web/vigil/scratch"
 	"github.com/vigil-web/vigil/tree"
 )
 
@@ -112,27 +111,31 @@ func (align) run(m *matching) {
 // m.spare.
 func (m *matching) releaseAlign() {
 	s := &m.spare
-	scratch.Give(s, m.sigCounts.slots)
-	scratch.Give(s, m.alignEntry)
-	scratch.Give(s, m.alignUniq)
-	scratch.Give(s, m.alignPlain)
-	scratch.Give(s, m.pairBuf)
+	give(s, m.sigCounts.slots)
+	give(s, m.alignEntry)
+	give(s, m.alignUniq)
+	give(s, m.alignPlain)
+	give(s, m.pairBuf)
 	m.sigCounts.slots, m.alignEntry, m.alignUniq, m.alignPlain, m.pairBuf = nil, nil, nil, nil, nil
 	b := &m.blocks
-	scratch.Give(s, b.hash)
-	scratch.Give(s, b.entry)
-	scratch.Give(s, b.uniq)
-	scratch.Give(s, b.pairs)
-	scratch.Give(s, b.out)
-	scratch.Give(s, b.kept)
-	scratch.Give(s, b.moved)
-	b.hash, b.entry, b.uniq, b.pairs, b.out, b.kept, b.moved = nil, nil, nil, nil, nil, nil, nil
+	give(s, b.hash)
+	give(s, b.entry)
+	give(s, b.uniq)
+	give(s, b.pairs)
+	give(s, b.out)
+	give(s, b.moved)
+	// kept is the array of lis.out: given once, with lis's.
+	give(s, b.lis.tails)
+	give(s, b.lis.values)
+	give(s, b.lis.prev)
+	give(s, b.lis.out)
+	m.blocks = blockRun{}
 	y := &m.myers
-	scratch.Give(s, y.sa)
-	scratch.Give(s, y.sb)
-	scratch.Give(s, y.bag)
-	scratch.Give(s, y.v)
-	scratch.Give(s, y.trace)
+	give(s, y.sa)
+	give(s, y.sb)
+	give(s, y.bag)
+	give(s, y.v)
+	give(s, y.trace)
 	y.sa, y.sb, y.bag, y.v, y.trace = nil, nil, nil, nil, nil
 }
 
@@ -458,7 +461,7 @@ type increasing struct {
 	values []int32 // values[k] = pairs[tails[k]][1], increasing
 	prev   []int32
 	out    [][2]int32
-	spare  *scratch.Pool // where larger arrays come from, or nil
+	spare  *spare // where larger arrays come from, or nil
 }
 
 // longest returns the longest subsequence of pairs (in their order) whose
@@ -468,8 +471,8 @@ func (s *increasing) longest(pairs [][2]int32) [][2]int32 {
 	if len(pairs) == 0 {
 		return nil
 	}
-	tails, values := scratch.Room(s.spare, s.tails, len(pairs)), scratch.Room(s.spare, s.values, len(pairs))
-	s.prev = scratch.Room(s.spare, s.prev, len(pairs))[:len(pairs)]
+	tails, values := room(s.spare, s.tails, len(pairs)), room(s.spare, s.values, len(pairs))
+	s.prev = room(s.spare, s.prev, len(pairs))[:len(pairs)]
 	prev := s.prev
 	for i, p := range pairs {
 		// Most sequences are mostly in order: try the end first.
@@ -489,7 +492,7 @@ func (s *increasing) longest(pairs [][2]int32) [][2]int32 {
 		}
 	}
 	s.tails, s.values = tails, values
-	s.out = scratch.Room(s.spare, s.out, len(tails))[:len(tails)]
+	s.out = room(s.spare, s.out, len(tails))[:len(tails)]
 	out := s.out
 	for i, k := len(tails)-1, tails[len(tails)-1]; i >= 0; i, k = i-1, prev[k] {
 		out[i] = pairs[k]

@@ -6,7 +6,6 @@ import (
 	"unsafe"
 
 	"github.com/vigil-web/vigil/delta"
-	"github.com/vigil-web/vigil/scratch"
 	"github.com/vigil-web/vigil/tree"
 )
 
@@ -92,13 +91,13 @@ func DiffFlat(old, new *tree.Flat, opt *Options) (*delta.Delta, error) {
 func (m *matching) buildDelta(first bool) (*delta.Delta, error) {
 	new := m.new.Flat
 	same := m.sameSubtrees()
-	// Signatures, name classes and the phases' working space served the
-	// matching only: the signatures' arrays, eight bytes a node as the
-	// XIDs are, become the XIDs' (see xidRoom), and the rest is working
-	// space for the delta's construction (releaseMatching).
+	// Signatures and name classes served the matching only: the
+	// signatures' arrays, eight bytes a node as the XIDs are, become the
+	// XIDs' (see xidRoom); a collection during the delta's construction
+	// may take the name classes back.
 	oldSigs, newSigs := m.old.Signature, m.new.Signature
 	m.old.Signature, m.new.Signature = nil, nil
-	m.releaseMatching()
+	m.oldName, m.newName, m.oldKey, m.newKey = classes{}, classes{}, nil, nil
 	newXID, newNext := new.XID, new.NextXID
 	if err := m.assignXIDsIn(first, oldSigs, newSigs); err != nil {
 		new.XID, new.NextXID = newXID, newNext
@@ -107,7 +106,6 @@ func (m *matching) buildDelta(first bool) (*delta.Delta, error) {
 	d, err := delta.BuildMatched(&delta.Matching{
 		Old: m.old, New: m.new, NewToOld: m.newMatch, OldToNew: m.oldMatch, Same: same,
 		Consistent: true, // every phase pairs nodes of one kind, and assignXIDs gave the XIDs
-		Scratch:    &m.spare,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("treediff: %w", err)
@@ -167,39 +165,6 @@ func (m *matching) sameSubtrees() []bool {
 			(same[j] || m.old.Signature[i] == m.new.Signature[j])
 	}
 	return same
-}
-
-// releaseMatching hands the arrays only the phases read (the name
-// classes, the ID keys, the displaced marks and the phases' working
-// space) to m.spare, for the delta's construction, and drops them from m.
-// Call it once, when the phases are done.
-func (m *matching) releaseMatching() {
-	s := &m.spare
-	for _, c := range []classes{m.oldName, m.newName} {
-		scratch.Give(s, c.lo)
-		scratch.Give(s, c.hi)
-	}
-	scratch.Give(s, m.oldKey)
-	scratch.Give(s, m.newKey)
-	scratch.Give(s, m.displaced.old)
-	scratch.Give(s, m.displaced.new)
-	for _, list := range [][]int32{m.kids, m.gapKidsOld, m.gapKidsNew, m.simOld, m.simNew, m.alignOld, m.alignNew,
-		m.anchorAt, m.gapOld, m.gapNew, m.strayOld, m.strayNew, m.shapeKids, m.shapeAt, m.leftoverPairs,
-		m.lis.tails, m.lis.values, m.lis.prev} {
-		scratch.Give(s, list)
-	}
-	for _, pairs := range [][][2]int32{m.anchors, m.topDownPairs, m.shapePairs, m.lightMoves, m.lis.out} {
-		scratch.Give(s, pairs)
-	}
-	scratch.Give(s, m.shapeCost)
-	scratch.Give(s, m.shapeGrid)
-	m.oldName, m.newName, m.oldKey, m.newKey = classes{}, classes{}, nil, nil
-	m.displaced.old, m.displaced.new = nil, nil
-	m.kids, m.gapKidsOld, m.gapKidsNew, m.simOld, m.simNew, m.alignOld, m.alignNew = nil, nil, nil, nil, nil, nil, nil
-	m.anchorAt, m.gapOld, m.gapNew, m.strayOld, m.strayNew, m.shapeKids, m.shapeAt, m.leftoverPairs = nil, nil, nil, nil, nil, nil, nil, nil
-	m.anchors, m.topDownPairs, m.shapePairs, m.lightMoves = nil, nil, nil, nil
-	m.shapeCost, m.shapeGrid = nil, nil
-	m.lis = increasing{}
 }
 
 // assignXIDs gives every new node the XID of its match, or a fresh one.

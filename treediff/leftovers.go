@@ -4,7 +4,6 @@ import (
 	"slices"
 	"unicode"
 
-	"github.com/vigil-web/vigil/scratch"
 	"github.com/vigil-web/vigil/tree"
 )
 
@@ -116,8 +115,8 @@ func (m *matching) pairByWords(oldC, newC []wordCand, rule wordRule) {
 	defer byWord.release(&m.spare)
 	// shared[k] counts the rare words candidate k shares with the inserted
 	// region at hand; touched lists the candidates to reset.
-	shared := scratch.Take[int32](&m.spare, len(cands))
-	defer scratch.Give(&m.spare, shared)
+	shared := take[int32](&m.spare, len(cands))
+	defer give(&m.spare, shared)
 	var touched, top []int32
 	for _, y := range newC {
 		j := y.node

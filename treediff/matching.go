@@ -2,7 +2,6 @@ package treediff
 
 import (
 	"github.com/vigil-web/vigil/editdist"
-	"github.com/vigil-web/vigil/scratch"
 	"github.com/vigil-web/vigil/tree"
 )
 
@@ -92,7 +91,7 @@ type matching struct {
 	wordScratch wordScratch
 	// spare holds the phases' tables once a phase is done with them, for
 	// the next phases' and the delta's (see package scratch).
-	spare scratch.Pool
+	spare spare
 	// candidateWork is what the heaviest-first phase's look-ups cost
 	// (candidates.work), for the tests.
 	candidateWork int

@@ -1,7 +1,5 @@
 package treediff
 
-import "github.com/vigil-web/vigil/scratch"
-
 // postings is pairByWords's inverted index: for each key (a word under a
 // name), the old candidates that hold it, in the order they were added.
 // The lists lie one after the other in one array (compressed rows), found
@@ -31,15 +29,15 @@ type postingSlot struct {
 // build indexes the words of cands, each word under the hash of its
 // candidate's name (nameOf), with the candidates' numbers in cands, in
 // memory from spare (see release).
-func (x *postings) build(spare *scratch.Pool, cands []leftover, nameOf func(node int32) uint64) {
+func (x *postings) build(spare *spare, cands []leftover, nameOf func(node int32) uint64) {
 	total := 0
 	for _, c := range cands {
 		total += len(c.words)
 	}
 	x.reset(spare, total)
 	// The slot of each word counted, in order, for the second pass.
-	place := scratch.Take[int32](spare, total)[:0]
-	defer scratch.Give(spare, place)
+	place := take[int32](spare, total)[:0]
+	defer give(spare, place)
 	for _, c := range cands {
 		name := nameOf(c.node)
 		for _, w := range c.words {
@@ -57,22 +55,22 @@ func (x *postings) build(spare *scratch.Pool, cands []leftover, nameOf func(node
 }
 
 // reset empties the index and sizes it for up to n keys added.
-func (x *postings) reset(spare *scratch.Pool, n int) {
+func (x *postings) reset(spare *spare, n int) {
 	size, shift := 16, uint(60)
 	for size*3 < 4*n {
 		size <<= 1
 		shift--
 	}
 	x.release(spare)
-	x.slots = scratch.Take[postingSlot](spare, size)
+	x.slots = take[postingSlot](spare, size)
 	x.shift = shift
 }
 
 // release hands the index's memory back to spare, for a later index or
 // phase; the index is empty after.
-func (x *postings) release(spare *scratch.Pool) {
-	scratch.Give(spare, x.slots)
-	scratch.Give(spare, x.at)
+func (x *postings) release(spare *spare) {
+	give(spare, x.slots)
+	give(spare, x.at)
 	*x = postings{}
 }
 
@@ -100,7 +98,7 @@ func (x *postings) count(key uint64) int32 {
 }
 
 // lay places the lists, after the first pass.
-func (x *postings) lay(spare *scratch.Pool) {
+func (x *postings) lay(spare *spare) {
 	total := int32(0)
 	for s := range x.slots {
 		if slot := &x.slots[s]; slot.n > 0 && slot.n <= leftoverPostings {
@@ -108,7 +106,7 @@ func (x *postings) lay(spare *scratch.Pool) {
 			total += slot.n
 		}
 	}
-	x.at = scratch.Take[int32](spare, int(total))
+	x.at = take[int32](spare, int(total))
 }
 
 // fill adds candidate k to the list of the key in slot s, for the second

@@ -3,8 +3,6 @@ package treediff
 import (
 	"slices"
 	"testing"
-
-	"github.com/vigil-web/vigil/scratch"
 )
 
 // TestPostings checks the inverted index against a map of slices, the
@@ -35,7 +33,7 @@ func TestPostings(t *testing.T) {
 		}
 	}
 	var x postings
-	memory := &scratch.Pool{}
+	memory := &spare{}
 	x.build(memory, cands, name)
 	for key, p := range want {
 		got := x.list(key)

@@ -6,7 +6,6 @@ import (
 	"math/bits"
 	"slices"
 
-	"github.com/vigil-web/vigil/scratch"
 	"github.com/vigil-web/vigil/tree"
 )
 
@@ -37,7 +36,7 @@ type queue struct {
 	n       int            // items queued
 	free    [][]queued     // empty chunks
 	sorted  []queued       // sortByNode's scratch space
-	spare   *scratch.Pool  // where slabs come from, or nil
+	spare   *spare         // where slabs come from, or nil
 	slabs   [][]queued     // the slabs, the last one being cut
 	cut     int            // chunks cut from the last slab
 }
@@ -121,7 +120,7 @@ func (q *queue) newChunk() []queued {
 	if len(q.slabs) == 0 || q.cut == slabChunks {
 		var slab []queued
 		if q.spare != nil {
-			slab = scratch.Take[queued](q.spare, slabChunks*chunkLen)
+			slab = take[queued](q.spare, slabChunks*chunkLen)
 		} else {
 			slab = make([]queued, slabChunks*chunkLen)
 		}
@@ -137,10 +136,10 @@ func (q *queue) newChunk() []queued {
 func (q *queue) release() {
 	if q.spare != nil {
 		for _, slab := range q.slabs {
-			scratch.Give(q.spare, slab)
+			give(q.spare, slab)
 		}
-		scratch.Give(q.spare, q.zero)
-		scratch.Give(q.spare, q.sorted)
+		give(q.spare, q.zero)
+		give(q.spare, q.sorted)
 	}
 	*q = queue{}
 }

@@ -2,8 +2,6 @@ package treediff
 
 import (
 	"slices"
-
-	"github.com/vigil-web/vigil/scratch"
 )
 
 // recoveryBudget bounds the node pairs of a gap that is matched exactly;
@@ -107,7 +105,7 @@ func (m *matching) childAnchors(i int32, oc, vc []int32) [][2]int32 {
 	// side, each matched child's match would cost reads of newParent and
 	// newPos, wherever the match is; the callers read the new children's
 	// matches anyway.
-	m.anchors = scratch.Room(&m.spare, m.anchors, min(len(oc), len(vc)))
+	m.anchors = room(&m.spare, m.anchors, min(len(oc), len(vc)))
 	start, sorted, next := i-m.old.Size[i], true, 0
 	for ky, c := range vc {
 		mi := m.newMatch[c]
@@ -129,7 +127,7 @@ func (m *matching) childAnchors(i int32, oc, vc []int32) [][2]int32 {
 	if !sorted {
 		// In old order, as the longest subsequence wants them: each old
 		// position holds one anchor at most.
-		at := scratch.Room(&m.spare, m.anchorAt, len(oc))[:len(oc)]
+		at := room(&m.spare, m.anchorAt, len(oc))[:len(oc)]
 		for k := range at {
 			at[k] = -1
 		}

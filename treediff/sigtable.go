@@ -1,7 +1,6 @@
 package treediff
 
 import (
-	"github.com/vigil-web/vigil/scratch"
 	"github.com/vigil-web/vigil/tree"
 )
 
@@ -66,7 +65,7 @@ const maxCount = 1<<16 - 1
 // newSigTable indexes the nodes i of one version that are unmatched
 // (match[i] < 0), given the signatures of all its nodes, in memory from
 // spare (see release).
-func newSigTable(spare *scratch.Pool, sigs []tree.Signature, match []int32) *sigTable {
+func newSigTable(spare *spare, sigs []tree.Signature, match []int32) *sigTable {
 	n := 0
 	for _, j := range match {
 		if j < 0 {
@@ -88,7 +87,7 @@ func newSigTable(spare *scratch.Pool, sigs []tree.Signature, match []int32) *sig
 // newSigTableOf indexes the given nodes of one version, in document order,
 // given the signatures of all its nodes, in memory from spare (see
 // release).
-func newSigTableOf(spare *scratch.Pool, sigs []tree.Signature, nodes []int32) *sigTable {
+func newSigTableOf(spare *spare, sigs []tree.Signature, nodes []int32) *sigTable {
 	t := makeSigTable(spare, len(nodes))
 	for k := len(nodes) - 1; k >= 0; k-- {
 		t.insert(sigs[nodes[k]], nodes[k], k)
@@ -98,18 +97,18 @@ func newSigTableOf(spare *scratch.Pool, sigs []tree.Signature, nodes []int32) *s
 }
 
 // makeSigTable returns an empty table for n nodes, in memory from spare.
-func makeSigTable(spare *scratch.Pool, n int) *sigTable {
+func makeSigTable(spare *spare, n int) *sigTable {
 	// At most three quarters full: linear probing stays short.
 	size := 16
 	for size*3 < 4*n {
 		size <<= 1
 	}
 	t := &sigTable{
-		slots:  scratch.Take[sigSlot](spare, size),
-		links:  scratch.Take[sigLink](spare, n),
+		slots:  take[sigSlot](spare, size),
+		links:  take[sigLink](spare, n),
 		mask:   uint64(size - 1),
-		filter: scratch.Take[uint64](spare, max(size/32, 1)), // two bits a slot
-		single: scratch.Take[uint64](spare, max(size/32, 1)),
+		filter: take[uint64](spare, max(size/32, 1)), // two bits a slot
+		single: take[uint64](spare, max(size/32, 1)),
 	}
 	for i := range t.slots {
 		t.slots[i].head = -1
@@ -119,11 +118,11 @@ func makeSigTable(spare *scratch.Pool, n int) *sigTable {
 
 // release hands the table's memory back to spare, for a later table or
 // phase: t must not be used after.
-func (t *sigTable) release(spare *scratch.Pool) {
-	scratch.Give(spare, t.slots)
-	scratch.Give(spare, t.links)
-	scratch.Give(spare, t.filter)
-	scratch.Give(spare, t.single)
+func (t *sigTable) release(spare *spare) {
+	give(spare, t.slots)
+	give(spare, t.links)
+	give(spare, t.filter)
+	give(spare, t.single)
 	*t = sigTable{}
 }
 

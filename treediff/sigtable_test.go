@@ -4,7 +4,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/vigil-web/vigil/scratch"
 	"github.com/vigil-web/vigil/tree"
 )
 
@@ -16,7 +15,7 @@ func TestSigTable(t *testing.T) {
 	// Old nodes 0-5; node 4 (signature e) is matched, so not indexed.
 	old := []tree.Signature{a, b, c, b, e, b}
 	match := []int32{-1, -1, -1, -1, 7, -1}
-	tab := newSigTable(&scratch.Pool{}, old, match)
+	tab := newSigTable(&spare{}, old, match)
 	tab.countOthers([]tree.Signature{a, a, c, b, d, e, b})
 	chain := func(first int32) []int32 {
 		var nodes []int32
@@ -58,7 +57,7 @@ func TestSigTable(t *testing.T) {
 func TestSigTableOf(t *testing.T) {
 	const a, b, c tree.Signature = 11, 22, 33
 	sigs := []tree.Signature{a, b, a, c, b, a, b}
-	tab := newSigTableOf(&scratch.Pool{}, sigs, []int32{1, 2, 4, 5, 6})
+	tab := newSigTableOf(&spare{}, sigs, []int32{1, 2, 4, 5, 6})
 	chain := func(sig tree.Signature) []int32 {
 		var nodes []int32
 		for l := tab.lookup(sig).first; l >= 0; l = tab.next(l) {
@@ -95,7 +94,7 @@ func TestSigTableDroppedChains(t *testing.T) {
 		sigs[i] = tree.Signature(uint64(i)*0x9e3779b97f4a7c15 + 1)
 		nodes[i] = int32(i)
 	}
-	tab := newSigTableOf(&scratch.Pool{}, sigs, nodes)
+	tab := newSigTableOf(&spare{}, sigs, nodes)
 	for i := 0; i < n; i += 2 {
 		tab.dropThrough(sigs[i], tab.lookup(sigs[i]).first)
 	}

@@ -20,12 +20,18 @@ import (
 //     digits upper-case), then the path is cleaned of "." and ".." segments
 //     (RFC 3986 section 5.2.4), "%2e" ones included; an empty path becomes
 //     "/"; a trailing slash is kept (it is significant to servers);
-//   - the query is kept as given, in its order: servers may treat the order
-//     of parameters as significant, so sorting could merge distinct
-//     documents; only white space, control and non-ASCII bytes in it are
+//   - the query is kept in its order: servers may treat the order of
+//     parameters as significant, so sorting could merge distinct
+//     documents. Its percent-encoding is normalised as the path's is
+//     (RFC 3986 section 6.2.2: "?a=%7e", "?a=%7E" and "?a=~" are one
+//     page), which leaves every reserved character as it is: "%26",
+//     "%3D" and "%2B" stay encoded (upper-cased), "&", "=" and "+" stay
+//     themselves. White space, control and non-ASCII bytes in it are
 //     percent-encoded (a space before a fragment, "?q= #f", ended the URL
 //     and was trimmed by a second call). A lone "?" with nothing after is
-//     dropped.
+//     dropped. (Before, the query's percent-encoding was kept as given,
+//     and "?a=%7e" and "?a=~" were two resources: the stores' migrations
+//     rekey the resources stored so.)
 //
 // Internationalised host names must be given in their ASCII (punycode) form:
 // the domain package has no IDNA tables, so a host with non-ASCII letters is
@@ -106,7 +112,7 @@ func CanonicalURL(raw string) (string, error) {
 	}
 	u.Path, u.RawPath = decoded, escaped
 	u.ForceQuery = false
-	u.RawQuery = escapeQueryBytes(u.RawQuery)
+	u.RawQuery = escapeQueryBytes(normalizePercent(u.RawQuery))
 	return u.String(), nil
 }
 

@@ -176,6 +176,7 @@ func (db *DB) Close() error {
 var migrationSteps = map[string]func(ctx context.Context, tx execer) error{
 	"0105_change_pages.sql":         backfillChangePages,
 	"0116_sentinel_name_unique.sql": renameDuplicateSentinels,
+	"0121_query_percent.sql":        rekeyQueryPercent,
 }
 
 func (db *DB) migrate(ctx context.Context) error {

@@ -576,3 +576,28 @@ func TestMigrateVersionURL(t *testing.T) {
 		t.Errorf("after the migration: %+v, want no final URL", v)
 	}
 }
+
+// TestMigrateQueryPercent migrates a store an older Vigil left, whose
+// resources and version spell their queries' percent-encodings otherwise
+// than vigil.CanonicalURL does now (storetest.QueryPercentResources), to
+// 0121: each page keeps its history under its canonical URL.
+func TestMigrateQueryPercent(t *testing.T) {
+	ctx := context.Background()
+	d, _ := newSchema(t)
+	c := olderSchema(t, d, "0121_query_percent.sql")
+	for id, u := range storetest.QueryPercentResources {
+		if _, err := c.Exec(ctx, `INSERT INTO resources (id, url, host, created_at) VALUES ($1, $2, 'example.com', now())`, id, u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := c.Exec(ctx, `INSERT INTO versions (id, resource_id, seq, fetched_at, status, etag, last_modified, content_type, charset, size, content_hash, fetch_duration, error, url)
+			VALUES (9, 5, 1, now(), 200, '', now(), 'text/html', 'utf-8', 1, 'h', 0, '', $1)`, storetest.QueryPercentVersion); err != nil {
+		t.Fatal(err)
+	}
+	db, err := postgres.Open(ctx, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	storetest.CheckQueryPercentRekeyed(t, db)
+}

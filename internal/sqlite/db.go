@@ -310,7 +310,8 @@ func (db *DB) Vacuum(ctx context.Context) (int64, error) {
 // migration's transaction after its SQL, for what SQL does not say as the
 // store's Go code does.
 var migrationSteps = map[string]func(ctx context.Context, tx execer) error{
-	"0106_change_pages.sql": backfillChangePages,
+	"0106_change_pages.sql":  backfillChangePages,
+	"0123_query_percent.sql": rekeyQueryPercent,
 }
 
 func (db *DB) migrate(ctx context.Context) error {

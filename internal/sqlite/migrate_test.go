@@ -594,3 +594,25 @@ func TestMigrateVersionURL(t *testing.T) {
 		t.Errorf("after the migration: %+v, want no final URL", v)
 	}
 }
+
+// TestMigrateQueryPercent migrates a database an older Vigil left, whose
+// resources and version spell their queries' percent-encodings otherwise
+// than vigil.CanonicalURL does now (storetest.QueryPercentResources): each
+// page keeps its history under its canonical URL.
+func TestMigrateQueryPercent(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	var rows []string
+	for id, u := range storetest.QueryPercentResources {
+		rows = append(rows, fmt.Sprintf(`INSERT INTO resources (id, url, host, created_at) VALUES (%d, '%s', 'example.com', 1)`, id, u))
+	}
+	rows = append(rows, `INSERT INTO versions (id, resource_id, seq, fetched_at, status, etag, last_modified, content_type, charset, size,
+			content_hash, fetch_duration, error, url) VALUES (9, 5, 1, 1, 200, '', 0, 'text/html', 'utf-8', 0, 'x', 0, '', '`+storetest.QueryPercentVersion+`')`)
+	olderDatabase(t, dir, "0123_query_percent.sql", rows...)
+	db, err := sqlite.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	storetest.CheckQueryPercentRekeyed(t, db)
+}

@@ -9,7 +9,9 @@
 //     label, a label over 63 bytes, a name over 253) refused before any
 //     request or DNS lookup, naming it: a page asked for, a redirect of a
 //     page or of robots.txt, a document of a rendered page's main frame;
-//   - redirects followed one at a time (redirect.go), each page a redirect
+//   - redirects followed one at a time (redirect.go), an HTML page's meta
+//     refresh of at most MaxRefreshDelay seconds to another page among
+//     them (refresh.go), each page a redirect
 //     leads to treated as a page asked for: robots.txt and the turn of its
 //     own host, the caller's FetchRequest.CheckRedirect, and a cap on
 //     their number; one back to a page the fetch asked already fails at
@@ -448,7 +450,9 @@ func (c *Client) checkHost(ctx context.Context, host string) error {
 }
 
 // get requests u once, without following a redirect: an answer that
-// redirects gives the URL it leads to (resolved against u) and no result.
+// redirects gives the URL it leads to (resolved against u) and no result,
+// and so does an HTML page whose meta refresh is a redirect
+// (refreshTarget).
 // etag and lastModified, when set, are u's validators: the request is
 // conditional. digest, when not nil, is given a binary body before it is
 // dropped (vigil.FetchRequest.DigestBinary). read, when not nil, is
@@ -552,6 +556,11 @@ func (c *Client) get(ctx context.Context, u *url.URL, etag string, lastModified 
 		return res, nil, err
 	}
 	res.Body, res.Charset = utf8Body, cs
+	if next := refreshTarget(u, res); next != nil {
+		// A meta refresh is a redirect the page wrote in HTML: followed
+		// as one (refresh.go).
+		return nil, next, nil
+	}
 	return res, nil, nil
 }
 

@@ -18,7 +18,8 @@ type FetchRequest struct {
 	// Render asks for the page as a headless browser shows it after its
 	// scripts ran (the sentinel language's "Fetch ... render").
 	Render bool
-	// CheckRedirect, when set, is asked before each redirect is followed,
+	// CheckRedirect, when set, is asked before each redirect is followed
+	// (an HTML page's meta refresh that the fetcher follows as one too),
 	// with the absolute URL it leads to, its host in ASCII (punycode)
 	// form as CanonicalURL takes it, however the Location spelt it. An error from it ends the fetch
 	// there, unsent: Fetch returns an error wrapping it and a result whose
@@ -39,7 +40,7 @@ type FetchRequest struct {
 // FetchResult is the answer to a FetchRequest. A 304 answer has
 // NotModified set and no body: it records a check, not a version.
 type FetchResult struct {
-	URL         string // final URL, after redirects; an internationalised host in its ASCII (punycode) form
+	URL         string // final URL, after redirects (an HTML page's meta refresh among them); an internationalised host in its ASCII (punycode) form
 	Status      int
 	NotModified bool
 	// ETag is the server's as it sent it, which may be no text a store

@@ -32,7 +32,11 @@
 //     robots.txt, the private-network guard), and their pages are
 //     recorded in a fixed order, so the result does not depend on timing.
 //  3. The page: its final URL after redirects is the node id (the
-//     redirect is recorded). A redirect is held to the rules a link is:
+//     redirect is recorded); an HTML page's meta refresh to another page
+//     within a few seconds is a redirect the fetcher follows as an HTTP
+//     one (fetch.MaxRefreshDelay), so the page carrying it is no page of
+//     the site (before, it was, and the page it led to was not reached).
+//     A redirect is held to the rules a link is:
 //     the fetcher reads robots.txt and waits its host's turn for every
 //     hop (a disallowed target is a page with the fetcher's refusal, as
 //     a link to it would be; a target with credentials, user:pass@, is

@@ -32,6 +32,8 @@ var lastMigrationUndo = map[string]string{
 		"CREATE INDEX notifications_queued ON notifications(coalesce(requeued, id), next_attempt) WHERE state IN ('pending', 'failed')",
 	"0121_flashes.sql":     "DROP TABLE flashes",
 	"0122_version_url.sql": "ALTER TABLE versions DROP COLUMN url",
+	// Its URLs rekeyed stay so: applied again, it finds none to change.
+	"0123_query_percent.sql": "SELECT 1",
 }
 
 // TestReadOnlyStoreReads: the commands that only read the store read one

@@ -27,7 +27,7 @@ func TestOpenCurrent(t *testing.T) {
 	}
 
 	old, _ := newSchema(t)
-	const last = "0120_version_url.sql"
+	const last = "0121_query_percent.sql"
 	c := olderSchema(t, old, last)
 	db, err := postgres.OpenCurrent(ctx, old)
 	if err == nil {
@@ -67,13 +67,13 @@ func TestOpenCurrent(t *testing.T) {
 func TestOpenCurrentSeveralMissing(t *testing.T) {
 	ctx := context.Background()
 	old, _ := newSchema(t)
-	olderSchema(t, old, "0119_long_urls.sql")
+	olderSchema(t, old, "0120_version_url.sql")
 	db, err := postgres.OpenCurrent(ctx, old)
 	if err == nil {
 		db.Close()
 		t.Fatal("OpenCurrent opened a store an older vigil left")
 	}
-	want := vigil.ErrorMessage(vigil.NotMigrated([]string{"0119_long_urls.sql", "0120_version_url.sql"}))
+	want := vigil.ErrorMessage(vigil.NotMigrated([]string{"0120_version_url.sql", "0121_query_percent.sql"}))
 	if vigil.ErrorCode(err) != vigil.ECONFLICT || vigil.ErrorMessage(err) != want {
 		t.Errorf("OpenCurrent of a store two migrations behind: %v; want ECONFLICT %q", err, want)
 	}

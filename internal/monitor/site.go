@@ -46,7 +46,10 @@ import (
 // (vigil.CheckRecord.Site), written in the check's transaction: a crash
 // neither loses a change nor reports it twice. The first crawl, and the
 // first after the sentinel was edited to crawl otherwise, is the
-// reference and reports nothing. A sentinel edited to watch pages drops
+// reference and reports nothing; a start page that comes to redirect out
+// of the directory that was the scope (none written) fails the check,
+// the previous crawl staying the reference (siteredirect.go). A sentinel
+// edited to watch pages drops
 // its crawl at its first check as such (state.Site, CheckRecord.DropSite):
 // edited back to the site, it starts from a new reference rather than
 // reporting all that changed while it watched something else.
@@ -189,6 +192,16 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 		j.outcome = schedule.Failed
 		m.failedUnrecorded(ctx, j, ps, site.URL, notStoredFailure(c.failed, c.notStored), now)
 		m.Logger.Error("site check failed: pages read but not stored", LogSentinel, j.s.ID, logURL(site.URL), "pages", c.failed)
+		return
+	}
+	if msg := siteMovedFailure(site.Scope, prev, c.record.Snapshot); msg != "" {
+		// The previous crawl stays the reference (siteredirect.go): the
+		// pages of the directory the start page now leads to are not
+		// reported added, nor those of its old one deleted.
+		j.st.SiteNotes, j.st.SiteNotesOf = nil, ""
+		j.outcome = schedule.Failed
+		m.failedUnrecorded(ctx, j, ps, site.URL, msg, now)
+		m.Logger.Info("site check failed: start page moved", LogSentinel, j.s.ID, logURL(site.URL), LogError, msg)
 		return
 	}
 	cur := m.carrySite(j, prev, c.record)

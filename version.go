@@ -31,7 +31,8 @@ type Version struct {
 	// URL is the address the body was read from when it is not the
 	// resource's: the final URL of a fetch that followed redirects
 	// (vigil.FetchResult.URL), canonical (CanonicalURL), without
-	// credentials (VersionURL). "" when the body
+	// credentials (VersionURL), its query as read (the API shows it with
+	// the values a redirect added hidden: ShownURL). "" when the body
 	// was read from the resource's own URL, and for a version stored
 	// before final URLs were recorded. The version's relative links and
 	// image sources resolve against it (and the document's base
@@ -94,6 +95,46 @@ func VersionURL(resourceURL, finalURL string) string {
 		return ""
 	}
 	return final
+}
+
+// ShownURL returns the version's URL (Version.URL) as the API shows it
+// to the readers of the resource at resourceURL: with the values of its
+// query hidden ("xxxxx", as RedactURL writes a password), but those of
+// the parameters that resourceURL, the URL watched, has itself, as
+// written there. A site may put a session token or a signature in the
+// query of a redirect's target (/login?next=... answering 302 to
+// /fares?sid=8f3a...), a secret the watched URL never held, which the
+// reader has no use for: the parameter's name says that the redirect
+// added it. The path is kept, and so is the URL stored: the version's
+// links resolve against it (PageURL), and an archive of the version
+// (vigil export warc) keeps it exact. "" when Version.URL is.
+func (v *Version) ShownURL(resourceURL string) string {
+	if v == nil || v.URL == "" {
+		return ""
+	}
+	base, query, ok := strings.Cut(v.URL, "?")
+	if !ok {
+		return v.URL
+	}
+	own := map[string]bool{}
+	if _, q, ok := strings.Cut(resourceURL, "?"); ok {
+		q, _, _ = strings.Cut(q, "#")
+		for _, p := range strings.Split(q, "&") {
+			own[p] = true
+		}
+	}
+	params := strings.Split(query, "&")
+	for i, p := range params {
+		if own[p] || p == "" {
+			continue
+		}
+		if name, _, ok := strings.Cut(p, "="); ok {
+			params[i] = name + "=xxxxx"
+		} else {
+			params[i] = "xxxxx"
+		}
+	}
+	return base + "?" + strings.Join(params, "&")
 }
 
 // withoutUserInfo returns u, a canonical URL, without its user info.

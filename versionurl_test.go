@@ -86,3 +86,30 @@ func TestVersionURLCredentialsRefused(t *testing.T) {
 		t.Errorf("the error shows the password: %v", err)
 	}
 }
+
+// TestVersionShownURL: the API shows a version's final URL with the
+// query values a redirect added hidden (a session token, a signature),
+// and those of the URL watched as written.
+func TestVersionShownURL(t *testing.T) {
+	for name, tc := range map[string]struct{ resource, url, want string }{
+		"not moved":         {"http://a.example/old", "", ""},
+		"no query":          {"http://a.example/old", "http://a.example/new", "http://a.example/new"},
+		"a session added":   {"http://a.example/old", "http://a.example/new?sid=8f3a91&lang=en", "http://a.example/new?sid=xxxxx&lang=xxxxx"},
+		"the watched query": {"http://a.example/old?id=7", "http://a.example/new?id=7", "http://a.example/new?id=7"},
+		"a value changed":   {"http://a.example/old?id=7", "http://a.example/new?id=8", "http://a.example/new?id=xxxxx"},
+		"one added":         {"http://a.example/old?id=7&x", "http://a.example/new?id=7&token=abc&x", "http://a.example/new?id=7&token=xxxxx&x"},
+		"a bare token":      {"http://a.example/old", "http://a.example/new?8f3a91", "http://a.example/new?xxxxx"},
+		"an empty value":    {"http://a.example/old", "http://a.example/new?a=&&b", "http://a.example/new?a=xxxxx&&xxxxx"},
+		"an encoded value":  {"http://a.example/old?q=a%26b", "http://a.example/new?q=a%26b&s=a%3Db", "http://a.example/new?q=a%26b&s=xxxxx"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			v := &vigil.Version{URL: tc.url}
+			if got := v.ShownURL(tc.resource); got != tc.want {
+				t.Errorf("ShownURL(%q) of %q = %q, want %q", tc.resource, tc.url, got, tc.want)
+			}
+		})
+	}
+	if got := (*vigil.Version)(nil).ShownURL("http://a.example/old"); got != "" {
+		t.Errorf("ShownURL of no version = %q, want \"\"", got)
+	}
+}

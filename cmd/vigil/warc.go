@@ -38,7 +38,10 @@ const fetchDurationField = "Vigil-Fetch-Duration"
 // which its relative links resolve: the record's WARC-Target-URI is the
 // page's URL, under which the version is stored (an extension field, as
 // fetchDurationField). A revisit carries its own: the same body may have
-// been read from another URL than its original's.
+// been read from another URL than its original's. It is the URL stored,
+// exact, not the API's (vigil.Version.ShownURL, its query's values hidden):
+// an archive replays the page as it was read, vigil import warc reads it
+// back as the version's URL, and only the store's operator exports it.
 const fetchedFromField = "Vigil-Fetched-From"
 
 // exportWARCUsage says what is wrong with export warc's command line, or

@@ -116,24 +116,24 @@ func (s *Server) readableResource(r *http.Request, u *vigil.User) (*vigil.Resour
 	return res, nil
 }
 
-// readableVersion returns the version named by the request's {id}, if u
-// may read its resource.
-func (s *Server) readableVersion(r *http.Request, u *vigil.User) (*vigil.Version, error) {
+// readableVersion returns the version named by the request's {id}, and
+// its resource, if u may read that resource.
+func (s *Server) readableVersion(r *http.Request, u *vigil.User) (*vigil.Version, *vigil.Resource, error) {
 	v, err := s.version(r)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	res, err := s.Store.FindResourceByID(r.Context(), v.ResourceID)
 	if err == nil {
 		err = s.checkReadable(r.Context(), u, res)
 	}
 	if vigil.ErrorCode(err) == vigil.ENOTFOUND {
-		return nil, vigil.Errorf(vigil.ENOTFOUND, "version %d not found", v.ID)
+		return nil, nil, vigil.Errorf(vigil.ENOTFOUND, "version %d not found", v.ID)
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return v, nil
+	return v, res, nil
 }
 
 // listedResource is a resource of the list a user reads

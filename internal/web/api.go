@@ -258,7 +258,7 @@ func (s *Server) handleVersionList(w http.ResponseWriter, r *http.Request, u *vi
 	if err != nil {
 		return err
 	}
-	items, err := s.versionBodies(r.Context(), list)
+	items, err := s.versionBodies(r.Context(), res.URL, list)
 	if err != nil {
 		return err
 	}
@@ -275,11 +275,11 @@ func (s *Server) version(r *http.Request) (*vigil.Version, error) {
 }
 
 func (s *Server) handleVersionGet(w http.ResponseWriter, r *http.Request, u *vigil.User) error {
-	v, err := s.readableVersion(r, u)
+	v, res, err := s.readableVersion(r, u)
 	if err != nil {
 		return err
 	}
-	items, err := s.versionBodies(r.Context(), []*vigil.Version{v})
+	items, err := s.versionBodies(r.Context(), res.URL, []*vigil.Version{v})
 	if err != nil {
 		return err
 	}
@@ -293,7 +293,7 @@ func (s *Server) handleVersionGet(w http.ResponseWriter, r *http.Request, u *vig
 // Content-Type, a body that was JavaScript or CSS would be a script or a
 // style sheet of the dashboard's origin for any page that links to it.
 func (s *Server) handleVersionBody(w http.ResponseWriter, r *http.Request, u *vigil.User) error {
-	v, err := s.readableVersion(r, u)
+	v, _, err := s.readableVersion(r, u)
 	if err != nil {
 		return err
 	}
@@ -339,7 +339,7 @@ const downloadCSP = "sandbox; default-src 'none'; frame-ancestors 'none'"
 // handleVersionText answers the text of a version: its document's text
 // content, one line per block of text.
 func (s *Server) handleVersionText(w http.ResponseWriter, r *http.Request, u *vigil.User) error {
-	v, err := s.readableVersion(r, u)
+	v, _, err := s.readableVersion(r, u)
 	if err != nil {
 		return err
 	}

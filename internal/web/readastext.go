@@ -11,6 +11,10 @@ import (
 // read, and why as its source text.
 type versionBody struct {
 	*vigil.Version
+	// URL is the version's final URL as the API shows it
+	// (vigil.Version.ShownURL: the query values a redirect added, a
+	// session token perhaps, hidden), in place of the one stored.
+	URL string `json:"url,omitempty"`
 	// Reading is how the version's body is read, compared and shown:
 	// readingPage, readingText or readingUnknown. Always present, so that
 	// a client tells a page from a version whose reason is not known yet,
@@ -100,15 +104,16 @@ func (s *Server) readAsTextAll(ctx context.Context, vs []*vigil.Version) (map[in
 	return known, nil
 }
 
-// versionBodies returns the versions of list as the API answers them.
-func (s *Server) versionBodies(ctx context.Context, list []*vigil.Version) ([]*versionBody, error) {
+// versionBodies returns the versions of list, of the resource at resURL,
+// as the API answers them.
+func (s *Server) versionBodies(ctx context.Context, resURL string, list []*vigil.Version) ([]*versionBody, error) {
 	why, err := s.readAsTextAll(ctx, list)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]*versionBody, len(list))
 	for i, v := range list {
-		out[i] = &versionBody{Version: v, File: fileOf(v)}
+		out[i] = &versionBody{Version: v, URL: v.ShownURL(resURL), File: fileOf(v)}
 		out[i].Reading, out[i].ReadAsText = reading(why, v.ID)
 	}
 	return out, nil

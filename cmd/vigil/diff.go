@@ -284,7 +284,7 @@ func writeDelta(w io.Writer, d *delta.Delta, format string, old, new *tree.Flat,
 }
 
 func runPatch(ctx context.Context, env *environment, args []string) (int, error) {
-	fs := newDescribedFlags(env, "patch", "[flags] DOC DELTA   (files, or - for standard input; DELTA is a XyDelta or JSON delta, or an RFC 5261 XML patch: XML whose root is not unit_delta)", patchHelp)
+	fs := newDescribedFlags(env, "patch", "[flags] DOC DELTA   (files, or - for standard input; DELTA is a XyDelta or JSON delta, or an RFC 5261 XML patch: XML whose root is neither unit_delta nor t)", patchHelp)
 	var df docFlags
 	df.register(fs)
 	fs.Lookup("whitespace").Usage += "; keep by default with an RFC 5261 XML patch"

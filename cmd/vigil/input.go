@@ -354,6 +354,10 @@ func decodeDeltas(b []byte) ([]*delta.Delta, string, error) {
 	}
 	ds, err := delta.DecodeXML(bytes.NewReader(b))
 	if err != nil {
+		if root, _ := rootElement(b); root == "t" {
+			// A delta taken out of the file vigil diff wrote.
+			return nil, "", fmt.Errorf("%w (a XyDelta's <t> stands in a <unit_delta>, as vigil diff writes it: <unit_delta><t>...</t></unit_delta>)", err)
+		}
 		return nil, "", err
 	}
 	if len(ds) == 0 {

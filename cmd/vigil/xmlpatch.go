@@ -13,29 +13,39 @@ import (
 )
 
 // isXMLPatch reports whether a file given to patch is an RFC 5261 XML
-// patch rather than a delta: XML whose document element is not XyDelta's
-// unit_delta (with or without the xy: prefix). JSON, and a file that is
-// not XML up to its first element, are left to the delta decoders, which
-// say what is wrong with them.
+// patch rather than a delta: XML whose document element is neither
+// XyDelta's unit_delta nor its t, the delta a unit_delta holds (with or
+// without the xy: prefix). A t alone, taken out of its unit_delta, is a
+// delta the delta decoder refuses, saying why, rather than a patch whose
+// operations <i> and <d> are unknown. JSON, and a file that is not XML up
+// to its first element, are left to the delta decoders, which say what is
+// wrong with them.
 func isXMLPatch(b []byte) bool {
+	root, ok := rootElement(b)
+	return ok && root != "unit_delta" && root != "t"
+}
+
+// rootElement returns the local name of the document element of the XML
+// b, and false when b is empty, JSON, or not XML up to its first element.
+func rootElement(b []byte) (string, bool) {
 	b = bytes.TrimSpace(bytes.TrimPrefix(b, utf8BOM))
 	if len(b) == 0 || startsJSON(b) {
-		return false
+		return "", false
 	}
 	d := xml.NewDecoder(bytes.NewReader(b))
 	for {
 		t, err := d.RawToken()
 		if err != nil {
-			return false
+			return "", false
 		}
 		switch t := t.(type) {
 		case xml.StartElement:
-			return t.Name.Local != "unit_delta"
+			return t.Name.Local, true
 		case xml.CharData:
 			if len(bytes.TrimSpace(t)) > 0 {
 				// Text first (a summary of vigil diff, whose
 				// quoted "<row>" was taken for the patch's root).
-				return false
+				return "", false
 			}
 		}
 	}

@@ -78,8 +78,9 @@ func decodeSentinel(data []byte, stored bool) (*Sentinel, error) {
 				}
 				d.errorf(d.pathOf(n), "%s", msg)
 			},
-			warn:   func(Node, string, string) {},
-			stored: stored,
+			warn:      func(Node, string, string) {},
+			stored:    stored,
+			countable: !stored,
 		}
 		val.sentinel(s)
 	}

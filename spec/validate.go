@@ -45,6 +45,12 @@ type validator struct {
 	// (argAsWritten), and more than MaxChangeTypes change types
 	// (changeTypeCount).
 	stored bool
+	// countable: report an interval longer than Vigil can count (see
+	// Duration.fitsStd), as the checker's intervalsFit does for a
+	// sentinel with positions; set by the JSON decoder for a new
+	// sentinel, so that the error names its field (fetch.interval), which
+	// the checker, knowing no field paths, cannot.
+	countable bool
 	// interactive: the sentinel states Every interactive, so that its
 	// contacts are never sent to, whatever the channels this server has
 	// (the checker warns of that once, not of each channel).

@@ -23,6 +23,10 @@ func (v *validator) interval(iv *Interval, what string) bool {
 		v.report(iv, iv.found(), fmt.Sprintf("%s %s: interval must be greater than 0", what, iv.Duration))
 		return false
 	}
+	if v.countable && !iv.fitsStd() {
+		v.report(iv, iv.found(), fmt.Sprintf("%s %s is longer than Vigil can count (about 292 years)", what, iv.Duration))
+		return false
+	}
 	return true
 }
 

@@ -69,6 +69,14 @@ func TestUserMistakes(t *testing.T) {
 		{"comma, then no change type", `Monitor keywords {a}, nope`, `2:21: change types are joined with OR (a change in either) or AND (in both), not with ","`},
 		{"list without braces", "Monitor keywords: sale, discount", `2:19: expected { or ( after keywords, found "sale": the list goes in braces, as in keywords {sale}`},
 		// Quotes, selectors and contacts.
+		// A byte that is not UTF-8 (a Latin-1 file) cannot be quoted:
+		// "caf\xe9" is refused too.
+		{"latin-1 keyword", "Monitor keywords {caf\xe9}", `2:22: invalid UTF-8 encoding (save the file as UTF-8)`},
+		{"latin-1 byte alone", "Monitor keywords {\xe9}", `2:19: invalid UTF-8 encoding (save the file as UTF-8)`},
+		{"latin-1 phrase", "Monitor phrase {caf\xe9 au lait}", `2:20: invalid UTF-8 encoding (save the file as UTF-8)`},
+		{"latin-1 except", "Monitor all words except {caf\xe9}", `2:30: invalid UTF-8 encoding (save the file as UTF-8)`},
+		{"latin-1 selector", "Monitor any change Ignore css .caf\xe9", `2:35: invalid UTF-8 encoding (save the file as UTF-8)`},
+		{"latin-1 match", "Monitor any change\nCreate Sentinel t Using site https://b.example/ match caf\xe9", `3:58: invalid UTF-8 encoding (save the file as UTF-8)`},
 		{"single quotes", "Monitor phrase {'sold out'}", `2:17: illegal character '\'': write it in double quotes: phrase {"sold out"}`},
 		{"except after links", "Monitor all links except {x}", `2:19: "except" goes with all words only, as in all words except {x}`},
 		{"ignore alone", `Monitor Ignore css ".ad"`, `2:9: In and Ignore follow a change type: write any change Ignore css ".ad"`},

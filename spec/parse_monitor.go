@@ -3,6 +3,7 @@ package spec
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -220,6 +221,7 @@ func (p *parser) unquotedItem(start int, what string, closing Token) {
 		found = "illegal character " + strconv.QuoteRune(r)
 	}
 	item := listItemText(p.sc.src, start, false)
+	p.unreadable(start, item)
 	if strings.HasPrefix(item, "'") {
 		// phrase {'sold out'}: quotes of the wrong kind.
 		inner := string(p.sc.src[start+1:])
@@ -437,10 +439,31 @@ func (p *parser) unquoted(what, keyword string) {
 		src = src[:i]
 	}
 	text := string(src)
+	p.unreadable(p.pos.Offset, text)
 	if len(text) > 1 && text[0] == '\'' && text[len(text)-1] == '\'' {
 		text = text[1 : len(text)-1] // 'main': quoted, but as strings are not
 	}
 	p.failHere(text, what, fmt.Sprintf("expected %s, found %s: write %s %s", what, short(text), keyword, quote(text)))
+}
+
+// unreadable abandons the clause at the first byte of text, the source
+// from byte start on, that is not UTF-8, if it holds one, saying so: the
+// quotes a mistake is told to write would hold the byte as an escape
+// ("caf\xe9"), which a string refuses too. The scanner's error for the
+// illegal character at the current token, read as a part of text, is
+// replaced (the byte's own, if it is the token, is kept).
+func (p *parser) unreadable(start int, text string) {
+	for i := 0; i < len(text); {
+		r, w := utf8.DecodeRuneInString(text[i:])
+		if r == utf8.RuneError && w == 1 {
+			if p.tok == ILLEGAL && !p.stopped {
+				p.errors = slices.DeleteFunc(p.errors, func(e *Error) bool { return e.Pos.Offset == p.pos.Offset })
+			}
+			p.record(&Error{Pos: p.sc.pos(start + i).Position(p.filename), Found: text[i : i+1], Msg: invalidUTF8})
+			panic(bailout{})
+		}
+		i += w
+	}
 }
 
 func (p *parser) parseCondition() *Condition {

@@ -190,7 +190,7 @@ func (s *Scanner) Scan() (pos Pos, tok Token, lit string) {
 	lit = string(s.src[start:s.off])
 	switch {
 	case r == utf8.RuneError && w == 1:
-		s.error(pos, "invalid UTF-8 encoding", lit)
+		s.error(pos, invalidUTF8, lit)
 	case r == ';':
 		s.error(pos, `illegal character ';': clauses and sentinels end without ";": remove it`, lit)
 	default:
@@ -198,6 +198,9 @@ func (s *Scanner) Scan() (pos Pos, tok Token, lit string) {
 	}
 	return pos, ILLEGAL, lit
 }
+
+// invalidUTF8 is the error at a byte outside a string that is not UTF-8.
+const invalidUTF8 = "invalid UTF-8 encoding (save the file as UTF-8)"
 
 // scanWord scans an identifier, number, date, clock or URL-like word
 // starting at start; s.off is at its first word character.

@@ -976,7 +976,7 @@ func (s *Server) liveCheck(ctx context.Context, u *vigil.User, in *sentinelInput
 		res.Errors = []Diagnostic{}
 	}
 	if ch != nil {
-		res.Canonical = spec.Print(sen)
+		res.Canonical = printSource(sen, in.Source)
 		res.Checked, _ = json.Marshal(ch)
 		if len(ch.Warnings) > 0 {
 			res.Warnings = diagnostics(ch.Warnings, in.Source)

@@ -47,3 +47,35 @@ func TestSentinelKeepsComments(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckCanonicalKeepsComments: the canonical form the live check
+// answers is the source the sentinel would be saved with, comments
+// included, as vigil sentinel fmt prints it: it was the printed sentinel
+// alone, so a client that replaced its text with it lost the notes.
+func TestCheckCanonicalKeepsComments(t *testing.T) {
+	s, u := newTestServer(t)
+	s.Checker = storeChecker(s)
+	c := newSignedIn(t, s, u)
+	tests := map[string]struct{ src, want string }{
+		"none":          {"Create Sentinel a Using http://a.example/\nMonitor any change", "Create Sentinel a Using http://a.example/\n\tMonitor any change\n"},
+		"above":         {"# the kettle\nCreate Sentinel a Using http://a.example/\nMonitor any change", "# the kettle\nCreate Sentinel a Using http://a.example/\n\tMonitor any change\n"},
+		"between":       {"Create Sentinel a Using http://a.example/\n# note\nMonitor any change", "Create Sentinel a Using http://a.example/\n\t# note\n\tMonitor any change\n"},
+		"end of clause": {"Create Sentinel a Using http://a.example/\nMonitor any change # any at all", "Create Sentinel a Using http://a.example/\n\tMonitor any change # any at all\n"},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			js, _ := json.Marshal(map[string]string{"source": tt.src})
+			status, body := c.do("POST", "/api/v1/sentinels/check", string(js))
+			if status != http.StatusOK {
+				t.Fatalf("check: %d\n%s", status, body)
+			}
+			var res CheckResult
+			if err := json.Unmarshal([]byte(body), &res); err != nil {
+				t.Fatal(err)
+			}
+			if res.Canonical != tt.want {
+				t.Errorf("canonical\n%q\nwant\n%q", res.Canonical, tt.want)
+			}
+		})
+	}
+}

@@ -688,3 +688,19 @@ type CompareClause struct {
 
 // Pos returns the position of "Compare".
 func (c *CompareClause) Pos() Pos { return c.Compare }
+
+// count returns the node an error in the count n is told at: the count's
+// token, where the parser recorded it (Compare every 1), else the clause
+// (decoded from JSON, or the glued form, every1, whose count has no token
+// of its own).
+func (c *CompareClause) count() Node {
+	if len(c.toks) == 3 && c.toks[2].IsValid() {
+		return compareCount{c}
+	}
+	return c
+}
+
+// compareCount is the count of a CompareClause, as a node.
+type compareCount struct{ c *CompareClause }
+
+func (n compareCount) Pos() Pos { return n.c.toks[2] }

@@ -171,8 +171,8 @@ func TestTooManyErrors(t *testing.T) {
 		{"parse: MaxErrors lines", badLines(MaxErrors), false, MaxErrors, "f.ssl:11:1: illegal character '$'"},
 		{"parse: one line more", badLines(MaxErrors + 1), false, MaxErrors + 1, "f.ssl:12:1: too many errors"},
 		{"parse: 100,000 lines", badLines(100000), false, MaxErrors + 1, "f.ssl:12:1: too many errors"},
-		{"check: MaxErrors sentinels", badSentinels(MaxErrors), true, MaxErrors, "f.ssl:20:2: Compare every 1: n must be at least 2 (n = 1 is pairwise)"},
-		{"check: 50 sentinels", badSentinels(50), true, MaxErrors + 1, "f.ssl:22:2: too many errors"},
+		{"check: MaxErrors sentinels", badSentinels(MaxErrors), true, MaxErrors, "f.ssl:20:16: Compare every 1: n must be at least 2 (n = 1 is pairwise)"},
+		{"check: 50 sentinels", badSentinels(50), true, MaxErrors + 1, "f.ssl:22:16: too many errors"},
 		{"binary", "Create Sentinel a\r\nUsing \x01\x00\x00 \xff\n$$$\n", false, 1, "f.ssl:2:8: not text: byte 0x00 (a sentinel file is UTF-8 text)"},
 		{"binary at the start", "\x00" + strings.Repeat("\xfe$\n", 1000), false, 1, "f.ssl:1:1: not text: byte 0x00 (a sentinel file is UTF-8 text)"},
 	} {

@@ -22,7 +22,7 @@ f:4:11: invalid email address "nope"
 		name: "Confirm not compared with a Fetch that did not parse",
 		src:  "Create Sentinel a Using https://example.org/\nFetch every 1 hour\nConfirm after 2 hours\nCompare moving 1\n",
 		want: `f:2:7: "every" does not go after Fetch: write the interval alone, as in Fetch 1 hour
-f:4:1: Compare moving 1: n must be at least 2 (moving 1 would compare each version with itself; moving 2 is pairwise)
+f:4:16: Compare moving 1: n must be at least 2 (moving 1 would compare each version with itself; moving 2 is pairwise)
 `,
 	}, {
 		name: "Confirm compared with a Fetch that parsed",

@@ -132,12 +132,12 @@ func (v *validator) sentinel(s *Sentinel) {
 		case Pairwise:
 		case EveryN:
 			if c.N < 2 {
-				v.report(c, strconv.FormatInt(c.N, 10), fmt.Sprintf("Compare %s %d: n must be at least 2 (n = 1 is pairwise)", c.Method, c.N))
+				v.report(c.count(), strconv.FormatInt(c.N, 10), fmt.Sprintf("Compare %s %d: n must be at least 2 (n = 1 is pairwise)", c.Method, c.N))
 			}
 		case MovingN:
 			// moving n compares Vi with Vi+n-1.
 			if c.N < 2 {
-				v.report(c, strconv.FormatInt(c.N, 10), fmt.Sprintf("Compare %s %d: n must be at least 2 (moving 1 would compare each version with itself; moving 2 is pairwise)", c.Method, c.N))
+				v.report(c.count(), strconv.FormatInt(c.N, 10), fmt.Sprintf("Compare %s %d: n must be at least 2 (moving 1 would compare each version with itself; moving 2 is pairwise)", c.Method, c.N))
 			}
 		default:
 			v.report(c, "", "unknown compare option")

@@ -65,7 +65,7 @@ func TestSentinelCheck(t *testing.T) {
 	t.Run("semantic errors", func(t *testing.T) {
 		code, out, _ := runVigil(t, "", "sentinel", "check", "-now", "11/01/2002", bad)
 		want := bad + ":2:24: change type \"all links AND NOT any change\" is not valid as a change to all links would trigger the change type any change, so the sentinel could never fire\n" +
-			bad + ":3:2: Compare every 1: n must be at least 2 (n = 1 is pairwise)\n"
+			bad + ":3:16: Compare every 1: n must be at least 2 (n = 1 is pairwise)\n"
 		if code != exitChanged || out != want {
 			t.Errorf("exit %d\nstdout %q\nwant   %q", code, out, want)
 		}

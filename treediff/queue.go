@@ -118,13 +118,7 @@ func (q *queue) add(b int, it queued) {
 // newChunk returns an empty chunk, cut from the last slab.
 func (q *queue) newChunk() []queued {
 	if len(q.slabs) == 0 || q.cut == slabChunks {
-		var slab []queued
-		if q.spare != nil {
-			slab = take[queued](q.spare, slabChunks*chunkLen)
-		} else {
-			slab = make([]queued, slabChunks*chunkLen)
-		}
-		q.slabs, q.cut = append(q.slabs, slab), 0
+		q.slabs, q.cut = append(q.slabs, take[queued](q.spare, slabChunks*chunkLen)), 0
 	}
 	start := q.cut * chunkLen
 	q.cut++
@@ -134,13 +128,11 @@ func (q *queue) newChunk() []queued {
 // release hands the queue's memory to its spare, if it has one: the queue
 // must not be used after.
 func (q *queue) release() {
-	if q.spare != nil {
-		for _, slab := range q.slabs {
-			give(q.spare, slab)
-		}
-		give(q.spare, q.zero)
-		give(q.spare, q.sorted)
+	for _, slab := range q.slabs {
+		give(q.spare, slab)
 	}
+	give(q.spare, q.zero)
+	give(q.spare, q.sorted)
 	*q = queue{}
 }
 

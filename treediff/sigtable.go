@@ -1,8 +1,6 @@
 package treediff
 
-import (
-	"github.com/vigil-web/vigil/tree"
-)
+import "github.com/vigil-web/vigil/tree"
 
 // sigTable maps signatures to chains of node indexes, in document order,
 // with open addressing: one probe array and one link per node indexed, and

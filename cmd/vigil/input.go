@@ -71,10 +71,23 @@ func outputNotInput(env *environment, names ...string) error {
 			continue
 		}
 		if st, err := os.Stat(name); err == nil && os.SameFile(so, st) {
-			return fmt.Errorf("%s is also the standard output: write the output to another file (> %s empties it before it is read)", name, name)
+			return fmt.Errorf("%s is also the standard output: write the output to another file (%s)", name, sameFileHint(out, name))
 		}
 	}
 	return nil
+}
+
+// sameFileHint says what redirecting standard output, out, to the input
+// name does: > empties it before it is read, >> would append the output
+// to it. Where the two cannot be told apart, it says both.
+func sameFileHint(out *os.File, name string) string {
+	switch app, known := appending(out); {
+	case !known:
+		return fmt.Sprintf("> %s empties it before it is read; >> %s would append the output to it", name, name)
+	case app:
+		return fmt.Sprintf(">> %s would append the output to it", name)
+	}
+	return fmt.Sprintf("> %s empties it before it is read", name)
 }
 
 // openFile opens the file name for reading, refusing a folder: said once,

@@ -70,7 +70,11 @@ func TestOutputIsAnInput(t *testing.T) {
 			if slices.Contains(tc.args, "--previous") {
 				name += ": --previous"
 			}
-			want := "vigil " + name + ": " + tc.output + " is also the standard output: write the output to another file (> " + tc.output + " empties it before it is read)\n"
+			hint := ">> " + tc.output + " would append the output to it"
+			if truncate {
+				hint = "> " + tc.output + " empties it before it is read"
+			}
+			want := "vigil " + name + ": " + tc.output + " is also the standard output: write the output to another file (" + hint + ")\n"
 			if code != exitError || errOut.String() != want {
 				t.Errorf("%v > %s (truncated %v): exit %d, stderr\n%s\nwant 2 and\n%s", tc.args, tc.output, truncate, code, errOut.String(), want)
 			}

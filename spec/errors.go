@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Position is a printable source position: file name, byte offset, and
@@ -111,8 +113,41 @@ func (l *ErrorList) RemoveMultiples() {
 const maxQuoted = 40
 
 // short returns s, or its first maxQuoted characters and "..." when it is
-// longer (cut between runes; a byte of invalid UTF-8 counts as one).
-func short(s string) string {
+// longer (cut between runes; a byte of invalid UTF-8 counts as one), with
+// the characters a terminal would act on rather than show escaped (see
+// visible): every message quotes the user's text through it.
+func short(s string) string { return visible(cut(s)) }
+
+// visible returns s with each control character (C0, DEL, C1) and each
+// invisible format character (bidi controls such as U+202E, zero-width
+// characters such as U+200B, U+FEFF) and line or paragraph separator
+// written as Go writes it in a quoted string (\x01, \u202e): raw in a
+// message, one would reorder or hide the rest of the line in a terminal.
+// Other text, and bytes of invalid UTF-8, are left as they are.
+func visible(s string) string {
+	if !strings.ContainsFunc(s, hidden) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if hidden(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// hidden reports whether r is a character visible escapes.
+func hidden(r rune) bool {
+	return r != utf8.RuneError && (unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp))
+}
+
+// cut is short without the escapes: s, or its first maxQuoted characters
+// and "...".
+func cut(s string) string {
 	n := 0
 	for i := range s {
 		if n == maxQuoted {
@@ -127,9 +162,9 @@ func short(s string) string {
 // cut is not made inside an escape of a quoted string (\", \\, \x7f,
 // \u00a0), which would end the text on a lone backslash.
 func shortCode(s string) string {
-	c := short(s)
+	c := cut(s)
 	if c == s {
-		return s
+		return visible(s)
 	}
 	c = c[:len(c)-len("...")]
 	for k := 0; k < len(c); k++ {
@@ -152,13 +187,13 @@ func shortCode(s string) string {
 		}
 		k += n - 1
 	}
-	return c + "..."
+	return visible(c) + "..."
 }
 
 // quote returns s quoted as %q does, cut as short cuts it: the "..." is
 // outside the quotes, so the quoted text is what the source holds.
 func quote(s string) string {
-	if c := short(s); c != s {
+	if c := cut(s); c != s {
 		return strconv.Quote(strings.TrimSuffix(c, "...")) + "..."
 	}
 	return strconv.Quote(s)

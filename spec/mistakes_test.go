@@ -77,6 +77,12 @@ func TestUserMistakes(t *testing.T) {
 		{"latin-1 except", "Monitor all words except {caf\xe9}", `2:30: invalid UTF-8 encoding (save the file as UTF-8)`},
 		{"latin-1 selector", "Monitor any change Ignore css .caf\xe9", `2:35: invalid UTF-8 encoding (save the file as UTF-8)`},
 		{"latin-1 match", "Monitor any change\nCreate Sentinel t Using site https://b.example/ match caf\xe9", `3:58: invalid UTF-8 encoding (save the file as UTF-8)`},
+		// A character a terminal acts on (U+202E turns the rest of the
+		// line around, U+200B hides, \x01 is a control) is shown escaped.
+		{"bidi override in a keyword", "Monitor keywords {\u202Eabc}", `2:19: illegal character '\u202e' in \u202eabc: write it in quotes: keywords {"\u202eabc"}`},
+		{"zero width in a keyword", "Monitor keywords {a\u200Bb}", `2:20: illegal character '\u200b' in a\u200bb: write it in quotes: keywords {"a\u200bb"}`},
+		{"control in a keyword", "Monitor keywords {a\x01b}", `2:20: illegal character '\x01' in a\x01b: write it in quotes: keywords {"a\x01b"}`},
+		{"bidi override in a selector", "Monitor any change Ignore css .a\u202E", `2:31: expected quoted selector, found .a\u202e: write css ".a\u202e"`},
 		{"single quotes", "Monitor phrase {'sold out'}", `2:17: illegal character '\'': write it in double quotes: phrase {"sold out"}`},
 		{"except after links", "Monitor all links except {x}", `2:19: "except" goes with all words only, as in all words except {x}`},
 		{"ignore alone", `Monitor Ignore css ".ad"`, `2:9: In and Ignore follow a change type: write any change Ignore css ".ad"`},

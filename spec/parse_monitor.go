@@ -230,7 +230,7 @@ func (p *parser) unquotedItem(start int, what string, closing Token) {
 		}
 		p.failHere(p.lit, ", or "+closing.String(), fmt.Sprintf("%s: write it in double quotes: %s {%s}", found, listKinds[what].kind, quote(inner)))
 	}
-	p.failHere(p.lit, ", or "+closing.String(), fmt.Sprintf("%s in %s: write it in quotes: %s {%s}", found, item, what, quote(item)))
+	p.failHere(p.lit, ", or "+closing.String(), fmt.Sprintf("%s in %s: write it in quotes: %s {%s}", found, short(item), what, quote(item)))
 }
 
 // listItemText returns the text of a list item written unquoted that

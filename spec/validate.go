@@ -319,9 +319,9 @@ func targetKey(t Target) string {
 func regexpError(err error) string {
 	var se *syntax.Error
 	if errors.As(err, &se) {
-		expr := "`" + se.Expr + "`"
-		if c := short(se.Expr); c != se.Expr {
-			expr = "`" + strings.TrimSuffix(c, "...") + "`..." // the dots outside, as quote writes them
+		expr := "`" + visible(se.Expr) + "`"
+		if c := cut(se.Expr); c != se.Expr {
+			expr = "`" + visible(strings.TrimSuffix(c, "...")) + "`..." // the dots outside, as quote writes them
 		}
 		return "error parsing regexp: " + se.Code.String() + ": " + expr
 	}

@@ -83,6 +83,10 @@ func TestUserMistakes(t *testing.T) {
 		{"zero width in a keyword", "Monitor keywords {a\u200Bb}", `2:20: illegal character '\u200b' in a\u200bb: write it in quotes: keywords {"a\u200bb"}`},
 		{"control in a keyword", "Monitor keywords {a\x01b}", `2:20: illegal character '\x01' in a\x01b: write it in quotes: keywords {"a\x01b"}`},
 		{"bidi override in a selector", "Monitor any change Ignore css .a\u202E", `2:31: expected quoted selector, found .a\u202e: write css ".a\u202e"`},
+		// Full-width forms, as an East Asian keyboard types them.
+		{"full-width brace", "Monitor keywords ｛sale}", `2:18: illegal character '｛' (full-width; write '{')`},
+		{"full-width closing brace", "Monitor all links AND keywords {sale｝", `2:37: illegal character '｝' (full-width; write '}')`},
+		{"full-width comma", "Monitor keywords {sale，offer}", `2:23: illegal character '，' (full-width; write ',')`},
 		{"single quotes", "Monitor phrase {'sold out'}", `2:17: illegal character '\'': write it in double quotes: phrase {"sold out"}`},
 		{"except after links", "Monitor all links except {x}", `2:19: "except" goes with all words only, as in all words except {x}`},
 		{"ignore alone", `Monitor Ignore css ".ad"`, `2:9: In and Ignore follow a change type: write any change Ignore css ".ad"`},

@@ -219,6 +219,11 @@ func (p *parser) unquotedItem(start int, what string, closing Token) {
 	if p.tok == ILLEGAL {
 		r, _ := utf8.DecodeRuneInString(p.lit)
 		found = "illegal character " + strconv.QuoteRune(r)
+		if hint := illegalCharacter(r); hint != found {
+			// keywords {sale｝: a full-width brace or comma is
+			// meant as the ASCII one, not as part of the item.
+			p.failHere(p.lit, ", or "+closing.String(), hint)
+		}
 	}
 	item := listItemText(p.sc.src, start, false)
 	p.unreadable(start, item)

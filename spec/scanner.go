@@ -194,9 +194,25 @@ func (s *Scanner) Scan() (pos Pos, tok Token, lit string) {
 	case r == ';':
 		s.error(pos, `illegal character ';': clauses and sentinels end without ";": remove it`, lit)
 	default:
-		s.error(pos, "illegal character "+strconv.QuoteRune(r), lit)
+		s.error(pos, illegalCharacter(r), lit)
 	}
 	return pos, ILLEGAL, lit
+}
+
+// illegalCharacter says that r is not part of the language. A full-width
+// form of an ASCII character (U+FF01..U+FF5E: ｛, ｝, ，, as an East Asian
+// keyboard types them) names the ASCII character to write instead, or,
+// when that one is not legal either ($), the character it stands for.
+func illegalCharacter(r rune) string {
+	msg := "illegal character " + strconv.QuoteRune(r)
+	if r < 0xFF01 || r > 0xFF5E {
+		return msg
+	}
+	ascii := r - 0xFF01 + '!'
+	if _, ok := scanOne(string(ascii)); ok {
+		return msg + " (full-width; write " + strconv.QuoteRune(ascii) + ")"
+	}
+	return msg + " (full-width " + strconv.QuoteRune(ascii) + ")"
 }
 
 // invalidUTF8 is the error at a byte outside a string that is not UTF-8.

@@ -159,14 +159,44 @@ func ParseDuration(s string) (Duration, error) {
 		return Duration{}, fmt.Errorf("duration %s: want a count and a unit, as in \"1 day\"", quote(s))
 	}
 	n, err := strconv.ParseInt(f[0], 10, 64)
+	u, ok := ParseUnit(f[1])
+	if errors.Is(err, strconv.ErrRange) && ok {
+		return Duration{}, &countTooLargeError{count: f[0], unit: u}
+	}
 	if err != nil {
 		return Duration{}, fmt.Errorf("duration %s: count %s is not an integer", quote(s), quote(f[0]))
 	}
-	u, ok := ParseUnit(f[1])
 	if !ok {
 		return Duration{}, fmt.Errorf("duration %s: %w", quote(s), errUnknownUnit(f[1]))
 	}
 	return Duration{N: n, Unit: u}, nil
+}
+
+// countTooLargeError is ParseDuration's error for a count of more digits
+// than an int64 holds ("99999999999999999999999 weeks"): an interval
+// longer than Vigil can count, as the checker says of one that fits an
+// int64 but not a time.Duration.
+type countTooLargeError struct {
+	count string
+	unit  Unit
+}
+
+func (e *countTooLargeError) Error() string {
+	return "duration " + e.interval() + " is longer than Vigil can count (about 292 years)"
+}
+
+// interval returns the interval as written, cut as short cuts it, with
+// its unit in the plural: "99999999999999999999999 weeks".
+func (e *countTooLargeError) interval() string {
+	return short(e.count) + " " + e.unit.String() + "s"
+}
+
+// tooLong says an interval whose count is too large for an int64 is
+// longer than Vigil can count, as the checker says it of one that fits
+// an int64 (intervalsFit): what is the clause ("Every", "Confirm after",
+// "offset").
+func (e *countTooLargeError) tooLong(what string) string {
+	return what + " " + e.interval() + " is longer than Vigil can count (about 292 years)"
 }
 
 func errUnknownUnit(w string) error {

@@ -262,7 +262,7 @@ func (d *decoder) sentinel(v any) *Sentinel {
 		s.Fetch = d.fetch(v, "fetch")
 	}
 	if v, ok := m["confirm"]; ok {
-		if iv := d.interval(v, "confirm"); iv != nil {
+		if iv := d.interval(v, "confirm", "Confirm after"); iv != nil {
 			s.Confirm = &ConfirmClause{After: iv}
 			d.at(s.Confirm, "confirm")
 		}
@@ -592,12 +592,18 @@ func (d *decoder) condition(v any, path string) *Condition {
 	return c
 }
 
-func (d *decoder) interval(v any, path string) *Interval {
+// interval decodes the interval of the clause what ("Fetch", "Confirm
+// after", "Every", "offset"), which a message about it names.
+func (d *decoder) interval(v any, path, what string) *Interval {
 	s, ok := d.str(v, path)
 	if !ok {
 		return nil
 	}
 	dur, err := ParseDuration(s)
+	if big, ok := err.(*countTooLargeError); ok {
+		d.errorf(path, "%s", big.tooLong(what))
+		return nil
+	}
 	if err != nil {
 		d.errorf(path, "%v", err)
 		return nil
@@ -616,7 +622,7 @@ func (d *decoder) fetch(v any, path string) *FetchClause {
 	d.at(f, path)
 	interval, hasInterval := m["interval"]
 	if hasInterval {
-		f.Interval = d.interval(interval, join(path, "interval"))
+		f.Interval = d.interval(interval, join(path, "interval"), "Fetch")
 	}
 	onChange, hasOnChange := m["onChange"]
 	if hasOnChange {
@@ -693,7 +699,7 @@ func (d *decoder) timeSpec(v any, path string, from bool) *TimeSpec {
 	if v, ok := m["offsets"]; ok {
 		p := join(path, "offsets")
 		for i, e := range d.list(v, p) {
-			if iv := d.interval(e, index(p, i)); iv != nil {
+			if iv := d.interval(e, index(p, i), "offset"); iv != nil {
 				t.Offsets = append(t.Offsets, iv)
 			}
 		}
@@ -756,7 +762,7 @@ func (d *decoder) every(v any, path string) *EveryClause {
 	case "interactive":
 		e.Mode = Interactive
 	default:
-		iv := d.interval(v, path)
+		iv := d.interval(v, path, "Every")
 		if iv == nil {
 			return nil
 		}

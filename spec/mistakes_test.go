@@ -26,6 +26,9 @@ func TestUserMistakes(t *testing.T) {
 		{"offset without count", "From Now + week", `2:12: an interval needs its count: write + 1 week`},
 		{"hourly", "Fetch hourly", `2:7: "hourly" is not an interval: write Fetch 1 hour`},
 		{"daily digest", "Every daily", `2:7: "daily" is not an interval: write Every 1 day`},
+		{"every too large", "Every 99999999999999999999999 weeks", `2:7: Every 99999999999999999999999 weeks is longer than Vigil can count (about 292 years)`},
+		{"confirm too large", "Fetch 1 hour Confirm after 99999999999999999999999 minutes", `2:28: Confirm after 99999999999999999999999 minutes is longer than Vigil can count (about 292 years)`},
+		{"offset too large", "From Now + 99999999999999999999999 days", `2:12: offset 99999999999999999999999 days is longer than Vigil can count (about 292 years)`},
 		{"fraction", "Fetch 1.5 hours", `2:7: the count of an interval is a whole number, found 1.5: use a smaller unit (90 minutes, not 1.5 hours)`},
 		// Parentheses, scopes and lists.
 		{"unclosed paren", "Monitor all images AND (all links OR keywords {x}", `2:50: expected ) to close the ( at 2:24, found end of file`},

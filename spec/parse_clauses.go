@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -77,12 +78,38 @@ func (p *parser) parseInt(what string) int64 {
 	return n
 }
 
+// countTooLarge fails at a count too large for an int64 followed by a
+// time unit ("Every 99999999999999999999999 weeks"), saying it is longer
+// than Vigil can count, as the checker says it of a count that fits an
+// int64 (intervalsFit), where parseInt says only that the number is out
+// of range.
+func (p *parser) countTooLarge(prefix string) {
+	if p.tok != INT {
+		return
+	}
+	if _, err := strconv.ParseInt(p.lit, 10, 64); !errors.Is(err, strconv.ErrRange) {
+		return
+	}
+	pos, lit := p.pos, p.lit
+	p.next()
+	u, ok := ParseUnit(p.lit)
+	if p.tok != IDENT || !ok {
+		p.fail(pos, lit, "number", "number "+short(lit)+" out of range")
+	}
+	what := prefix
+	if prefix == "+" {
+		what = "offset"
+	}
+	p.fail(pos, lit, "interval", (&countTooLargeError{count: lit, unit: u}).tooLong(what))
+}
+
 // parseInterval parses an interval after prefix (the clause's keywords,
 // "Fetch", or "+" for an offset), which a message about a mistake in it
 // writes in its example.
 func (p *parser) parseInterval(prefix string) *Interval {
 	iv := &Interval{ValuePos: p.pos}
 	p.intervalMistake(prefix)
+	p.countTooLarge(prefix)
 	iv.N = p.parseInt("interval (a count and a unit, as in 1 day)")
 	if p.tok != IDENT {
 		p.failExpected("time unit (second, minute, hour, day, week or month)")

@@ -22,11 +22,11 @@ func rekeyQueryPercent(ctx context.Context, tx execer) error {
 		}
 		for _, r := range rekey {
 			if table == "resources" {
-				var n int
-				if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM resources WHERE url = ?", r.url).Scan(&n); err != nil {
+				taken, err := urlTaken(ctx, tx, r.url)
+				if err != nil {
 					return fmt.Errorf("rekey resource %d: %w", r.id, err)
 				}
-				if n > 0 {
+				if taken {
 					continue
 				}
 			}
@@ -66,4 +66,14 @@ func percentURLs(ctx context.Context, tx execer, table string) ([]rekeyed, error
 		}
 	}
 	return out, rows.Err()
+}
+
+// urlTaken reports whether a resource has url.
+func urlTaken(ctx context.Context, tx execer, url string) (bool, error) {
+	rows, err := tx.QueryContext(ctx, "SELECT 1 FROM resources WHERE url = ?", url)
+	if err != nil {
+		return false, err
+	}
+	defer rows.Close()
+	return rows.Next(), rows.Err()
 }

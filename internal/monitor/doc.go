@@ -49,7 +49,13 @@
 // modified (records of kind page); a modified page counts when the
 // sentinel's Monitor clause finds its change, as for a page sentinel. A
 // check of a site must end within its claim's lease, less a tenth: one cut
-// there fails, as a failing start page does. A scope of the Monitor clause
+// there fails, as a failing start page does. A start page that comes to
+// redirect out of the directory the site was crawled in (no scope
+// written) fails the check, the previous crawl staying the reference,
+// but for a move to https alone (same host, each scheme's default port,
+// same path), which is followed: the crawl carries on under https and
+// the previous crawl, rekeyed to the https URLs, stays the reference, so
+// that pages are matched across the move (siteredirect.go). A scope of the Monitor clause
 // that matches nothing on any page of the crawl is noted once for the
 // site, as a page sentinel's scope that matches nothing on its page is
 // (sitescopemiss.go, scopemiss.go).

@@ -48,7 +48,10 @@ import (
 // first after the sentinel was edited to crawl otherwise, is the
 // reference and reports nothing; a start page that comes to redirect out
 // of the directory that was the scope (none written) fails the check,
-// the previous crawl staying the reference (siteredirect.go). A sentinel
+// the previous crawl staying the reference (siteredirect.go), but for a
+// move to https alone, which is followed, the previous crawl rekeyed to
+// the https URLs so that its pages are matched with the same pages there
+// (siteMovedToHTTPS). A sentinel
 // edited to watch pages drops
 // its crawl at its first check as such (state.Site, CheckRecord.DropSite):
 // edited back to the site, it starts from a new reference rather than
@@ -68,6 +71,11 @@ type siteRecord struct {
 	// Versions are the stored versions of the pages read, by URL; of a
 	// page read without its body, the version saying why (storeLeaf).
 	Versions map[string]int64 `json:"versions"`
+	// readAt, of a previous crawl rekeyed to https when the site moved
+	// there (siteMovedToHTTPS), maps each URL rekeyed to the URL its page
+	// was read at, whose resource its version is of; nil otherwise. It is
+	// never stored: the crawl kept is the check's.
+	readAt map[string]string
 }
 
 // maxSiteRecord bounds a site record read back: 10,000 pages of 10,000
@@ -193,6 +201,12 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 		m.failedUnrecorded(ctx, j, ps, site.URL, notStoredFailure(c.failed, c.notStored), now)
 		m.Logger.Error("site check failed: pages read but not stored", LogSentinel, j.s.ID, logURL(site.URL), "pages", c.failed)
 		return
+	}
+	if moved := siteMovedToHTTPS(site.Scope, prev, c.record.Snapshot); moved != nil {
+		// Followed (siteredirect.go): the previous crawl, rekeyed to
+		// https, stays the reference.
+		m.Logger.Info("site moved to https: its last crawl compared at the https URLs", LogSentinel, j.s.ID, logURL(site.URL), "to", vigil.RedactURL(c.record.Snapshot.Pages[0].URL))
+		prev = moved
 	}
 	if msg := siteMovedFailure(site.Scope, prev, c.record.Snapshot); msg != "" {
 		// The previous crawl stays the reference (siteredirect.go): the

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/intent"
 	"github.com/vigil-web/vigil/internal/crawl"
 	"github.com/vigil-web/vigil/spec"
@@ -69,6 +70,11 @@ func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecor
 	for _, id := range sortedIDs(d.Deleted) {
 		p := pages1[string(id)]
 		info := &intent.PageInfo{URL: p.URL, Title: p.Title, OldVersion: prev.Versions[p.URL], Note: "no longer reached"}
+		if at := prev.readAt[p.URL]; at != "" {
+			// Read before the site moved to https: told at the URL it
+			// was read at, of its version's resource.
+			info.URL = at
+		}
 		if now := pages2[p.URL]; now != nil {
 			info.Note = "now failing: " + now.Failure() + failingSince(p, now, j.location())
 		} else if to, ok := redirected[p.URL]; ok {
@@ -84,13 +90,14 @@ func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecor
 		if u := addedWith[p.Hash]; u != "" && redirected[p.URL] != u {
 			info.Note = addNote(info.Note, "its content now at "+u)
 		}
-		info.ResourceID = m.knownResource(ctx, p.URL)
+		info.ResourceID = m.knownResource(ctx, info.URL)
 		out = append(out, intent.NewPageChange(intent.Delete, info))
 	}
 	anyChange := isAnyChange(j.plan.expr)
 	for _, id := range byImportance(d.Modified, pages2) {
 		p, before := pages2[string(id)], pages1[string(id)]
-		info := &intent.PageInfo{URL: p.URL, Title: p.Title, OldVersion: prev.Versions[p.URL], NewVersion: cur.Versions[p.URL]}
+		ref := prev.Versions[p.URL]
+		info := &intent.PageInfo{URL: p.URL, Title: p.Title, OldVersion: ref, NewVersion: cur.Versions[p.URL]}
 		if before.Title != p.Title {
 			info.OldTitle = before.Title
 		}
@@ -107,8 +114,15 @@ func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecor
 			info.Note = addNote(info.Note, p.DigestNote)
 		}
 		info.Note = addNote(info.Note, p.LinksNote())
+		if at := prev.readAt[p.URL]; at != "" {
+			// Read before the site moved to https: its version then is
+			// of the http URL's resource, not of this one (ResourceID),
+			// so it is said in words, not as OldVersion.
+			info.OldVersion = 0
+			info.Note = addNote(info.Note, fmt.Sprintf("compared with version %d of %s, read there before the site moved to https", ref, vigil.RedactURL(at)))
+		}
 		info.ResourceID = m.knownResource(ctx, p.URL)
-		if info.OldVersion == 0 || info.NewVersion == 0 || info.OldVersion == info.NewVersion || p.BinaryLeaf() {
+		if ref == 0 || info.NewVersion == 0 || ref == info.NewVersion || p.BinaryLeaf() {
 			// Not both versions stored, or the new one a binary
 			// document's, whose body the fetcher does not return (its
 			// version says why, with its digest): only "any change" can
@@ -118,7 +132,7 @@ func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecor
 			}
 			continue
 		}
-		pe := &pairEval{m: m, url: p.URL, ref: info.OldVersion, cur: info.NewVersion, grant: grant}
+		pe := &pairEval{m: m, url: p.URL, ref: ref, cur: info.NewVersion, grant: grant}
 		ok, res, err := m.evaluateErr(ctx, pe, j)
 		grant.done() // the page's comparison is over
 		if err != nil {

@@ -50,6 +50,16 @@ func NewSite(t testing.TB, files Release) *Site {
 	return s
 }
 
+// NewTLSSite is NewSite for a site served over https, with the test
+// certificate of httptest (Srv.Certificate), which a client trusts only
+// when told to.
+func NewTLSSite(t testing.TB, files Release) *Site {
+	s := &Site{files: files, Hits: map[string]int{}}
+	s.Srv = httptest.NewTLSServer(http.HandlerFunc(s.serveHTTP))
+	t.Cleanup(s.Srv.Close)
+	return s
+}
+
 // URL returns the absolute URL of a path on the site.
 func (s *Site) URL(p string) string { return s.Srv.URL + p }
 

@@ -20,7 +20,7 @@ import (
 func (m *Monitor) pageFailing(ctx context.Context, j *job, ps *pageState, url, why string, now time.Time) {
 	// The page's newest version tells this failure (failedUnrecorded
 	// says one that none tells).
-	ps.CheckError = ""
+	ps.CheckError, ps.CheckErrorOf = "", ""
 	if ps.FailingSince.IsZero() {
 		ps.FailingSince = now
 	}
@@ -53,14 +53,14 @@ func (m *Monitor) pageFailing(ctx context.Context, j *job, ps *pageState, url, w
 // log, its page's newest version a good one.
 func (m *Monitor) failedUnrecorded(ctx context.Context, j *job, ps *pageState, url, why string, now time.Time) {
 	m.pageFailing(ctx, j, ps, url, why, now)
-	ps.CheckError = why
+	ps.CheckError, ps.CheckErrorOf = why, j.plan.checkKey()
 }
 
 // pageWorks records a good fetch of a sentinel's page: it ends a run of
 // failures, and if its contacts were told of that run, tells them it is
 // over.
 func (m *Monitor) pageWorks(ctx context.Context, j *job, ps *pageState, url string, now time.Time) {
-	ps.CheckError = ""
+	ps.CheckError, ps.CheckErrorOf = "", ""
 	if ps.FailingSince.IsZero() {
 		return
 	}

@@ -439,6 +439,7 @@ func (m *Monitor) checkBatch(ctx context.Context, claimed []*vigil.Sentinel, sin
 			j.zone = m.ownerZone(ctx, s, p, zones)
 		}
 		j.st.follow(p.urls)
+		j.st.unwatched(p.urls)
 		if p.site != nil {
 			j.st.Site = true
 		} else if j.st.Site {

@@ -15,6 +15,7 @@ import (
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/crawl"
 	"github.com/vigil-web/vigil/internal/schedule"
+	"github.com/vigil-web/vigil/spec"
 )
 
 // Sites. A sentinel whose target is a site (spec.Checked.Site) is checked
@@ -129,7 +130,7 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 	// larger than its pages keeps the pages that matter most. No scope
 	// written is the start page's directory, which the crawl takes after
 	// the start page's redirects.
-	q := crawl.Query{Start: site.URL, Scope: slices.Clone(site.Scope), Match: site.Match, MaxDepth: site.Depth, MaxPages: site.Pages, Order: crawl.OrderImportance}
+	q := siteQuery(site)
 	limit := m.siteTime(j)
 	cctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
@@ -324,6 +325,22 @@ func (m *Monitor) startVersion(ctx context.Context, cur *siteRecord) (rid, to in
 		return 0, 0, fmt.Errorf("start page %s: version %d stored, and no resource found", vigil.RedactURL(start), to)
 	}
 	return rid, to, nil
+}
+
+// siteQuery returns the crawl of a site sentinel's site: its pages
+// fetched most important first (OPIC's Greedy order).
+func siteQuery(site *spec.Site) crawl.Query {
+	return crawl.Query{Start: site.URL, Scope: slices.Clone(site.Scope), Match: site.Match, MaxDepth: site.Depth, MaxPages: site.Pages, Order: crawl.OrderImportance}
+}
+
+// checkKey returns what a check's error of the plan's page is of
+// (pageState.CheckErrorOf): the key of its site's crawl (siteKey), ""
+// for a plan of pages.
+func (p *plan) checkKey() string {
+	if p.site == nil {
+		return ""
+	}
+	return siteKey(siteQuery(p.site))
 }
 
 // siteTime is how long a check of a site may take: until a tenth of the

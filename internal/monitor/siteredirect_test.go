@@ -134,8 +134,8 @@ func TestSiteEditedAfterStartPageMoved(t *testing.T) {
 
 			editSpec(t, db, u, sen, "Create Sentinel docs "+tc.edited(site)+" Every interactive", now)
 			checkAnHourLater(t, m, db, sen, &now) // the new reference
-			// The state keeps the failure of the start page watched
-			// before, which the dashboard and the API no longer read.
+			// No failure of before the edit is said
+			// (TestSiteEditClearsStaleError).
 			start := site.URL(tc.start)
 			if sum := stateSummary(t, db, sen); sum.CheckErrors[start] != "" || !sum.FailingSince[start].IsZero() {
 				t.Errorf("after the edit: error %q, failing since %v; want none", sum.CheckErrors[start], sum.FailingSince[start])

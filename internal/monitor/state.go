@@ -83,6 +83,13 @@ type pageState struct {
 	// last error, as a failed fetch's version gives its own. Empty while
 	// the page works, and when its newest version tells the failure.
 	CheckError string `json:"checkError,omitempty"`
+	// CheckErrorOf is what CheckError is of (plan.checkKey): for a
+	// site's start page, the site's query (its URL, scope, match, depth
+	// and pages), so that an error of a crawl the sentinel was edited
+	// not to run (a start page's redirect out of the scope, when a scope
+	// is written since) is not said after the edit (Summary); empty for
+	// a page's, and in states written before it was kept.
+	CheckErrorOf string `json:"checkErrorOf,omitempty"`
 	// ScopeMisses is what the sentinel's change types look at and the
 	// page's version MissesOf names lacks (intent.ScopeMisses); MissesOf
 	// is that version's id and a short hash of the Monitor clause they were
@@ -157,6 +164,7 @@ func Summary(raw json.RawMessage, s *vigil.Sentinel) StateSummary {
 		Pages   map[string]struct {
 			FailingSince time.Time `json:"failingSince"`
 			CheckError   string    `json:"checkError"`
+			CheckErrorOf string    `json:"checkErrorOf"`
 		} `json:"pages"`
 	}
 	if len(raw) > 0 && json.Unmarshal(raw, &st) != nil {
@@ -176,7 +184,7 @@ func Summary(raw json.RawMessage, s *vigil.Sentinel) StateSummary {
 			st.CheckErrors[url] = p.CheckError
 		}
 	}
-	if s == nil || len(st.FailingSince) == 0 && (len(st.ScopeNotes) == 0 || st.NotesOf == "") {
+	if s == nil || len(st.FailingSince) == 0 && len(st.CheckErrors) == 0 && (len(st.ScopeNotes) == 0 || st.NotesOf == "") {
 		return st.StateSummary
 	}
 	p, err := decodePlan(s)
@@ -184,6 +192,24 @@ func Summary(raw json.RawMessage, s *vigil.Sentinel) StateSummary {
 		st.ScopeNotes = nil
 	}
 	if err == nil {
+		// Said only of the pages the sentinel watches now, and a check's
+		// error only of what it checks now: an edit of its URL, or of
+		// its site's crawl, leaves no error of before it said until the
+		// next check (which ends the runs of the pages it no longer
+		// watches: state.unwatched).
+		key := p.checkKey()
+		for u := range st.FailingSince {
+			if !slices.Contains(p.urls, u) {
+				delete(st.FailingSince, u)
+			}
+		}
+		for u := range st.CheckErrors {
+			if of := st.Pages[u].CheckErrorOf; !slices.Contains(p.urls, u) || of != "" && of != key {
+				// Its run of failures is the error's: of before the edit.
+				delete(st.CheckErrors, u)
+				delete(st.FailingSince, u)
+			}
+		}
 		// The pages are kept by canonical URL (decodePlan); the
 		// sentinel's readers know them as its specification writes
 		// them ("/a/./b#x").
@@ -265,6 +291,19 @@ func (s *state) follow(urls []string) {
 				c.URL = u
 				break
 			}
+		}
+	}
+}
+
+// unwatched ends the runs of failures, and forgets the check errors, of
+// the pages of the state the sentinel no longer watches (urls, its pages
+// now): edited to watch another URL, it has no failure of the old one
+// to say, nor to say is over. What it saw of them is kept, lest an edit
+// back compare with nothing.
+func (s *state) unwatched(urls []string) {
+	for u, ps := range s.Pages {
+		if !slices.Contains(urls, u) {
+			ps.FailingSince, ps.FailureSent, ps.CheckError, ps.CheckErrorOf = time.Time{}, false, "", ""
 		}
 	}
 }

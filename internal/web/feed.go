@@ -28,6 +28,9 @@ func (s *Server) handleSentinelRotateFeed(w http.ResponseWriter, r *http.Request
 	if err != nil {
 		return err
 	}
+	if err := readNoBody(r, "rotate-feed"); err != nil {
+		return err
+	}
 	if err := s.rotateFeed(r.Context(), sen); err != nil {
 		return err
 	}

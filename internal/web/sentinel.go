@@ -1074,6 +1074,9 @@ func (s *Server) sentinelAction(action string) apiFunc {
 		if err != nil {
 			return err
 		}
+		if err := readNoBody(r, action); err != nil {
+			return err
+		}
 		if err := s.setStatus(r.Context(), u, sen, action); err != nil {
 			return err
 		}

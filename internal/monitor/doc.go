@@ -49,7 +49,9 @@
 // modified (records of kind page); a modified page counts when the
 // sentinel's Monitor clause finds its change, as for a page sentinel. A
 // check of a site must end within its claim's lease, less a tenth: one cut
-// there fails, as a failing start page does. A start page that comes to
+// there fails, as a failing start page does, and so does one whose crawl
+// cannot be compared with the previous one (compareFailure), which stays
+// the reference. A start page that comes to
 // redirect out of the directory the site was crawled in (no scope
 // written) fails the check, the previous crawl staying the reference,
 // but for a move to https alone (same host, each scheme's default port,

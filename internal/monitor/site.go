@@ -223,7 +223,14 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 	m.readSiteImportance(ctx, j, cur, grant, now)
 	// What the crawl's pages lack (sitescopemiss.go), looked at once the
 	// check has compared and reported, in the time it leaves.
-	defer m.noteSiteScopeMisses(cctx, j, cur, grant)
+	// A check whose comparison failed says nothing of its crawl beside
+	// its failure (noteMisses).
+	noteMisses := true
+	defer func() {
+		if noteMisses {
+			m.noteSiteScopeMisses(cctx, j, cur, grant)
+		}
+	}()
 	if prevErr != nil {
 		j.outcome = schedule.Failed
 		m.Logger.Error("read site snapshot", LogSentinel, j.s.ID, LogError, prevErr)
@@ -243,15 +250,22 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 	if err != nil && ctx.Err() != nil {
 		return // shutting down: the check is abandoned
 	}
-	if err != nil && cctx.Err() != nil {
-		err = m.siteTooLong(ctx, j, ps, limit, now)
-	}
 	if err != nil {
 		// Compared again at the next check, with this crawl: the change
-		// would be lost if this crawl became the reference.
+		// would be lost if this crawl became the reference. Told as the
+		// site's failure, as a change not recorded is, lest the user see
+		// a site that works and never changes; and nothing else is said
+		// of this crawl (noteMisses).
 		j.rec.Site = nil
+		j.st.SiteNotes, j.st.SiteNotesOf = nil, ""
+		noteMisses = false
 		j.outcome = schedule.Failed
-		m.Logger.Error("compare site crawls", LogSentinel, j.s.ID, logURL(site.URL), LogError, err)
+		if cctx.Err() != nil {
+			m.siteTooLong(ctx, j, ps, limit, now)
+			return
+		}
+		m.failedUnrecorded(ctx, j, ps, site.URL, compareFailure(err), now)
+		m.Logger.Error("site check failed: crawls not compared", LogSentinel, j.s.ID, logURL(site.URL), LogError, err)
 		return
 	}
 	if len(records) == 0 {
@@ -373,6 +387,15 @@ func (m *Monitor) siteTooLong(ctx context.Context, j *job, ps *pageState, limit 
 func sameSiteQuery(a, b crawl.Query) bool {
 	return a.Start == b.Start && slices.Equal(crawl.CanonicalScope(a.Scope), crawl.CanonicalScope(b.Scope)) && a.Match == b.Match && a.MaxDepth == b.MaxDepth && a.MaxPages == b.MaxPages &&
 		a.CrawlOrder() == b.CrawlOrder()
+}
+
+// compareFailure is the failure of a site check whose crawl could not
+// be compared with the previous one (compareSites' error): the previous
+// crawl stays the reference, which the next check compares with again.
+// The URLs in err are redacted (vigil.RedactURL) where it names them.
+func compareFailure(err error) string {
+	return "the site's crawl could not be compared with its last crawl, which stays the reference " +
+		"(compared with again at the next check): " + err.Error()
 }
 
 // notStoredFailure is the failure of a site check that read pages it

@@ -23,7 +23,9 @@ var siteOptions = webtable.Options{Strict: true, Cover: true, Complete: true}
 // compareSites returns the records of the pages added, deleted and
 // modified from the crawl prev to cur: every page added or deleted (by
 // URL), and the modified pages whose change the sentinel's Monitor clause
-// finds, the most important in cur first.
+// finds, the most important in cur first. Its error, but for ctx's, says
+// which crawl could not be compared and why, its URLs redacted: it is told
+// to the user (compareFailure).
 func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecord, grant *memoryGrant) ([]intent.Change, error) {
 	// Each against the other: a binary leaf's versions are compared only
 	// where both crawls hashed it (crawl.Snapshot.TableAgainst), so that
@@ -38,7 +40,9 @@ func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecor
 	}
 	d, err := webtable.Diff(w1, w2, &siteOptions)
 	if err != nil {
-		return nil, err
+		// The tables are named by their start URLs, unredacted; the
+		// error becomes the sentinel's last error (compareFailure).
+		return nil, fmt.Errorf("diff the crawls: %s", vigil.RedactURLs(err.Error()))
 	}
 	pages1, pages2 := prev.Snapshot.PagesByURL(), cur.Snapshot.PagesByURL()
 	redirected := map[string]string{}

@@ -303,11 +303,18 @@ func (c *crawler) accept(v visit, depth int) (*Page, error) {
 
 // scoped returns the links of the page at from that are in scope, each
 // (target, label) once, without links to the page itself, at most
-// MaxLinks of them, and whether there were more.
+// MaxLinks of them, and whether there were more. A link out of the scope
+// whose https form is in it (an http link of a site that moved to https,
+// scope.upgraded) is read as that form, as the site's redirect would
+// lead it, so that the page it reaches is no page only such links reach
+// that the crawl leaves out.
 func (c *crawler) scoped(from string, links []Link) ([]Link, bool) {
 	var out []Link
 	dup := map[Link]bool{}
 	for _, l := range links {
+		if up, ok := c.scope.upgraded(l.Target); ok {
+			l.Target = up
+		}
 		if l.Target == from || dup[l] || !c.scope.contains(l.Target) {
 			continue
 		}

@@ -140,7 +140,10 @@
 //     crawl; a URL robots.txt disallows is Blocked, never requested, and
 //     takes none of MaxPages's fetches (up to freeBlocked of them). Only the end of the context ends it.
 //  4. The links: a page keeps its links in scope, each (target, label)
-//     once, the first MaxLinks (a page with more says so,
+//     once (an http link whose https form, on the same host and default
+//     ports, is in a scope of https, as a site that moved to https links
+//     to its pages with their old scheme, read as that form: scope.go,
+//     upgraded), the first MaxLinks (a page with more says so,
 //     LinksTruncated, which LinksNote words for its change; a page no
 //     longer reached while a page was cut may be linked past the cut:
 //     CutNote), those to URLs not read too; when the crawl

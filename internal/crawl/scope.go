@@ -96,6 +96,28 @@ func (s *scope) contains(u string) bool {
 	return false
 }
 
+// upgraded returns the https form of u, an http URL on its scheme's
+// default port, when that form is in the scope and u is not: a link of a
+// site that moved to https, written absolute with its old scheme
+// ("http://example.org/docs/a.html" in a crawl of
+// "https://example.org/docs/"), which the site redirects to its https
+// form. Only the scheme changes: the same host, user information, path
+// and query (SchemeUpgrade), each scheme's default port; the prefix that
+// takes the https form is on https's default port too, since it is of
+// the same origin. A URL the scope takes as it is, or one on another
+// host or port, is never upgraded, so the scope is not widened.
+func (s *scope) upgraded(u string) (string, bool) {
+	rest, ok := strings.CutPrefix(u, "http://")
+	if !ok || s.rawPrefixes || s.contains(u) {
+		return "", false
+	}
+	up := "https://" + rest
+	if _, _, ok := SchemeUpgrade(u, up); !ok || !s.contains(up) {
+		return "", false
+	}
+	return up, true
+}
+
 // under reports whether a path and query of the prefix's origin lie under
 // the prefix.
 func (p *scopePrefix) under(path, query string, hasQuery bool) bool {

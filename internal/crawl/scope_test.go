@@ -110,3 +110,42 @@ func TestQueryUnderScope(t *testing.T) {
 		t.Errorf("without a scope, UnderScope does not take the start's directory alone")
 	}
 }
+
+// TestScopeUpgraded: an http URL out of the scope is read as its https
+// form when a prefix of https on the same host and default ports takes
+// that form (a site that moved to https, linking its pages with their old
+// scheme); never on another host or port, never a URL the scope takes as
+// it is, never an https URL, never into a directory the scope does not
+// take.
+func TestScopeUpgraded(t *testing.T) {
+	for name, tc := range map[string]struct {
+		scope []string
+		match string
+		url   string
+		want  string // "" for none
+	}{
+		"same host and directory":  {[]string{"https://example.org/docs/"}, "", "http://example.org/docs/a.html", "https://example.org/docs/a.html"},
+		"with its query":           {[]string{"https://example.org/docs/"}, "", "http://example.org/docs/a?x=1", "https://example.org/docs/a?x=1"},
+		"another directory":        {[]string{"https://example.org/docs/"}, "", "http://example.org/blog/a.html", ""},
+		"another host":             {[]string{"https://example.org/docs/"}, "", "http://www.example.org/docs/a.html", ""},
+		"a port on the link":       {[]string{"https://example.org/docs/"}, "", "http://example.org:8080/docs/a.html", ""},
+		"a port on the scope":      {[]string{"https://example.org:8443/docs/"}, "", "http://example.org/docs/a.html", ""},
+		"already https":            {[]string{"https://example.org/docs/"}, "", "https://example.org/blog/", ""},
+		"taken as it is":           {[]string{"https://example.org/docs/", "http://example.org/docs/"}, "", "http://example.org/docs/a.html", ""},
+		"the scope of http":        {[]string{"http://example.org/docs/"}, "", "http://example.org/blog/a.html", ""},
+		"match refuses the https":  {[]string{"https://example.org/docs/"}, `^http://`, "http://example.org/docs/a.html", ""},
+		"match takes the https":    {[]string{"https://example.org/docs/"}, `\.html$`, "http://example.org/docs/a.html", "https://example.org/docs/a.html"},
+		"the other of two origins": {[]string{"https://example.org/docs/", "https://example.net/"}, "", "http://example.net/x", "https://example.net/x"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			s, err := newScope(&Query{Scope: tc.scope, Match: tc.match}, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, ok := s.upgraded(tc.url)
+			if ok != (tc.want != "") || got != tc.want {
+				t.Errorf("upgraded(%s) = %q, %v; want %q", tc.url, got, ok, tc.want)
+			}
+		})
+	}
+}

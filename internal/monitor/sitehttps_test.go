@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"bytes"
 	"crypto/tls"
 	"crypto/x509"
 	"strings"
@@ -23,6 +24,10 @@ import (
 // another host, or to https on another port, still fails as a move to
 // another directory does (TestSiteStartPageRedirectsElsewhere).
 //
+// The index links a page with an absolute http URL alone
+// (withAbsoluteLink), as pages written before a move do: after the move
+// it is read at its https form, and not reported no longer reached.
+//
 // Both sites are real loopback servers reached by a public name and its
 // default ports through a loopback proxy (proxytest), loopback allowed by
 // the fetcher's configuration as the other tests allow it, and the https
@@ -39,7 +44,7 @@ func TestSiteMovesToHTTPS(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			db, wh, u := testStore(t)
-			before := docsRelease("Run the installer.", "Ask us.", true)
+			before := withAbsoluteLink(docsRelease("Run the installer.", "Ask us.", true))
 			plain := crawltest.NewSite(t, before)
 			secure := crawltest.NewTLSSite(t, before)
 			if strings.Contains(tc.to, "/v2/") {
@@ -64,7 +69,7 @@ func TestSiteMovesToHTTPS(t *testing.T) {
 			runOnce(t, m, 1) // the reference, over http
 
 			// The site moves, and one page changes at once.
-			after := docsRelease("Run the new installer.", "Ask us.", true)
+			after := withAbsoluteLink(docsRelease("Run the new installer.", "Ask us.", true))
 			plain.Mu.Lock()
 			plain.Moved = movedDocs(before, tc.to)
 			plain.Mu.Unlock()
@@ -97,7 +102,7 @@ func TestSiteMovesToHTTPS(t *testing.T) {
 			}
 
 			// The next check compares the https crawls, as any.
-			secure.Set(docsRelease("Run the new installer.", "Ask us anything.", true), nil)
+			secure.Set(withAbsoluteLink(docsRelease("Run the new installer.", "Ask us anything.", true)), nil)
 			checkAnHourLater(t, m, db, sen, &now)
 			cs = changesOf(t, db, sen)
 			if len(cs) != 2 {
@@ -117,4 +122,13 @@ func TestSiteMovesToHTTPS(t *testing.T) {
 			}
 		})
 	}
+}
+
+// withAbsoluteLink adds to a docs release a page its index links to
+// with an absolute http URL on example.com alone.
+func withAbsoluteLink(r crawltest.Release) crawltest.Release {
+	r["/docs/index.html"] = bytes.Replace(r["/docs/index.html"], []byte("</ul>"),
+		[]byte(`<li><a href="http://example.com/docs/extra.html">Extra</a></li></ul>`), 1)
+	r["/docs/extra.html"] = []byte(`<html><head><title>Extra</title></head><body><p>Reached by an absolute link.</p></body></html>`)
+	return r
 }

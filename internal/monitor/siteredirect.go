@@ -43,8 +43,12 @@ import (
 // not every page removed and added. A modified page's record names its
 // version read at the http URL in its note rather than as its OldVersion,
 // which is a version of another resource, and a page no longer reached is
-// reported at the URL it was read at. The redirect is followed by the
-// fetcher as any is, under its address guard. A move to another host,
+// reported at the URL it was read at. A link still written with the old
+// scheme (http://example.org/docs/a.html, absolute) is read by the crawl
+// as its https form, where the site's redirect leads it (crawl's scope,
+// upgraded), so that a page only such links reach is still a page of the
+// site. The redirect is followed by the fetcher as any is, under its
+// address guard. A move to another host,
 // port or directory, or from https back to http, still fails as above.
 
 // siteMovedFailure returns why cur, a crawl of a site sentinel whose

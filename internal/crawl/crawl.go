@@ -282,6 +282,10 @@ func (c *crawler) accept(v visit, depth int) (*Page, error) {
 				return nil, err // p.URL is canonical: cannot happen
 			}
 			c.q.Scope = []string{dir}
+		} else if up, ok := upgradedScope(c.q.Scope, c.q.Start, p.URL); ok {
+			// A written scope follows the site's move to https, as
+			// the start page's directory does (Query.Scope).
+			c.q.Scope = up
 		}
 		s, err := newScope(&c.q, false)
 		if err != nil {

@@ -44,7 +44,12 @@ type Query struct {
 	// directory of the start page on its host ("https://example.org/docs/"
 	// for "https://example.org/docs/index.html"), taken after the start
 	// page's redirects, so that a site that moved to https is crawled
-	// there. The prefixes are a set: a crawl records them in canonical
+	// there. A written scope follows a move to https alone too: when the
+	// start page, asked on http, leads to the https form (the same host,
+	// each scheme's default port) of a URL the scope takes, and not to a
+	// URL it takes, the prefixes on the start's origin are taken in their
+	// https form (upgradedScope), and the crawl records them so. The
+	// prefixes are a set: a crawl records them in canonical
 	// form, sorted, each once (CanonicalScope), so that their order does
 	// not make two crawls of one site differ.
 	Scope []string `json:"scope"`

@@ -45,18 +45,9 @@ func SchemeUpgrade(from, to string) (oldOrigin, newOrigin string, ok bool) {
 // URLs rather than all deleted and added. The pages are copies; their
 // bodies, versions and hashes are kept. s is not changed.
 func (s *Snapshot) Rekeyed(from, to string) *Snapshot {
-	move := func(u string) string {
-		if rest, ok := strings.CutPrefix(u, from); ok && (rest == "" || rest[0] == '/' || rest[0] == '?') {
-			return to + rest
-		}
-		return u
-	}
+	move := func(u string) string { return rekey(u, from, to) }
 	out := *s
-	out.Query.Scope = make([]string, len(s.Query.Scope))
-	for i, p := range s.Query.Scope {
-		out.Query.Scope[i] = move(p)
-	}
-	out.Query.Scope = CanonicalScope(out.Query.Scope)
+	out.Query.Scope = RekeyedScope(s.Query.Scope, from, to)
 	out.Pages = make([]*Page, len(s.Pages))
 	for i, p := range s.Pages {
 		c := *p
@@ -98,4 +89,44 @@ func (s *Snapshot) Rekeyed(from, to string) *Snapshot {
 		}
 	}
 	return &out
+}
+
+// rekey returns u on the origin to if it is on the origin from, else u.
+func rekey(u, from, to string) string {
+	if rest, ok := strings.CutPrefix(u, from); ok && (rest == "" || rest[0] == '/' || rest[0] == '?') {
+		return to + rest
+	}
+	return u
+}
+
+// RekeyedScope returns the scope prefixes with those on the origin from
+// moved to the origin to, in canonical order (CanonicalScope), as
+// Rekeyed moves a snapshot's. scope is not changed.
+func RekeyedScope(scope []string, from, to string) []string {
+	out := make([]string, len(scope))
+	for i, p := range scope {
+		out[i] = rekey(p, from, to)
+	}
+	return CanonicalScope(out)
+}
+
+// upgradedScope returns a written scope (the query's, canonical) followed
+// to https, when the start page, asked at start, led to page, a URL the
+// scope does not take but whose http form it does, on start's origin
+// moved to https alone (SchemeUpgrade: the same host, each scheme's
+// default port): the site moved to https, and its pages are now at the
+// https form of the scope's. The prefixes on start's origin are moved to
+// https (RekeyedScope), the others kept. A start page led anywhere else
+// leaves the scope as written.
+func upgradedScope(scope []string, start, page string) ([]string, bool) {
+	written, err := newScope(&Query{Scope: scope}, false)
+	rest, isHTTPS := strings.CutPrefix(page, "https://")
+	if err != nil || !isHTTPS || written.contains(page) || !written.contains("http://"+rest) {
+		return nil, false
+	}
+	from, to, ok := SchemeUpgrade("http://"+rest, page)
+	if origin, _, _, _ := splitURL(start); !ok || origin != from {
+		return nil, false
+	}
+	return RekeyedScope(scope, from, to), true
 }

@@ -57,7 +57,11 @@
 // but for a move to https alone (same host, each scheme's default port,
 // same path), which is followed: the crawl carries on under https and
 // the previous crawl, rekeyed to the https URLs, stays the reference, so
-// that pages are matched across the move (siteredirect.go). A scope of the Monitor clause
+// that pages are matched across the move (siteredirect.go). A written
+// scope follows such a move too (its prefixes on the start page's host
+// taken in their https form); a start page that leads out of a written
+// scope it took otherwise fails the check as one that leaves its
+// directory does. A scope of the Monitor clause
 // that matches nothing on any page of the crawl is noted once for the
 // site, as a page sentinel's scope that matches nothing on its page is
 // (sitescopemiss.go, scopemiss.go).

@@ -50,9 +50,9 @@ import (
 // reference and reports nothing; a start page that comes to redirect out
 // of the directory that was the scope (none written) fails the check,
 // the previous crawl staying the reference (siteredirect.go), but for a
-// move to https alone, which is followed, the previous crawl rekeyed to
-// the https URLs so that its pages are matched with the same pages there
-// (siteMovedToHTTPS). A sentinel
+// move to https alone, which is followed, a written scope too, the
+// previous crawl rekeyed to the https URLs so that its pages are matched
+// with the same pages there (siteMovedToHTTPS). A sentinel
 // edited to watch pages drops
 // its crawl at its first check as such (state.Site, CheckRecord.DropSite):
 // edited back to the site, it starts from a new reference rather than

@@ -3,6 +3,7 @@ package monitor
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/crawl"
@@ -50,20 +51,46 @@ import (
 // site. The redirect is followed by the fetcher as any is, under its
 // address guard. A move to another host,
 // port or directory, or from https back to http, still fails as above.
+//
+// A written scope follows a move to https alone too: the crawl takes the
+// https form of the written prefixes on the start page's origin once
+// the start page leads to the https form of a URL they take
+// (crawl.Query.Scope), and the previous crawl is rekeyed as above. The
+// user asked to watch that site, and it is where the site now is; a
+// written scope that no longer took the site's pages would leave the
+// crawl with its start page alone, every other page reported no longer
+// reached, and asking the user to edit a scope for a move the server
+// made would only delay what they want. A written scope whose start page
+// took it and now leads out of it otherwise (another host, port or
+// directory, or back to http) fails as a start page leaving its
+// directory does: before, the crawl silently kept the start page alone.
 
 // siteMovedFailure returns why cur, a crawl of a site sentinel whose
 // scope is written (none: the start page's directory), cannot be compared
-// with prev, its previous crawl: the start page now redirects out of the
-// directory prev was crawled in, the query otherwise the same; "" if it
+// with prev, its previous crawl: the start page now leads out of the
+// scope prev was crawled in, the query otherwise the same; "" if it
 // can, or if the sentinel was edited to crawl otherwise (no comparison,
-// cur is the new reference).
+// cur is the new reference). A move to https alone was followed before
+// (siteMovedToHTTPS: prev is then rekeyed, and cur in its scope).
 func siteMovedFailure(written []string, prev *siteRecord, cur *crawl.Snapshot) string {
-	if len(written) > 0 || prev == nil || len(prev.Snapshot.Pages) == 0 || len(cur.Pages) == 0 {
+	if prev == nil || len(prev.Snapshot.Pages) == 0 || len(cur.Pages) == 0 || !crawledAsWritten(written, prev.Snapshot) {
 		return ""
 	}
 	was := prev.Snapshot.Query
-	if dir, err := crawl.DefaultScope(prev.Snapshot.Pages[0].URL); err != nil || !slices.Equal(was.Scope, []string{dir}) {
-		return "" // crawled in a scope written then: edited since
+	if len(written) > 0 {
+		// A written scope is the crawl's whatever the start page leads
+		// to; one that took the start page no longer does, or no longer
+		// in the form the site was crawled in.
+		q := cur.Query
+		q.Scope = was.Scope
+		now := cur.Pages[0].URL
+		if !sameSiteQuery(was, q) || !was.UnderScope(prev.Snapshot.Pages[0].URL) || was.UnderScope(now) {
+			return ""
+		}
+		return fmt.Sprintf("start page %s now leads to %s, out of %s, the scope its site was crawled in: "+
+			"the site is compared with its last crawl there again when the redirect ends; "+
+			"to watch the new address, edit the sentinel's URL or scope", vigil.RedactURL(cur.Query.Start),
+			vigil.RedactURL(now), redactedScope(was.Scope))
 	}
 	q := cur.Query
 	q.Scope = was.Scope
@@ -76,31 +103,80 @@ func siteMovedFailure(written []string, prev *siteRecord, cur *crawl.Snapshot) s
 		vigil.RedactURL(cur.Pages[0].URL), vigil.RedactURL(was.Scope[0]))
 }
 
+// crawledAsWritten reports whether snap, a site sentinel's previous
+// crawl, was crawled in the scope the sentinel writes now: the written
+// scope, or its https form when the site moved there (crawl.SchemeUpgrade
+// of one of its prefixes' origins, crawl.RekeyedScope); with none
+// written, the start page's directory. A crawl of another scope was
+// made before an edit, which starts a new reference.
+func crawledAsWritten(written []string, snap *crawl.Snapshot) bool {
+	was := crawl.CanonicalScope(snap.Query.Scope)
+	if len(written) == 0 {
+		dir, err := crawl.DefaultScope(snap.Pages[0].URL)
+		return err == nil && slices.Equal(was, []string{dir})
+	}
+	scope := crawl.CanonicalScope(written)
+	if slices.Equal(was, scope) {
+		return true
+	}
+	for _, p := range scope {
+		if from, to, ok := crawl.SchemeUpgrade(p, httpsForm(p)); ok && slices.Equal(was, crawl.RekeyedScope(scope, from, to)) {
+			return true
+		}
+	}
+	return false
+}
+
+// httpsForm returns an http URL with the scheme https, other URLs as they
+// are.
+func httpsForm(u string) string {
+	if rest, ok := strings.CutPrefix(u, "http://"); ok {
+		return "https://" + rest
+	}
+	return u
+}
+
+// redactedScope returns scope prefixes for a message: each redacted, one
+// space between them.
+func redactedScope(scope []string) string {
+	out := make([]string, len(scope))
+	for i, p := range scope {
+		out[i] = vigil.RedactURL(p)
+	}
+	return strings.Join(out, " ")
+}
+
 // siteMovedToHTTPS returns prev, the previous crawl of a site sentinel
 // whose scope is written (none: the start page's directory), rekeyed to
 // https when cur, this check's crawl, ran the same query but for a scope
-// that is the https form of prev's (crawl.SchemeUpgrade): the site moved
-// to https alone. The record returned maps each URL rekeyed to the URL it
-// was read at (siteRecord.readAt), its versions keyed by the new URLs. It
-// returns nil if the site did not move so.
+// that is the https form of prev's, the prefixes of one origin moved
+// (crawl.SchemeUpgrade): the site moved to https alone, and the crawl
+// followed it (a written scope as the start page's directory:
+// crawl.Query.Scope). The record returned maps each URL rekeyed to the
+// URL it was read at (siteRecord.readAt), its versions keyed by the new
+// URLs. It returns nil if the site did not move so, or if prev was
+// crawled in a scope the sentinel no longer writes (crawledAsWritten).
 func siteMovedToHTTPS(written []string, prev *siteRecord, cur *crawl.Snapshot) *siteRecord {
-	if len(written) > 0 || prev == nil || len(prev.Snapshot.Pages) == 0 || len(cur.Pages) == 0 {
+	if prev == nil || len(prev.Snapshot.Pages) == 0 || len(cur.Pages) == 0 || !crawledAsWritten(written, prev.Snapshot) {
 		return nil
 	}
 	was := prev.Snapshot.Query
-	if dir, err := crawl.DefaultScope(prev.Snapshot.Pages[0].URL); err != nil || !slices.Equal(was.Scope, []string{dir}) {
-		return nil // crawled in a scope written then: edited since
-	}
-	if len(cur.Query.Scope) != 1 {
+	if sameSiteQuery(was, cur.Query) {
 		return nil
 	}
-	from, to, ok := crawl.SchemeUpgrade(was.Scope[0], cur.Query.Scope[0])
-	if !ok {
-		return nil
+	var snap *crawl.Snapshot
+	for _, p := range crawl.CanonicalScope(was.Scope) {
+		from, to, ok := crawl.SchemeUpgrade(p, httpsForm(p))
+		if !ok {
+			continue
+		}
+		if s := prev.Snapshot.Rekeyed(from, to); sameSiteQuery(s.Query, cur.Query) {
+			snap = s
+			break
+		}
 	}
-	snap := prev.Snapshot.Rekeyed(from, to)
-	if !sameSiteQuery(snap.Query, cur.Query) {
-		return nil // edited otherwise too
+	if snap == nil {
+		return nil // moved otherwise, or edited
 	}
 	out := &siteRecord{Snapshot: snap, Versions: make(map[string]int64, len(prev.Versions)), readAt: map[string]string{}}
 	rekeyed := map[string]string{} // the URL read at: its new one

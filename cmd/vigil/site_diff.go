@@ -69,7 +69,14 @@ func runSiteDiff(ctx context.Context, env *environment, args []string) (int, err
 			"page whose only change is a date in its footer shows one text update, and\n"+
 			"the text; a page served as text that is not markup (text/plain, CSS,\n"+
 			"JSON) is compared as its source text, a line a node, as vigil serve\n"+
-			"reads it. Exit status: 0 when no page changed, 1 when some did, 2 on trouble.\n\nFlags:\n")
+			"reads it.\n"+
+			"Both snapshots must be of the same query, but for a site that moved to\n"+
+			"https alone between them (NEW's start or scope the https form of OLD's,\n"+
+			"on the same host, each scheme's default port, the same paths, as a\n"+
+			"crawl of a site that came to redirect to https records it): OLD's pages\n"+
+			"are then compared with NEW's at their https URLs, and a first line\n"+
+			"(with --format json, a note on standard error) says \"moved to https\".\n"+
+			"Exit status: 0 when no page changed, 1 when some did, 2 on trouble.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	if help, err := parseFlags(fs, args); help || err != nil {
@@ -119,6 +126,9 @@ func runSiteDiff(ctx context.Context, env *environment, args []string) (int, err
 	if err != nil {
 		return exitError, err
 	}
+	// A site that moved to https alone is compared across the move, as
+	// the monitor compares it (site_diff_move.go).
+	s1, move := movedToHTTPS(s1, s2)
 	if err := sameQuery(s1, s2, displayName(oldName), displayName(newName)); err != nil {
 		return exitError, err
 	}
@@ -154,6 +164,19 @@ func runSiteDiff(ctx context.Context, env *environment, args []string) (int, err
 		return exitError, err
 	}
 	bw := bufio.NewWriterSize(env.stdout, 1<<16)
+	if move != nil {
+		// Said on standard error beside the delta tables, whose JSON
+		// is standard output's alone; first in the summary.
+		out := env.stderr
+		if *format == "summary" {
+			out = bw
+		}
+		if *format == "json" {
+			fmt.Fprint(out, "vigil site diff: note: ")
+		}
+		fmt.Fprintf(out, "moved to https: %s's pages on %s compared with %s's on %s at the same paths\n",
+			displayName(oldName), move.from, displayName(newName), move.to)
+	}
 	if *format == "json" {
 		enc := json.NewEncoder(bw)
 		enc.SetIndent("", "  ")

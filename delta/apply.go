@@ -430,7 +430,7 @@ func (a *applier) inserts() error {
 		for gi, i := range g {
 			op := &a.d.Ops[i]
 			if gi > 0 && a.d.Ops[g[gi-1]].Pos == op.Pos {
-				return conflict(i, op, "position %d of parent XID %d is inserted twice (also by operation %d)", op.Pos, px, g[gi-1]+1)
+				return conflict(i, op, "position %d of parent XID %d is inserted twice (also by operation %d)", op.Pos, px, a.d.opNumber(g[gi-1]))
 			}
 			for len(out) < op.Pos-1 && k < len(p.Children) {
 				out = append(out, p.Children[k])

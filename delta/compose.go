@@ -83,7 +83,7 @@ func compose(d1, d2 *Delta) (*Delta, error) {
 		var oe *OpError
 		if errors.As(err, &oe) {
 			return nil, fmt.Errorf("%w: the first delta does not lead to the second's source: undoing the first delta's operation %d (%s)%s: %s",
-				ErrNotComposable, oe.Index+1, d1.Ops[oe.Index].header(), oe.at(), oe.Msg)
+				ErrNotComposable, d1.opNumber(oe.Index), d1.Ops[oe.Index].header(), oe.at(), oe.Msg)
 		}
 		return nil, fmt.Errorf("%w: the first delta does not lead to the second's source: undoing the first delta: %v", ErrNotComposable, err)
 	}
@@ -92,7 +92,7 @@ func compose(d1, d2 *Delta) (*Delta, error) {
 		var oe *OpError
 		if errors.As(err, &oe) {
 			return nil, fmt.Errorf("%w: the second delta does not fit the first's result: the second delta's operation %d (%s)%s: %s",
-				ErrNotComposable, oe.Index+1, oe.Op, oe.at(), oe.Msg)
+				ErrNotComposable, oe.number(), oe.Op, oe.at(), oe.Msg)
 		}
 		return nil, fmt.Errorf("%w: the second delta does not fit the first's result: second delta's %v", ErrNotComposable, err)
 	}

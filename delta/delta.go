@@ -152,8 +152,19 @@ func (d *Delta) placeOf(i int) (line, col int, ok bool) {
 	return int(p.line), int(p.col), true
 }
 
+// opNumber returns the number, from 1, of d's operation i in d's file:
+// the order it was read in, which Canonicalize and Invert do not keep;
+// i+1 for an operation made in memory.
+func (d *Delta) opNumber(i int) int {
+	if _, _, ok := d.placeOf(i); ok {
+		return int(d.Ops[i].at)
+	}
+	return i + 1
+}
+
 // locate gives err, when it is an *OpError about one of d's operations
-// without a place, the place of that operation in d's file.
+// without a place, the place of that operation in d's file and its
+// number there.
 func (d *Delta) locate(err error) error {
 	if len(d.places) == 0 {
 		return err
@@ -161,6 +172,7 @@ func (d *Delta) locate(err error) error {
 	if oe, ok := err.(*OpError); ok && oe.Line == 0 {
 		if line, col, ok := d.placeOf(oe.Index); ok {
 			oe.Line, oe.Column = line, col
+			oe.num = d.opNumber(oe.Index)
 		}
 	}
 	return err

@@ -35,13 +35,18 @@ var ErrNeedsDocuments = fmt.Errorf("%w: cannot compose without the documents", E
 //	line 12, column 5: operation 3 (d par=17 pos=2 xm=(12-13)): parent XID 17 not in document
 //
 // The place of an operation of Invert's result is that of the operation
-// it undoes, and so is that of Rebase's.
+// it undoes, and so is that of Rebase's; so is its number in the message,
+// the operation's in the file, since Invert's and Canonicalize's order is
+// not the file's.
 type OpError struct {
 	Index        int
 	Op           string // the operation's header, without its content
 	Line, Column int    // where the operation starts in its delta file, 0 if unknown
 	Msg          string
 	Err          error // ErrConflict or ErrMalformed
+	// num is the operation's number in its delta file, from 1, or 0
+	// when it is unknown (Index+1 is shown).
+	num int
 }
 
 func (e *OpError) Error() string {
@@ -62,7 +67,16 @@ func (e *OpError) at() string {
 
 // unplaced is the message without the place.
 func (e *OpError) unplaced() string {
-	return fmt.Sprintf("operation %d (%s): %s", e.Index+1, e.Op, e.Msg)
+	return fmt.Sprintf("operation %d (%s): %s", e.number(), e.Op, e.Msg)
+}
+
+// number is the operation's number in the message: its number in its
+// delta file when known, else Index+1.
+func (e *OpError) number() int {
+	if e.num > 0 {
+		return e.num
+	}
+	return e.Index + 1
 }
 
 func (e *OpError) Unwrap() error { return e.Err }

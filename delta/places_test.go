@@ -32,7 +32,8 @@ func decodeBoth(t *testing.T, text string) []*Delta {
 // the operation at fault starts in the delta file (its < in XML, its { in
 // JSON; columns in characters), in both codecs, for a delta of a file of
 // several, and for the inverse of a decoded delta (the operation it
-// undoes). They named only the operation's index.
+// undoes, numbered as the file numbers it: Invert's canonical order is
+// not the file's). They named only the operation's index.
 func TestApplyErrorsPlaced(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
@@ -81,14 +82,14 @@ func TestApplyErrorsPlaced(t *testing.T) {
 		{
 			// Undone, the insert is a delete of a node the document does
 			// not have, after the rename in canonical order: the place
-			// is the insert's.
+			// and the number are the insert's in the file.
 			name:  "inverse",
 			xmlAt: [2]int{2, 1}, jsonAt: [2]int{2, 1},
 			xml: "<unit_delta><t>\n<i par=\"14\" pos=\"4\" xm=\"(20)\"><new/></i>\n<rn xid=\"9\" ov=\"name\" nv=\"name\"/></t></unit_delta>",
 			json: "{\"ops\":[\n{\"op\":\"i\",\"par\":14,\"pos\":4,\"xm\":\"(20)\",\"content\":{\"kind\":\"element\",\"name\":\"new\"}},\n" +
 				"{\"op\":\"rn\",\"xid\":9,\"ov\":\"name\",\"nv\":\"name\"}]}",
 			invert: true,
-			want:   "operation 2 (d par=14 pos=4 xm=(20)): position 4 out of range: parent XID 14 has 3 children",
+			want:   "operation 1 (d par=14 pos=4 xm=(20)): position 4 out of range: parent XID 14 has 3 children",
 		},
 	} {
 		for _, form := range []string{"xml", "json"} {
@@ -142,7 +143,8 @@ func TestErrorsOfBuiltDeltasUnplaced(t *testing.T) {
 
 // TestValidatePlaced: Delta.Validate names the place of a decoded
 // operation that was changed in memory since, and Canonicalize, which
-// reorders the operations, keeps each operation's place.
+// reorders the operations, keeps each operation's place and number in
+// the file.
 func TestValidatePlaced(t *testing.T) {
 	ds := decodeBoth(t, "{\"ops\":[\n{\"op\":\"i\",\"par\":14,\"pos\":4,\"xm\":\"(20)\",\"content\":{\"kind\":\"element\",\"name\":\"new\"}},\n"+
 		"  {\"op\":\"rn\",\"xid\":9,\"ov\":\"name\",\"nv\":\"title\"}]}")
@@ -152,7 +154,7 @@ func TestValidatePlaced(t *testing.T) {
 		t.Fatalf("canonical order: %s", opStrings(d))
 	}
 	d.Ops[0].NewValue = ""
-	want := "line 3, column 3: operation 1 (rn xid=9 ov=\"name\" nv=\"\"): a rename needs the old and the new name"
+	want := "line 3, column 3: operation 2 (rn xid=9 ov=\"name\" nv=\"\"): a rename needs the old and the new name"
 	if err := d.Validate(); err == nil || err.Error() != want {
 		t.Errorf("Validate = %v\nwant %s", err, want)
 	}

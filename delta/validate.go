@@ -95,7 +95,7 @@ func (d *Delta) validate() error {
 					if op.Kind == Insert {
 						verb = "inserted"
 					}
-					return malformed(i, op, "XID %d is %s twice (also by operation %d)", x, verb, j+1)
+					return malformed(i, op, "XID %d is %s twice (also by operation %d)", x, verb, d.opNumber(j))
 				}
 				seen[x] = i
 			}
@@ -131,7 +131,7 @@ func (d *Delta) validate() error {
 				if op.Kind == Rename {
 					what = "name"
 				}
-				return malformed(i, op, "the %s of element %d is changed twice (also by operation %d)", what, op.Node, j+1)
+				return malformed(i, op, "the %s of element %d is changed twice (also by operation %d)", what, op.Node, d.opNumber(j))
 			}
 			attrs[key] = i
 		default:
@@ -176,7 +176,7 @@ func (d *Delta) pairUpdates(dels, ins map[tree.XID]half) error {
 			i := min(h.op, g.op)
 			other := max(h.op, g.op)
 			op := &d.Ops[i]
-			return malformed(i, op, "the other half of the update (operation %d) has parent %d, not %d", other+1, d.Ops[other].Parent, op.Parent)
+			return malformed(i, op, "the other half of the update (operation %d) has parent %d, not %d", d.opNumber(other), d.Ops[other].Parent, op.Parent)
 		}
 	}
 	for x, h := range ins {

@@ -11,8 +11,10 @@ import (
 // as it was) with an error that names where the operation at fault
 // starts in the delta file, in either codec, read from a file or from
 // standard input, in a file of several deltas, and undone with --reverse
-// (where the operation named is the inverse of the one written there).
-// The error named only the operation's number.
+// (where the operation named is the inverse of the one written there,
+// numbered as the file numbers it: undone, the operations are in another
+// order, and the number named another line's). The error named only the
+// operation's number.
 func TestPatchNamesPlaceOfOperation(t *testing.T) {
 	const v1 = `<r><a>x</a><b>y</b></r>`
 	// XIDs of v1, numbered afresh: x 1, a 2, y 3, b 4, r 5.
@@ -47,7 +49,7 @@ func TestPatchNamesPlaceOfOperation(t *testing.T) {
 		{name: "vigil diff's, edited", delta: edited, doc: v1,
 			want: "line 5, column 1: operation 3 (i par=17 pos=2 xm=(6)): parent XID 17 not in document"},
 		{name: "vigil diff's, edited, undone", delta: edited, doc: `<r><a>z</a><c/><b>y</b></r>`, args: []string{"--reverse"},
-			want: "line 5, column 1: operation 2 (d par=17 pos=2 xm=(6)): parent XID 17 not in document (--reverse: the inverse of the operation written there)"},
+			want: "line 5, column 1: operation 3 (d par=17 pos=2 xm=(6)): parent XID 17 not in document (--reverse: the inverse of the operation written there)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()

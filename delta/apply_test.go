@@ -158,6 +158,9 @@ func TestApplyRefusals(t *testing.T) {
 			"content node 1 in post-order has XID 12, the XID-map says 11"},
 		{"malformed: no content", Delta{Ops: []Op{del(14, 3, xm(12, 13), nil)}},
 			"missing content"},
+		// "an element", not "a element".
+		{"malformed: element without a name", Delta{Ops: []Op{ins(14, 1, xm(20), &tree.Node{Kind: tree.Element, XID: 20})}},
+			"operation 1 (i par=14 pos=1 xm=(20)): an element in the content has no name"},
 		{"malformed: kind", Delta{Ops: []Op{{Kind: 42}}},
 			"unknown operation kind 42"},
 	}

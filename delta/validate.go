@@ -267,8 +267,10 @@ func checkTreeOp(i int, op *Op) error {
 			bad = fmt.Sprintf("content node of invalid kind %d", n.Kind)
 		case n.Kind != tree.Element && (len(n.Children) > 0 || len(n.Attrs) > 0):
 			bad = fmt.Sprintf("a %s in the content has children or attributes", n.Kind)
-		case (n.Kind == tree.Element || n.Kind == tree.ProcInst) && n.Name == "":
-			bad = fmt.Sprintf("a %s in the content has no name", n.Kind)
+		case n.Kind == tree.Element && n.Name == "":
+			bad = "an element in the content has no name"
+		case n.Kind == tree.ProcInst && n.Name == "":
+			bad = "a processing instruction in the content has no name"
 		case n.Kind == tree.Element && n.Value != "":
 			bad = "an element in the content has a value"
 		case (n.Kind == tree.Text || n.Kind == tree.Comment) && n.Name != "":

@@ -291,7 +291,8 @@ func TestHelpOnlyFirst(t *testing.T) {
 // that is not a delta object: JSON is told by its first character and its
 // errors are said in JSON terms; a file with no delta in it (empty, an
 // empty <unit_delta>, an empty JSON array) is refused alike, while an
-// explicit empty delta ({} in JSON, <t/> in XML) is one.
+// explicit empty delta ({} in JSON, <unit_delta><t/></unit_delta> in
+// XML) is one.
 func TestReadDeltasEmptyAndJSON(t *testing.T) {
 	dir := t.TempDir()
 	doc := filepath.Join(dir, "a.xml")

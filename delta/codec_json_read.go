@@ -183,7 +183,7 @@ func (j *jsonDecoder) strToken(path string, t jsonToken, dst *string) error {
 func (j *jsonDecoder) uintToken(path string, t jsonToken, dst *uint64) error {
 	x, err := strconv.ParseUint(t.text, 10, 64)
 	if t.kind != tokenNumber || err != nil {
-		return j.typeError(t, path, "a uint64")
+		return j.typeError(t, path, "a whole number from 0 to 18446744073709551615")
 	}
 	*dst = x
 	return nil
@@ -192,7 +192,7 @@ func (j *jsonDecoder) uintToken(path string, t jsonToken, dst *uint64) error {
 func (j *jsonDecoder) intToken(path string, t jsonToken, dst *int) error {
 	x, err := strconv.ParseInt(t.text, 10, 64)
 	if t.kind != tokenNumber || err != nil || x < math.MinInt || x > math.MaxInt {
-		return j.typeError(t, path, "an int")
+		return j.typeError(t, path, "a whole number")
 	}
 	*dst = int(x)
 	return nil

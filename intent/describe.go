@@ -258,26 +258,32 @@ func formatNumber(f float64) string {
 	return strconv.FormatFloat(f, 'f', -1, 64)
 }
 
+// noText stands in Texts for the side of a link's text or an image's
+// alternative text that has none (an image link that gained a text, an
+// alt removed), which would otherwise show as a blank, leaving the target
+// in parentheses to read as the new text.
+const noText = "(no text)"
+
 // maxShown is the most bytes of one side of a change that Texts returns.
 const maxShown = 300
 
 // Texts returns the old and new text a reader is shown for the change: its
 // values, or for a link or an image its target, or its text (alternative
-// text) followed by the target when only that changed; each is cut to 300
-// bytes, with an ellipsis, both from a little before their first
-// difference when they are longer (see clipPair).
+// text; noText for none) followed by the target when only that changed;
+// each is cut to 300 bytes, with an ellipsis, both from a little before
+// their first difference when they are longer (see clipPair).
 func (c Change) Texts() (old, new string) {
 	old, new = c.Old, c.New
 	if l := c.Link; l != nil {
 		old, new = cmp.Or(old, l.OldHref), cmp.Or(new, l.NewHref)
 		if l.OldHref == l.NewHref && l.OldText != l.NewText {
-			old, new = l.OldText, l.NewText+" ("+l.NewHref+")"
+			old, new = cmp.Or(l.OldText, noText), cmp.Or(l.NewText, noText)+" ("+l.NewHref+")"
 		}
 	}
 	if im := c.Image; im != nil {
 		old, new = cmp.Or(old, im.OldSrc), cmp.Or(new, im.NewSrc)
 		if im.OldSrc == im.NewSrc && im.OldAlt != im.NewAlt {
-			old, new = im.OldAlt, im.NewAlt+" ("+im.NewSrc+")"
+			old, new = cmp.Or(im.OldAlt, noText), cmp.Or(im.NewAlt, noText)+" ("+im.NewSrc+")"
 		}
 	}
 	if old != "" && new != "" {

@@ -43,6 +43,17 @@ func TestDescribe(t *testing.T) {
 			"~ value rose above 100: 99 -> 120.5", "value rose above 100: <del>99</del> <ins>120.5</ins>"},
 		{Change{Kind: KindLink, Op: Update, Link: &LinkInfo{OldHref: "/a", NewHref: "/a", OldText: "A", NewText: "Alpha"}},
 			"~ link changed: A -> Alpha (/a)", "link changed: <del>A</del> <ins>Alpha (/a)</ins>"},
+		// A link's text or an image's alternative text that comes or goes
+		// shows "(no text)" for the side without one, not a blank that
+		// leaves the target in parentheses to read as the new text.
+		{Change{Kind: KindLink, Op: Update, Link: &LinkInfo{OldHref: "/a", NewHref: "/a", OldText: "", NewText: "Docs"}},
+			"~ link changed: (no text) -> Docs (/a)", "link changed: <del>(no text)</del> <ins>Docs (/a)</ins>"},
+		{Change{Kind: KindLink, Op: Update, Link: &LinkInfo{OldHref: "/a", NewHref: "/a", OldText: "Docs", NewText: ""}},
+			"~ link changed: Docs -> (no text) (/a)", "link changed: <del>Docs</del> <ins>(no text) (/a)</ins>"},
+		{Change{Kind: KindImage, Op: Update, Image: &ImageInfo{OldSrc: "/x.png", NewSrc: "/x.png", OldAlt: "", NewAlt: "Logo"}},
+			"~ image changed: (no text) -> Logo (/x.png)", "image changed: <del>(no text)</del> <ins>Logo (/x.png)</ins>"},
+		{Change{Kind: KindImage, Op: Update, Image: &ImageInfo{OldSrc: "/x.png", NewSrc: "/x.png", OldAlt: "Logo", NewAlt: ""}},
+			"~ image changed: Logo -> (no text) (/x.png)", "image changed: <del>Logo</del> <ins>(no text) (/x.png)</ins>"},
 		{Change{Kind: KindTableRow, Op: Move, Old: "1.2 | May", New: "1.2 | May"},
 			"~ row moved: 1.2 | May", "row moved: 1.2 | May"},
 		{Change{Kind: KindWord, Op: Insert, New: "brand new"},

@@ -186,10 +186,12 @@ func (v *ValueInfo) heading(h string, op Operation) string {
 // where says where in its table a cell is, to follow the participle: " in
 // row Bravo, column Price" (the row's first cell; the column's header,
 // else its number), leaving out what the cell's own texts, old and new,
-// already show (its row's first cell, or its header, changed).
+// already show (its row's first cell, or its header, changed). A cell
+// after the first whose text is its row's first cell's ("Paris -> Lyon"
+// in the row Paris) is not that cell, and says its row.
 func (t *TableInfo) where(old, new string) string {
 	var at []string
-	if t.Row != "" && t.Row != old && t.Row != new {
+	if t.Row != "" && (t.Column > 1 || t.Row != old && t.Row != new) {
 		at = append(at, "row "+showParents([]string{t.Row}))
 	}
 	switch {

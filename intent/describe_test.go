@@ -184,6 +184,13 @@ func TestCellWhere(t *testing.T) {
 		{"the row's first cell", valuePage(bare), valuePage(`<table><tr><td>Alpha</td><td>1</td></tr><tr><td>Charlie</td><td>2</td></tr></table>`), []string{
 			"~ cell changed in column 1: Bravo -> Charlie",
 		}},
+		// A cell further along whose old or new text is its row's first
+		// cell's still says its row: "Paris -> Lyon" in the row Paris.
+		{"a cell like the row's first", valuePage(`<table><tr><th>From</th><th>To</th></tr><tr><td>Paris</td><td>Paris</td></tr><tr><td>Rome</td><td>Oslo</td></tr></table>`),
+			valuePage(`<table><tr><th>From</th><th>To</th></tr><tr><td>Paris</td><td>Lyon</td></tr><tr><td>Rome</td><td>Rome</td></tr></table>`), []string{
+				"~ cell changed in row Paris, column To: Paris -> Lyon",
+				"~ cell changed in row Rome, column To: Oslo -> Rome",
+			}},
 	} {
 		r := evalClause(t, tc.old, tc.new, "table")
 		var got []string

@@ -47,7 +47,9 @@
 // site snapshot of the sentinel, replaced in the check's transaction
 // (vigil.CheckRecord.Site). A change lists the pages added, deleted and
 // modified (records of kind page); a modified page counts when the
-// sentinel's Monitor clause finds its change, as for a page sentinel. A
+// sentinel's Monitor clause finds its change, as for a page sentinel, or
+// when the clause cannot compare its versions (one cannot be read), the
+// note saying so (notComparedNote): left out, its change would be lost. A
 // check of a site must end within its claim's lease, less a tenth: one cut
 // there fails, as a failing start page does, and so does one whose crawl
 // cannot be compared with the previous one (compareFailure), which stays

@@ -23,7 +23,8 @@ var siteOptions = webtable.Options{Strict: true, Cover: true, Complete: true}
 // compareSites returns the records of the pages added, deleted and
 // modified from the crawl prev to cur: every page added or deleted (by
 // URL), and the modified pages whose change the sentinel's Monitor clause
-// finds, the most important in cur first. Its error, but for ctx's, says
+// finds, or whose versions it could not compare (notComparedNote), the
+// most important in cur first. Its error, but for ctx's, says
 // which crawl could not be compared and why, its URLs redacted: it is told
 // to the user (compareFailure).
 func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecord, grant *memoryGrant) ([]intent.Change, error) {
@@ -143,7 +144,12 @@ func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecor
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
+			// Reported changed, saying why it was not compared
+			// (notComparedNote): dropped, its change would be lost,
+			// as this crawl becomes the reference.
 			m.Logger.Error("evaluate site page", LogSentinel, j.s.ID, logURL(p.URL), LogError, err)
+			info.Note = addNote(info.Note, notComparedNote(err))
+			out = append(out, intent.NewPageChange(intent.Update, info))
 			continue
 		}
 		if !ok {
@@ -153,6 +159,18 @@ func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecor
 		out = append(out, intent.NewPageChange(intent.Update, info))
 	}
 	return out, nil
+}
+
+// notComparedNote is the note of a modified page of a site whose two
+// versions could not be compared by the sentinel's Monitor clause (a
+// stored version that cannot be read or parsed): the page is reported
+// changed, as "any change" would report it, saying so and why, its URLs
+// redacted. Left out, its change would be lost for good, the crawl
+// becoming the reference; failing the check instead would hold back
+// every other page's change for as long as the version stays unreadable,
+// which may be for ever.
+func notComparedNote(err error) string {
+	return "changed, but its content could not be compared by the Monitor clause: " + vigil.RedactURLs(err.Error())
 }
 
 // byContent returns the URL of the first of the pages ids (by URL) that

@@ -219,11 +219,21 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 		m.Logger.Info("site check failed: start page moved", LogSentinel, j.s.ID, logURL(site.URL), LogError, msg)
 		return
 	}
+	if prevErr != nil {
+		// The previous crawl, which the store could not give, stays the
+		// reference, compared with at the next check; nothing else is
+		// said of this crawl beside the failure.
+		j.st.SiteNotes, j.st.SiteNotesOf = nil, ""
+		j.outcome = schedule.Failed
+		m.failedUnrecorded(ctx, j, ps, site.URL, snapshotFailure(prevErr), now)
+		m.Logger.Error("site check failed: site snapshot not read", LogSentinel, j.s.ID, logURL(site.URL), LogError, prevErr)
+		return
+	}
 	cur := m.carrySite(j, prev, c.record)
 	m.readSiteImportance(ctx, j, cur, grant, now)
 	// What the crawl's pages lack (sitescopemiss.go), looked at once the
 	// check has compared and reported, in the time it leaves.
-	// A check whose comparison failed says nothing of its crawl beside
+	// A check that failed past here says nothing of its crawl beside
 	// its failure (noteMisses).
 	noteMisses := true
 	defer func() {
@@ -231,11 +241,6 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 			m.noteSiteScopeMisses(cctx, j, cur, grant)
 		}
 	}()
-	if prevErr != nil {
-		j.outcome = schedule.Failed
-		m.Logger.Error("read site snapshot", LogSentinel, j.s.ID, LogError, prevErr)
-		return
-	}
 	if j.rec.Site, err = encodeSite(cur); err != nil {
 		j.outcome = schedule.Failed
 		m.Logger.Error("encode site snapshot", LogSentinel, j.s.ID, LogError, err)
@@ -275,8 +280,11 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 	rid, to, err := m.startVersion(ctx, cur)
 	if err != nil {
 		// Not recorded, and told as the site's failure: compared again at
-		// the next check, with this crawl.
+		// the next check, with this crawl; nothing else is said of this
+		// crawl (noteMisses).
 		j.rec.Site = nil
+		j.st.SiteNotes, j.st.SiteNotesOf = nil, ""
+		noteMisses = false
 		j.outcome = schedule.Failed
 		msg := "the change of the site cannot be recorded: " + err.Error()
 		m.failedUnrecorded(ctx, j, ps, site.URL, msg, now)
@@ -396,6 +404,14 @@ func sameSiteQuery(a, b crawl.Query) bool {
 func compareFailure(err error) string {
 	return "the site's crawl could not be compared with its last crawl, which stays the reference " +
 		"(compared with again at the next check): " + err.Error()
+}
+
+// snapshotFailure is the failure of a site check whose previous crawl
+// the store could not give (err, SiteSnapshot's): it stays the reference,
+// read again at the next check.
+func snapshotFailure(err error) string {
+	return "the site's last crawl could not be read from the store, and stays the reference " +
+		"(read again at the next check): " + vigil.RedactURLs(err.Error())
 }
 
 // notStoredFailure is the failure of a site check that read pages it

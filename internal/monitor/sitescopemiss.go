@@ -27,7 +27,9 @@ import (
 // it: a scope found on the first page costs that page alone. The pages are
 // looked at again only when their versions or the clause change
 // (state.SiteNotesOf), and the notes go while the site's start page fails,
-// as a page's do while it fails.
+// as a page's do while it fails, and while its checks fail otherwise (the
+// crawl not compared, the change not recorded, the last crawl not read):
+// a failed check says nothing of its crawl beside its failure.
 
 // maxSiteScopePages bounds the pages of a site looked at for its scope
 // notes, the most important first: the note says how many were.

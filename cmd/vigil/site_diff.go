@@ -75,7 +75,8 @@ func runSiteDiff(ctx context.Context, env *environment, args []string) (int, err
 			"on the same host, each scheme's default port, the same paths, as a\n"+
 			"crawl of a site that came to redirect to https records it): OLD's pages\n"+
 			"are then compared with NEW's at their https URLs, and a first line\n"+
-			"(with --format json, a note on standard error) says \"moved to https\".\n"+
+			"(with --format json, a note on standard error, and the field\n"+
+			"movedToHTTPS: {\"from\": OLD's origin, \"to\": NEW's}) says \"moved to https\".\n"+
 			"Exit status: 0 when no page changed, 1 when some did, 2 on trouble.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
@@ -166,7 +167,8 @@ func runSiteDiff(ctx context.Context, env *environment, args []string) (int, err
 	bw := bufio.NewWriterSize(env.stdout, 1<<16)
 	if move != nil {
 		// Said on standard error beside the delta tables, whose JSON
-		// is standard output's alone; first in the summary.
+		// is standard output's alone and says it too (movedToHTTPS);
+		// first in the summary.
 		out := env.stderr
 		if *format == "summary" {
 			out = bw
@@ -181,7 +183,7 @@ func runSiteDiff(ctx context.Context, env *environment, args []string) (int, err
 		enc := json.NewEncoder(bw)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
-		err = enc.Encode(siteDeltaJSON{Delta: d, Importance: changedImportance(d, s1, s2), ReadAsText: changedReadAsText(d, s1, s2),
+		err = enc.Encode(siteDeltaJSON{Delta: d, MovedToHTTPS: moveJSON(move), Importance: changedImportance(d, s1, s2), ReadAsText: changedReadAsText(d, s1, s2),
 			Reading: changedReading(d, s1, s2), Failed: changedFailed(d, s1, s2), DigestNote: digestNotes(d, s2), Carried: carriedPages(s2), LinksNote: linksNotes(s2)})
 	} else {
 		sd := newSiteDelta(d, s1, s2, w1, w2)

@@ -11,6 +11,10 @@ import (
 // web tables, and the importance of the pages they name.
 type siteDeltaJSON struct {
 	*webtable.Delta
+	// MovedToHTTPS, when the site moved to https alone between the two
+	// snapshots (movedToHTTPS), says from which origin to which: OLD's
+	// pages were compared with NEW's at their https URLs.
+	MovedToHTTPS *siteMoveJSON `json:"movedToHTTPS,omitempty"`
 	// Importance is the importance of each page added, deleted or
 	// modified, by URL: in the new snapshot, in the old one for a page
 	// deleted. Pages of snapshots without importance are left out.
@@ -246,4 +250,21 @@ func changedImportance(d *webtable.Delta, s1, s2 *crawl.Snapshot) map[string]flo
 		return nil
 	}
 	return out
+}
+
+// siteMoveJSON is a site's move to https alone in vigil site diff
+// --format json: the origin OLD's pages were read on and NEW's
+// ("http://example.org", "https://example.org").
+type siteMoveJSON struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// moveJSON returns move as vigil site diff --format json writes it; nil
+// for none.
+func moveJSON(move *siteDiffMove) *siteMoveJSON {
+	if move == nil {
+		return nil
+	}
+	return &siteMoveJSON{From: move.from, To: move.to}
 }

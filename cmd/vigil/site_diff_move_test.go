@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -98,6 +99,15 @@ func TestSiteDiffMovedToHTTPS(t *testing.T) {
 			code, out, errOut = runVigilEnv(t, nil, "site", "diff", "--format", "json", old, new)
 			if code != exitChanged || !strings.Contains(errOut, "vigil site diff: note: moved to https") || !strings.HasPrefix(out, "{") {
 				t.Errorf("--format json: exit %d, stderr %q, output %.80q; want exit 1, the move noted on stderr, JSON alone", code, errOut, out)
+			}
+			var got struct {
+				MovedToHTTPS *siteMoveJSON `json:"movedToHTTPS"`
+			}
+			if err := json.Unmarshal([]byte(out), &got); err != nil {
+				t.Fatalf("--format json: standard output is not JSON alone: %v", err)
+			}
+			if m := got.MovedToHTTPS; m == nil || m.From != "http://example.com" || m.To != "https://example.com" {
+				t.Errorf("--format json: movedToHTTPS %+v, want from http://example.com to https://example.com", m)
 			}
 		})
 	}

@@ -254,10 +254,14 @@ func sentinelStates(ctx context.Context, st vigil.Store, sens []*vigil.Sentinel)
 		return nil, err
 	}
 	out := make(map[int64]web.SentinelState, len(states))
+	now := time.Now()
 	for _, s := range sens {
 		if raw, ok := states[s.ID]; ok {
 			sum := monitor.Summary(raw, s)
-			out[s.ID] = web.SentinelState{Lifespan: sum.Lifespan.Phase().String(), ScopeNotes: sum.ScopeNotes, FailingSince: sum.FailingSince,
+			// An ended sentinel edited to live on is taken up by its
+			// next check, due at once: not ended until then.
+			life := monitor.LifespanAt(sum.Lifespan, s, now)
+			out[s.ID] = web.SentinelState{Lifespan: life.Phase().String(), ScopeNotes: sum.ScopeNotes, FailingSince: sum.FailingSince,
 				CheckErrors: sum.CheckErrors, NextDigest: sum.DigestDue}
 		}
 	}

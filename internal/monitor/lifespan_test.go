@@ -1,9 +1,12 @@
 package monitor
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/vigil-web/vigil/internal/schedule"
 )
 
 // TestEndedSentinelEditedLivesOn: a sentinel that ended and is then edited
@@ -104,4 +107,62 @@ func endNotices(t *testing.T, p *onePage) int {
 		}
 	}
 	return n
+}
+
+// TestLifespanAt: the status an ended sentinel's next check starts from
+// is the ended one its state records, unless its To was edited since to
+// one not reached yet: that check takes it up again, and the views (the
+// dashboard's page an edit leads to, the API's answer to the PUT, vigil
+// sentinel list) say so, not "ended, checked no more" of a sentinel due at
+// once.
+func TestLifespanAt(t *testing.T) {
+	to := func(p *onePage, d time.Duration) string {
+		return " To " + p.start.Add(d).Format("01/02/2006 15:04")
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(p *onePage) string
+		at   time.Duration // when it is asked, and checked
+		want schedule.Phase
+	}{
+		{"to a later To", func(p *onePage) string { return digestSource("immediate", to(p, 20*time.Hour)) }, 6*time.Hour + 50*time.Minute, schedule.Active},
+		{"to a To passed since", func(p *onePage) string { return digestSource("immediate", to(p, 7*time.Hour)) }, 7*time.Hour + 10*time.Minute, schedule.Ended},
+		// To Now + 5 hour, resolved again at the edit, is the same clause.
+		{"in another clause", func(p *onePage) string { return digestSource("interactive", " To Now + 5 hour") }, 6*time.Hour + 50*time.Minute, schedule.Ended},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newDigestPages(t, "")
+			p.edit(t, digestSource("immediate", " To Now + 5 hour"))
+			p.run(t, 0)
+			p.run(t, 6*time.Hour+10*time.Minute) // past the end
+			st := lifespanOf(t, p)
+			if st.Phase() != schedule.Ended {
+				t.Fatalf("past its end: %v, want ended", st.Phase())
+			}
+			p.clock = p.start.Add(6*time.Hour + 40*time.Minute)
+			p.edit(t, tc.edit(p))
+			cur, err := p.db.FindSentinelByID(context.Background(), p.s.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := LifespanAt(st, cur, p.start.Add(tc.at)).Phase(); got != tc.want {
+				t.Errorf("edited %s, before its next check: %v, want %v", tc.name, got, tc.want)
+			}
+			// Its next check agrees.
+			p.run(t, tc.at)
+			if got := lifespanOf(t, p).Phase(); got != tc.want {
+				t.Errorf("edited %s, after its next check: %v, want %v", tc.name, got, tc.want)
+			}
+		})
+	}
+}
+
+// lifespanOf reads the lifespan status the state of p's sentinel records.
+func lifespanOf(t *testing.T, p *onePage) schedule.Status {
+	t.Helper()
+	states, err := p.db.SentinelStates(context.Background(), []int64{p.s.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Lifespan(states[p.s.ID])
 }

@@ -128,6 +128,28 @@ type pendingConfirm struct {
 // if it has not.
 func Lifespan(raw json.RawMessage) schedule.Status { return decodeState(raw).Status }
 
+// LifespanAt returns the lifespan status that the next check of sentinel
+// s, at now, starts from, where st is the one its state records: st, but
+// for an ended sentinel whose To was edited since to one not reached at
+// now, which that check takes up again (schedule.Lifespan.Evaluate), so
+// that the views of a sentinel just edited to live on (the dashboard's
+// page the edit leads to, the API's answer, vigil sentinel list) do not
+// say it ended, with no next check, while it is due at once. An event
+// its From or To waits on is taken as not happened yet.
+func LifespanAt(st schedule.Status, s *vigil.Sentinel, now time.Time) schedule.Status {
+	if st.Phase() != schedule.Ended || s == nil {
+		return st
+	}
+	p, err := decodePlan(s)
+	if err != nil {
+		return st
+	}
+	if tr := p.lifespan.Evaluate(now, st, nil); tr.Status.Phase() != schedule.Ended {
+		return tr.Status
+	}
+	return st
+}
+
 // StateSummary is what a sentinel's stored state says to its users: its
 // lifespan status (Lifespan), its scope notes (ScopeNotes) and, by page
 // URL, the start of each failing page's run of failed fetches

@@ -28,22 +28,34 @@ type Refresh struct {
 // FindRefresh returns the first meta refresh of an HTML document whose
 // content parses (ParseRefresh), as a browser with scripts reads it: a
 // meta element in a <noscript>, a <script> or another element whose
-// content is raw text is none. It reads the document with
-// golang.org/x/net/html's tokenizer, up to that element.
+// content is raw text is none, nor is one in a <template>, whose content
+// is inert (and a <base> there sets no base URL). It reads the document
+// with golang.org/x/net/html's tokenizer, up to that element.
 func FindRefresh(doc []byte) (Refresh, bool) {
 	z := html.NewTokenizer(bytes.NewReader(doc))
 	var base string
 	baseSeen := false
+	templates := 0 // the <template> elements open
 	for {
 		switch z.Next() {
 		case html.ErrorToken:
 			return Refresh{}, false
+		case html.EndTagToken:
+			if name, _ := z.TagName(); atom.Lookup(name) == atom.Template && templates > 0 {
+				templates--
+			}
 		case html.StartTagToken, html.SelfClosingTagToken:
 			name, hasAttr := z.TagName()
-			if !hasAttr {
+			a := atom.Lookup(name)
+			if a == atom.Template {
+				// Never void: <template/> opens one too.
+				templates++
 				continue
 			}
-			switch atom.Lookup(name) {
+			if !hasAttr || templates > 0 {
+				continue
+			}
+			switch a {
 			case atom.Base:
 				if href, ok := tagAttrs(z)["href"]; ok && !baseSeen {
 					base, baseSeen = href, true

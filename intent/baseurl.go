@@ -50,7 +50,8 @@ func (p *Pair) pageBase(page string, doc *tree.Document) *url.URL {
 // PageBase returns the URL the relative URLs of doc, a page read from the
 // address page, resolve against: the href of its first base element with
 // one, wherever it stands (a base in the body is the document's base too,
-// for the links before it as well, as browsers take it), resolved
+// for the links before it as well, as browsers take it) but in a
+// template, whose content is inert, resolved
 // against page, if that is an http or https URL, else page; nil if page
 // is not an absolute URL. A base of another scheme (data:, javascript:,
 // ftp:, about:blank, blob:) is passed over for page. Here Vigil departs
@@ -74,7 +75,8 @@ func PageBase(page string, doc *tree.Document) *url.URL {
 	}
 	found := false
 	tree.Walk(doc.Root, func(n *tree.Node) bool {
-		if found {
+		if found || elementIs(n, "template") {
+			// A template's content is inert: a base there is none.
 			return false
 		}
 		if elementIs(n, "base") {

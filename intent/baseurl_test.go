@@ -160,6 +160,9 @@ func TestPageBase(t *testing.T) {
 		{"an ftp base, then an http one", page, `<base href="ftp://files.example/"><base href="https://cdn.example/">`, page},
 		{"http in capitals", page, `<base href="HTTP://cdn.example/">`, "http://cdn.example/"},
 		{"no address", "", `<base href="https://cdn.example/">`, ""},
+		// A template's content is inert: its base sets no base URL.
+		{"a base in a template", page, `<template><base href="/tmpl/"></template>`, page},
+		{"a base after a template's", page, `<template><base href="/tmpl/"></template><base href="/assets/">`, "https://shop.example/assets/"},
 		{"a relative address", "cameras/index.html", "", ""},
 	} {
 		doc := parseDoc(t, "<html><head>"+tc.head+"</head><body><p>Cameras</p></body></html>")

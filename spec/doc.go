@@ -243,7 +243,11 @@
 //     time.Duration, which is what the monitor waits for and adds (about
 //     292 years; a month counts as 31 days); months in Fetch and Confirm;
 //     Confirm not shorter than the Fetch interval; invalid email addresses,
-//     webhook and chat URLs, and unsupported fax and PDA; Compare n < 2;
+//     webhook and chat URLs, and unsupported fax and PDA; a contact twice
+//     in one Notify clause (an email address in any case, a webhook URL in
+//     NormalizeURL's normal form without its fragment, its path and query
+//     in their case, which a receiver tells apart; a sentinel stored before
+//     this comparing is warned of it instead); Compare n < 2;
 //     lapsed start and end times and events ("From 01/01/2003 has passed",
 //     at the date, with what to write instead), during(s) when s is not
 //     active ("start event is invalid"), To Now, cycles between lifespans,

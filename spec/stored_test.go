@@ -89,3 +89,29 @@ func TestStoredFragmentOperandsLoad(t *testing.T) {
 		t.Errorf("checked again, warnings %v", ch.Warnings)
 	}
 }
+
+// TestStoredWebhookSpellingsLoad: a sentinel stored before two spellings
+// of one webhook URL were one contact (testdata/stored/
+// webhook_spellings.json: "https://hooks.example/x" and
+// "https://hooks.example/x#copy") loads with both, and checked again is
+// warned, not refused; new input is refused.
+func TestStoredWebhookSpellingsLoad(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "stored", "webhook_spellings.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c Checked
+	if err := json.Unmarshal(data, &c); err != nil {
+		t.Fatalf("a stored sentinel does not load: %v", err)
+	}
+	if _, err := DecodeSentinel(data); err == nil || !strings.Contains(err.Error(), "duplicate contact https://hooks.example/x#copy") {
+		t.Errorf("DecodeSentinel: %v, want the second spelling refused", err)
+	}
+	ch, err := NewChecker(date(2026, 11, 2, 0, 0)).RecheckStored("s", c.Sentinel)
+	if err != nil {
+		t.Fatalf("checked again, it is refused: %v", err)
+	}
+	if len(ch.Warnings) != 1 || !strings.Contains(ch.Warnings[0].Error(), "duplicate contact https://hooks.example/x#copy") {
+		t.Errorf("checked again, warnings %v", ch.Warnings)
+	}
+}

@@ -48,11 +48,35 @@ func (v *validator) fetch(f *FetchClause) {
 	}
 }
 
+// contactKey returns what two contacts of one Notify clause share when
+// they reach the same receiver: an email address in lower case; a
+// webhook URL's normal form without its fragment, which is not sent
+// (NormalizeURL: its scheme and host in lower case, a default port
+// dropped), its path and query as written, in their case, which a
+// receiver tells apart (https://h/Team and https://h/team are two); a
+// chat URL as written, its scheme in lower case.
+func contactKey(c *Contact) string {
+	a := c.Address
+	switch c.Kind {
+	case Email:
+		a = strings.ToLower(a)
+	case Webhook:
+		if u, err := NormalizeURL(a); err == nil {
+			a = withoutFragment(u)
+		}
+	default:
+		if scheme, rest, ok := strings.Cut(a, "://"); ok {
+			a = strings.ToLower(scheme) + "://" + rest
+		}
+	}
+	return c.Kind.String() + " " + a
+}
+
 func (v *validator) notify(n *NotifyClause) {
 	if len(n.Contacts) == 0 {
 		v.report(n, "", "Notify By needs at least one contact")
 	}
-	seen := map[string]bool{}
+	seen := map[string]*Contact{}
 	for _, c := range n.Contacts {
 		if c == nil {
 			continue
@@ -75,11 +99,21 @@ func (v *validator) notify(n *NotifyClause) {
 				v.warn(c, c.Address, msg)
 			}
 		}
-		k := c.Kind.String() + " " + strings.ToLower(c.Address)
-		if seen[k] {
-			v.report(c, c.Address, "duplicate contact "+hidePassword(c.Address))
+		k := contactKey(c)
+		if first, ok := seen[k]; ok {
+			msg := "duplicate contact " + hidePassword(c.Address)
+			if v.stored && !strings.EqualFold(first.Address, c.Address) {
+				// Stored before webhook URLs were compared in their
+				// normal form: loaded as it ran, warned.
+				if v.warn != nil {
+					v.warn(c, c.Address, msg)
+				}
+			} else {
+				v.report(c, c.Address, msg)
+			}
+		} else {
+			seen[k] = c
 		}
-		seen[k] = true
 		if why, ok := v.unavailable[c.Kind]; ok && v.warn != nil && !v.interactive {
 			v.warn(c, c.Address, fmt.Sprintf("notifications by %s will not be sent: %s", c.Kind, why))
 		} else {

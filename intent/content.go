@@ -37,6 +37,7 @@ type leaf struct {
 	attr   int32       // an attribute leaf's index in node.Attrs (a name would cost 16 bytes a leaf)
 	kind   leafKind
 	brk    bool // a text leaf's text starts a block: see content.extract
+	glue   bool // a text leaf's text continues the word the text leaf before ends: see content.extract
 }
 
 // phraseLeaf is what a phrase leaf has besides a leaf's fields.
@@ -80,6 +81,10 @@ type content struct {
 
 	leaves []leaf // text and attribute leaves, document order
 	words  []word // words of the text leaves, document order
+	// spans holds, for each word that spans several text leaves (a word
+	// inline markup splits, leaf.glue), the index in leaves of the last
+	// text leaf it spans; nil when there is none.
+	spans map[int32]int32
 
 	links, images []object // built lazily, by collectObjects
 	tables, lists []*container
@@ -204,19 +209,16 @@ func newContent(d *tree.Document, scope Selector, ignore []Selector, caseSensiti
 			nwords += len(tab.valueWords(c.leaves[i].vid, c.leaves[i].value, caseSensitive))
 		}
 	}
+	// A word that inline markup splits may make fewer words: nwords is
+	// as many as there can be.
 	c.words = make([]word, 0, nwords)
-	brk := false // a block started since the last word
+	wr := wordReader{c: c, caseSensitive: caseSensitive}
 	for i := range c.leaves {
-		if c.leaves[i].kind != leafText {
-			continue
-		}
-		brk = brk || c.leaves[i].brk
-		v := c.leaves[i].value
-		for _, w := range tab.valueWords(c.leaves[i].vid, v, caseSensitive) {
-			c.words = append(c.words, word{text: v[w.off : w.off+w.n], leaf: int32(i), idx: w.idx, id: w.id, brk: brk})
-			brk = false
+		if c.leaves[i].kind == leafText {
+			wr.add(int32(i))
 		}
 	}
+	wr.flush()
 	return c
 }
 
@@ -372,6 +374,13 @@ func fromTop[V any](memo map[*tree.Node]V, n *tree.Node, zero V, step func(up V,
 // break, or an ignored one) comes between it and the text before it.
 // Phrases and regular expressions match within a block, as a reader sees
 // it on a line; in XML, as in the seed, elements do not part them.
+//
+// In HTML, a text leaf has glue set when it continues the word the text
+// leaf before it ends, as a browser shows them: no white space ends the
+// one nor starts the other, and only inline elements that show text
+// (isInline: not an image, a control or media) start or end between them
+// (<span class="dropcap">R</span>efunds, <b>price</b>list, <a>Ref</a>unds).
+// A block's start parts words as it parts phrases.
 func (c *content) extract(r *tree.Node, sig0, group int32, groupRoot *tree.Node) {
 	type frame struct {
 		n     *tree.Node
@@ -382,6 +391,9 @@ func (c *content) extract(r *tree.Node, sig0, group int32, groupRoot *tree.Node)
 	tab := c.tab
 	stack := []frame{{r, sig0, group, false}}
 	brk := true
+	// joins is set when the last text leaf ends with a word the next
+	// text may continue, and nothing that parts words came since.
+	joins := false
 	for len(stack) > 0 {
 		f := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -419,13 +431,20 @@ func (c *content) extract(r *tree.Node, sig0, group int32, groupRoot *tree.Node)
 				}
 			}
 			if v := normalizeSpace(raw); v != "" {
-				c.leaves = append(c.leaves, leaf{kind: leafText, node: node, value: v, group: f.group, vid: tab.val(v), sid: f.sig, brk: brk})
+				glue := joins && !brk && !startsSpace(raw)
+				c.leaves = append(c.leaves, leaf{kind: leafText, node: node, value: v, group: f.group, vid: tab.val(v), sid: f.sig, brk: brk, glue: glue})
 				brk = false
+				joins = c.html && !endsSpace(raw)
+			} else if raw != "" {
+				joins = false
 			}
 		case tree.Element:
 			if c.partsText(n) {
 				brk = true
 				stack = append(stack, frame{n: n, exit: true})
+			}
+			if !isInline(n.Name) {
+				joins = false
 			}
 			sig := tab.step(f.sig, n.Name)
 			for _, ai := range c.contentAttrs(n) {
@@ -446,7 +465,8 @@ func (c *content) extract(r *tree.Node, sig0, group int32, groupRoot *tree.Node)
 	}
 }
 
-// contentText returns the text leaves joined by single spaces, and
+// contentText returns the text leaves joined by single spaces (but a
+// leaf that continues the word before it, leaf.glue, joined to it), and
 // records the byte offset of each text leaf in it (textStarts) and of each
 // block of text (textBlocks).
 func (c *content) contentText() string {
@@ -465,7 +485,7 @@ func (c *content) contentText() string {
 		if l.kind != leafText {
 			continue
 		}
-		if b.Len() > 0 {
+		if b.Len() > 0 && !l.glue {
 			b.WriteByte(' ')
 			if l.brk {
 				c.textBlocks = append(c.textBlocks, b.Len())

@@ -72,7 +72,8 @@ type kwOcc struct {
 	text string // the word as written
 	idx  int    // 1-based word index in the leaf
 	// owner is the leaf holding the occurrence when it is not the leaf the
-	// occurrence is attached to (a collapsed subtree).
+	// occurrence is attached to (a collapsed subtree, or a leaf that a
+	// word inline markup splits spans past the leaf it starts in).
 	owner *cxLeaf
 }
 
@@ -295,6 +296,7 @@ func cxdiff(root1 string, L1 []*cxLeaf, root2 string, L2 []*cxLeaf, mode cxMode,
 				ins = append(ins, cxUnique(y, Insert, mode)...)
 			}
 		}
+		del, ins = keptOccurrences(seq1, seq2, pairs, del, ins)
 	case cxPhrase:
 		for i, x := range seq1 {
 			if !on1[i] && x.kind == leafPhrase && x.state == matched {
@@ -308,6 +310,53 @@ func cxdiff(root1 string, L1 []*cxLeaf, root2 string, L2 []*cxLeaf, mode cxMode,
 		}
 	}
 	return sortRecords(del, upd, ins, expandMoves(moves))
+}
+
+// keptOccurrences drops from del and ins the keyword occurrences that a
+// pair of the LCS keeps: a word that inline markup splits is in each leaf
+// it spans (kwOcc.owner), and where one of them is paired by its keywords
+// (a signature-matched leaf, whose token holds them) with a leaf holding
+// the same, the word stands there in both versions, whatever another of
+// its leaves did (a drop cap set on a word: <span>R</span>efunds for
+// Refunds). A pair of leaves matched by value says nothing of the words
+// they end or start, which their neighbours' texts make.
+func keptOccurrences(seq1, seq2 []*cxLeaf, pairs []lcsPair, del, ins []cxRecord) ([]cxRecord, []cxRecord) {
+	type occ struct {
+		l   *leaf
+		idx int
+	}
+	var kept map[occ]bool
+	mark := func(x *cxLeaf) {
+		for _, k := range x.keywords() {
+			o := x
+			if k.owner != nil {
+				o = k.owner
+			}
+			if kept == nil {
+				kept = make(map[occ]bool)
+			}
+			kept[occ{o.leaf, k.idx}] = true
+		}
+	}
+	for _, p := range pairs {
+		if x, y := seq1[p.a], seq2[p.b]; x.state == sigMatched && y.state == sigMatched {
+			mark(x)
+			mark(y)
+		}
+	}
+	if kept == nil {
+		return del, ins
+	}
+	drop := func(recs []cxRecord, op Operation) []cxRecord {
+		return slices.DeleteFunc(recs, func(r cxRecord) bool {
+			x := r.new
+			if op == Delete {
+				x = r.old
+			}
+			return r.kw != nil && kept[occ{x.leaf, r.kw.idx}]
+		})
+	}
+	return drop(del, Delete), drop(ins, Insert)
 }
 
 // shortValue is the most bytes of a value that gapUpdates pairs: a price,
@@ -711,7 +760,9 @@ func collapseCommonSubtrees(L1, L2 []*cxLeaf, tab *symtab) ([]*cxLeaf, []*cxLeaf
 			c2 := &cxLeaf{leaf: &leaf{kind: leafText, node: first2.node, value: v, group: first2.group, vid: vid, sid: sid}, pos: first2.pos, more: &cxMore{members: L2[b.lo:b.hi]}}
 			for _, x := range c1.more.members {
 				for _, kw := range x.keywords() {
-					kw.owner = x
+					if kw.owner == nil {
+						kw.owner = x
+					}
 					c1.more.kws = append(c1.more.kws, kw)
 				}
 			}
@@ -720,7 +771,9 @@ func collapseCommonSubtrees(L1, L2 []*cxLeaf, tab *symtab) ([]*cxLeaf, []*cxLeaf
 			}
 			for _, y := range c2.more.members {
 				for _, kw := range y.keywords() {
-					kw.owner = y
+					if kw.owner == nil {
+						kw.owner = y
+					}
 					c2.more.kws = append(c2.more.kws, kw)
 				}
 			}

@@ -81,8 +81,11 @@
 // text node that is not white space. Each leaf has a signature, path(x):
 // the element labels from the root to its parent joined by "-", plus the
 // attribute's name. Words are the white-space separated tokens of the text
-// leaves, compared without surrounding punctuation and case. For phrases,
-// the occurrences found by Knuth-Morris-Pratt over the word sequence,
+// leaves, compared without surrounding punctuation and case; in HTML a word
+// that inline elements split is one word, as a browser shows it
+// (inlineword.go: <span class="dropcap">R</span>efunds is "Refunds",
+// <b>price</b>list "pricelist"), placed at the leaf where it starts. For
+// phrases, the occurrences found by Knuth-Morris-Pratt over the word sequence,
 // within a block of text (see below), are cut out and realigned as phrase leaves (Fig 7.4) whose signature is the
 // spanned leaves' common path followed by the rest of their paths
 // (Books-Section-Book-Name-Author in the seed's example). Links, images,
@@ -442,7 +445,27 @@
 //     matches "J", "café" with a combining accent matches "café",
 //     "Sorcerer’s" "Sorcerer's" and "Donau&shy;dampf" "Donaudampf", but
 //     "J.K.Rowling" stays one word and does not match "J. K Rowling" (note
-//     §4.11 item 7).
+//     §4.11 item 7). In HTML a word is read across the inline elements that
+//     split it, as a browser shows it: the last word of a text and the first
+//     of the next are one where no white space ends the one nor starts the
+//     other and only inline elements that show text start or end between them
+//     (markup.IsInline, but not an image, a control or media): a drop cap's
+//     <span class="dropcap">R</span>efunds is the word "Refunds",
+//     <a href="/r">Ref</a>unds too, and <b>price</b>list is "pricelist", which
+//     matches neither the keyword price nor the phrase "price list"
+//     (<b>price</b> list does). White space (a no-break space too), a line
+//     break, an image and any element that parts a phrase part words; in XML
+//     elements part them, as they part the seed's leaves. The seed's words are
+//     a leaf's; a page's markup splits words to style a letter or a syllable.
+//     Such a word is placed at the leaf where it starts, with that leaf's
+//     index of its first part (Change.WordPos), and a keyword that is such a
+//     word belongs to each leaf it spans, so that it is added or removed by a
+//     change of any of its parts (the drop cap's letter, or the rest of the
+//     word), once, and kept where one of them is paired by its keywords with a
+//     leaf that holds it too (a drop cap set on a word that was there is no
+//     change). A page styled so that inline elements side by side stand apart
+//     (display: block, a margin) without white space between them is read as
+//     the markup writes it, as the page reads without its style sheet.
 //   - Positions are 1-based leaf ordinals in each version (phrases: in the
 //     realigned sequence); after the optimisation they remain the original
 //     ones. Records also carry the leaf's tree.Path and signature.
@@ -453,7 +476,9 @@
 //     them), but not across the start or end of any other element (a
 //     heading, a paragraph, a cell, a list item, a line break, an ignored
 //     block), nor from one match of the scope to the next. Regular
-//     expressions match block by block too, ^ and $ at each block's ends.
+//     expressions match block by block too, ^ and $ at each block's ends,
+//     in the texts joined by a space but for the parts of a word that
+//     inline elements split (R<b>efunds</b> is "Refunds").
 //     The seed's phrases span XML elements (its example spans Name and
 //     Author), and in XML they still do, within a match of the scope.
 //   - A run of sibling texts is one leaf, but in an HTML <pre> each text

@@ -419,17 +419,33 @@ func (p *Pair) keywords(cp *contentPair, args []string) []Change {
 	if !found {
 		return nil // no keyword in either version
 	}
+	// A word that inline markup splits (content.spans) is in each leaf
+	// it spans, owned by the one it starts in: a change of any of them
+	// changes it (a drop cap's letter, or the rest of its word).
 	attach := func(c *content) []*cxLeaf {
 		L := cxLeaves(c)
-		for _, w := range c.words {
-			if set[w.id] {
-				x := L[w.leaf]
-				x.addKeyword(kwOcc{key: p.tab.names[w.id], text: w.text, idx: int(w.idx)})
+		for wi, w := range c.words {
+			if !set[w.id] {
+				continue
+			}
+			x := L[w.leaf]
+			k := kwOcc{key: p.tab.names[w.id], text: w.text, idx: int(w.idx)}
+			x.addKeyword(k)
+			if c.spans != nil {
+				k.owner = x
+				c.wordLeaves(wi, func(li int32) {
+					if li != w.leaf {
+						L[li].addKeyword(k)
+					}
+				})
 			}
 		}
 		return L
 	}
 	recs := cxdiff(cp.old.root, attach(cp.old), cp.new.root, attach(cp.new), cxKeyword, cxOptions{optimize: p.Optimize, tab: p.tab, states: &cp.states})
+	if cp.old.spans != nil || cp.new.spans != nil {
+		recs = oncePerOccurrence(recs)
+	}
 	if cp.old.root == cp.new.root && len(recs) > 0 {
 		recs = p.keptKeywords(cp, recs)
 	}
@@ -444,6 +460,31 @@ func (p *Pair) keywords(cp *contentPair, args []string) []Change {
 		}
 		c.WordPos = r.kw.idx
 		out = append(out, c)
+	}
+	return out
+}
+
+// oncePerOccurrence drops the records of a keyword occurrence after its
+// first: a word that inline markup splits is reported by each of its
+// leaves that changed.
+func oncePerOccurrence(recs []cxRecord) []cxRecord {
+	type occ struct {
+		op  Operation
+		l   *leaf
+		idx int
+	}
+	seen := make(map[occ]bool, len(recs))
+	out := recs[:0]
+	for _, r := range recs {
+		x := r.new
+		if r.op == Delete {
+			x = r.old
+		}
+		k := occ{r.op, x.leaf, r.kw.idx}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, r)
+		}
 	}
 	return out
 }

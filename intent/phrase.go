@@ -110,8 +110,15 @@ func phraseLeaves(c *content, phrases []string, keys [][]string) []*cxLeaf {
 	}
 	mi := 0
 	consumed := -1 // last word inside an emitted phrase
+	// absorbed is the last leaf that the words of the leaves touched so
+	// far span (content.spans): a leaf whose text is only the end of such
+	// a word is in the phrase or the residual text that holds it.
+	absorbed := int32(-1)
 	for li := range c.leaves {
 		l := c.leaves[li]
+		if l.kind == leafText && first[li] < 0 && int32(li) <= absorbed {
+			continue
+		}
 		if l.kind != leafText || first[li] < 0 {
 			keep(&c.leaves[li])
 			continue
@@ -132,6 +139,9 @@ func phraseLeaves(c *content, phrases []string, keys [][]string) []*cxLeaf {
 			}
 		}
 		for wi := first[li]; wi < len(c.words) && int(c.words[wi].leaf) == li; wi++ {
+			if last, ok := c.spans[int32(wi)]; ok {
+				absorbed = max(absorbed, last)
+			}
 			switch {
 			case wi <= consumed:
 			case mi < len(kept) && kept[mi].lo == wi:
@@ -154,17 +164,20 @@ func phraseLeaves(c *content, phrases []string, keys [][]string) []*cxLeaf {
 }
 
 // phraseSig is the signature of a phrase leaf (the note's phrase_sig): the
-// longest common prefix of the spanned leaves' paths, then the remaining
+// longest common prefix of the spanned leaves' paths (those of each part
+// of a word that inline markup splits too), then the remaining
 // labels of each spanned leaf in order. The thesis example gives
 // Books-Section-Book-Name-Author, as its labels.
 func phraseSig(c *content, m phraseMatch) []string {
 	var paths [][]string
 	lastLeaf := int32(-1)
 	for wi := m.lo; wi <= m.hi; wi++ {
-		if li := c.words[wi].leaf; li != lastLeaf {
-			lastLeaf = li
-			paths = append(paths, c.tab.sigLabels(c.leaves[li].sid))
-		}
+		c.wordLeaves(wi, func(li int32) {
+			if li > lastLeaf {
+				lastLeaf = li
+				paths = append(paths, c.tab.sigLabels(c.leaves[li].sid))
+			}
+		})
 	}
 	if len(paths) == 1 {
 		return paths[0]

@@ -2,6 +2,7 @@ package intent
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -42,6 +43,20 @@ func normalizeSpace(s string) string {
 // splitWords returns the words of a normalised text: its white-space
 // separated fields.
 func splitWords(s string) []string { return strings.Fields(s) }
+
+// startsSpace reports whether s starts with white space, as normalizeSpace
+// tells it.
+func startsSpace(s string) bool {
+	r, n := utf8.DecodeRuneInString(s)
+	return n > 0 && unicode.IsSpace(r)
+}
+
+// endsSpace reports whether s ends with white space, as normalizeSpace
+// tells it.
+func endsSpace(s string) bool {
+	r, n := utf8.DecodeLastRuneInString(s)
+	return n > 0 && unicode.IsSpace(r)
+}
 
 // forEachField calls f with the offset of each white-space separated field
 // of s (a normalised text: single ASCII spaces) and the field, without

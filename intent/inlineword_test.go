@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+
+	"github.com/vigil-web/vigil/tree"
 )
 
 // wordBrief writes a change by its operation and the words it names, as a
@@ -159,5 +161,25 @@ func TestWordsInXMLElements(t *testing.T) {
 	}
 	if r := evalClause(t, old, new, `phrase {"price list"}`); !r.Matched {
 		t.Error("phrase price list not found across XML elements")
+	}
+}
+
+// TestWordsOfATextPage: a page read as its source text, a <pre> of one
+// text node a line, has the words of its lines, each line's apart from the
+// next line's, as before words were read across inline elements.
+func TestWordsOfATextPage(t *testing.T) {
+	d := parseDoc(t, "<!DOCTYPE html><html><head></head><body><pre>x</pre></body></html>")
+	pre := d.Root.Children[1].Children[0]
+	pre.Children = nil
+	for _, line := range []string{"price\n", "list\n", "a<b>b</b>c\n", "end"} {
+		pre.Children = append(pre.Children, &tree.Node{Kind: tree.Text, Value: line, Parent: pre})
+	}
+	c := newContent(d, nil, nil, false, newSymtab())
+	var got []string
+	for _, w := range c.words {
+		got = append(got, w.text)
+	}
+	if want := []string{"price", "list", "a<b>b</b>c", "end"}; !slices.Equal(got, want) || c.spans != nil {
+		t.Errorf("words %q (spans %v), want %q", got, c.spans, want)
 	}
 }

@@ -380,6 +380,10 @@ func fromTop[V any](memo map[*tree.Node]V, n *tree.Node, zero V, step func(up V,
 // one nor starts the other, and only inline elements that show text
 // (isInline: not an image, a control or media) start or end between them
 // (<span class="dropcap">R</span>efunds, <b>price</b>list, <a>Ref</a>unds).
+// Texts in two elements side by side (inSiblingElements: the links of a
+// minified menu, <a>Home</a><a>About</a>, or tag pills) are not one word,
+// a style sheet shows them apart, unless one is a single letter (a drop
+// cap in an element of its own, or a word set a letter a span).
 // A block's start parts words as it parts phrases.
 func (c *content) extract(r *tree.Node, sig0, group int32, groupRoot *tree.Node) {
 	type frame struct {
@@ -394,6 +398,8 @@ func (c *content) extract(r *tree.Node, sig0, group int32, groupRoot *tree.Node)
 	// joins is set when the last text leaf ends with a word the next
 	// text may continue, and nothing that parts words came since.
 	joins := false
+	var lastText *tree.Node // the last text node of the last text leaf
+	var lastValue string    // the last text leaf's value
 	for len(stack) > 0 {
 		f := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -413,7 +419,7 @@ func (c *content) extract(r *tree.Node, sig0, group int32, groupRoot *tree.Node)
 			// The texts that follow n with only transparent nodes
 			// between are one text with it: their frames are next on
 			// the stack, as n's following siblings.
-			raw, node := n.Value, n
+			raw, node, first := n.Value, n, n
 			if !hasNonSpace(raw) {
 				node = nil
 			}
@@ -424,6 +430,7 @@ func (c *content) extract(r *tree.Node, sig0, group int32, groupRoot *tree.Node)
 				}
 				stack = stack[:len(stack)-1]
 				if m.Kind == tree.Text {
+					n = m
 					raw += m.Value
 					if node == nil && hasNonSpace(m.Value) {
 						node = m
@@ -431,10 +438,12 @@ func (c *content) extract(r *tree.Node, sig0, group int32, groupRoot *tree.Node)
 				}
 			}
 			if v := normalizeSpace(raw); v != "" {
-				glue := joins && !brk && !startsSpace(raw)
+				glue := joins && !brk && !startsSpace(raw) &&
+					(!inSiblingElements(lastText, first) || oneLetter(lastValue) || oneLetter(v))
 				c.leaves = append(c.leaves, leaf{kind: leafText, node: node, value: v, group: f.group, vid: tab.val(v), sid: f.sig, brk: brk, glue: glue})
 				brk = false
 				joins = c.html && !endsSpace(raw)
+				lastText, lastValue = n, v
 			} else if raw != "" {
 				joins = false
 			}

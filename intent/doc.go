@@ -463,9 +463,12 @@
 //     change of any of its parts (the drop cap's letter, or the rest of the
 //     word), once, and kept where one of them is paired by its keywords with a
 //     leaf that holds it too (a drop cap set on a word that was there is no
-//     change). A page styled so that inline elements side by side stand apart
-//     (display: block, a margin) without white space between them is read as
-//     the markup writes it, as the page reads without its style sheet.
+//     change). Texts in two elements side by side, each inside an element of
+//     its own below the one they share (the links of a minified menu,
+//     <a>Home</a><a>About</a>, or tag pills), are two words, as a style sheet
+//     shows such elements apart, unless one of them is a single letter (a
+//     drop cap in an element of its own, a word set a letter a span):
+//     inSiblingElements.
 //   - Positions are 1-based leaf ordinals in each version (phrases: in the
 //     realigned sequence); after the optimisation they remain the original
 //     ones. Records also carry the leaf's tree.Path and signature.

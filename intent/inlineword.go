@@ -2,8 +2,10 @@ package intent
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/vigil-web/vigil/spec"
+	"github.com/vigil-web/vigil/tree"
 )
 
 // wordReader appends the words of a content's text leaves, in order, to
@@ -128,4 +130,45 @@ func (c *content) wordLeaves(wi int, f func(li int32)) {
 			f(li)
 		}
 	}
+}
+
+// inSiblingElements reports whether text nodes a and b, a before b, sit in
+// two different elements side by side: below their lowest common
+// ancestor, each is inside an element of its own, as the links of a
+// minified menu (<a>Home</a><a>About</a>) or tag pills
+// (<span>go</span><span>web</span>) are. A style sheet shows such
+// elements apart (a margin, a block), so they do not make one word, while
+// a text that goes on in the element around (<span>R</span>efunds,
+// <b>pri<i>ce</i></b>) does. It reports false when either is nil.
+func inSiblingElements(a, b *tree.Node) bool {
+	if a == nil || b == nil {
+		return false
+	}
+	da, db := depth(a), depth(b)
+	x, y := a, b
+	for ; da > db; da-- {
+		x = x.Parent
+	}
+	for ; db > da; db-- {
+		y = y.Parent
+	}
+	for x != y {
+		x, y = x.Parent, y.Parent
+	}
+	return a.Parent != x && b.Parent != x
+}
+
+// depth returns the number of ancestors of n.
+func depth(n *tree.Node) int {
+	d := 0
+	for p := n.Parent; p != nil; p = p.Parent {
+		d++
+	}
+	return d
+}
+
+// oneLetter reports whether a text leaf's value is a single character.
+func oneLetter(v string) bool {
+	_, n := utf8.DecodeRuneInString(v)
+	return n == len(v)
 }

@@ -26,7 +26,8 @@ func wordBrief(c Change) string {
 // word, as a browser shows it (a drop cap, <b>price</b>list, a link around
 // part of a word), for keywords, phrases, regular expressions and all
 // words; white space, a line break and any other element that parts the
-// text (a paragraph, a cell, an image) part it.
+// text (a paragraph, a cell, an image) part it, and so do two elements side
+// by side (menu links, tag pills) but for a single letter.
 func TestWordsAcrossInlineElements(t *testing.T) {
 	page := func(body string) string {
 		return `<!DOCTYPE html><html><head><title>Shop</title></head><body>` + body + `</body></html>`
@@ -76,6 +77,13 @@ func TestWordsAcrossInlineElements(t *testing.T) {
 		{"link inside a word, phrase", plain, `<p><a href="/r">Ref</a>unds are paid in 30 days</p>`, `phrase {"refunds are paid"}`, []string{"insert refunds are paid"}},
 		{"word in three parts", plain, `<p>R<b>efund</b>s are paid</p>`, `keywords {refunds}`, []string{"insert Refunds"}},
 		{"letters each in a span", plain, `<p><span>R</span><span>e</span><span>f</span>unds are paid</p>`, `keywords {refunds}`, []string{"insert Refunds"}},
+		// Texts in two elements side by side are apart, as a style
+		// sheet shows them, but for a single letter.
+		{"menu links side by side", `<p>Nothing</p>`, `<p><a href="/">Home</a><a href="/about">About</a></p>`, `keywords {about}`, []string{"insert About"}},
+		{"menu links side by side, no joined word", `<p>Nothing</p>`, `<p><a href="/">Home</a><a href="/about">About</a></p>`, `keywords {homeabout}`, nil},
+		{"tag pills", `<p>Nothing</p>`, `<p><span class="tag">go</span><span class="tag">web</span></p>`, `phrase {"go web"}`, []string{"insert go web"}},
+		{"two inline parts side by side", `<p>Nothing</p>`, `<p><b>pri</b><i>ce</i></p>`, `keywords {price}`, nil},
+		{"drop cap in its own element beside the rest", plain, `<p><span class="dropcap">R</span><span>efunds</span> are paid</p>`, `keywords {refunds}`, []string{"insert Refunds"}},
 		{"punctuation joined", `<p>Nothing</p>`, `<p><b>Sale</b>!</p>`, `keywords {sale}`, []string{"insert Sale"}},
 		{"punctuation around", `<p>Nothing</p>`, `<p>(<b>sale</b>) today</p>`, `keywords {sale}`, []string{"insert sale"}},
 		{"empty inline element between", `<p>Nothing</p>`, `<p>price<b></b>list</p>`, `keywords {pricelist}`, []string{"insert pricelist"}},

@@ -139,32 +139,31 @@ func (c *content) wordLeaves(wi int, f func(li int32)) {
 // (<span>go</span><span>web</span>) are. A style sheet shows such
 // elements apart (a margin, a block), so they do not make one word, while
 // a text that goes on in the element around (<span>R</span>efunds,
-// <b>pri<i>ce</i></b>) does. It reports false when either is nil.
+// <b>pri<i>ce</i></b>) does: there the parent of one is an ancestor of the
+// other. Ancestors are looked for maxWordDepth levels up at most, so that
+// a page nested deep costs no more a text (a word split deeper is read as
+// two). It reports false when either is nil.
 func inSiblingElements(a, b *tree.Node) bool {
 	if a == nil || b == nil {
 		return false
 	}
-	da, db := depth(a), depth(b)
-	x, y := a, b
-	for ; da > db; da-- {
-		x = x.Parent
-	}
-	for ; db > da; db-- {
-		y = y.Parent
-	}
-	for x != y {
-		x, y = x.Parent, y.Parent
-	}
-	return a.Parent != x && b.Parent != x
+	return !ancestorWithin(b.Parent, a) && !ancestorWithin(a.Parent, b)
 }
 
-// depth returns the number of ancestors of n.
-func depth(n *tree.Node) int {
-	d := 0
-	for p := n.Parent; p != nil; p = p.Parent {
-		d++
+// maxWordDepth bounds the levels inSiblingElements climbs.
+const maxWordDepth = 16
+
+// ancestorWithin reports whether p is one of n's maxWordDepth nearest
+// ancestors.
+func ancestorWithin(p, n *tree.Node) bool {
+	x := n.Parent
+	for k := 0; k < maxWordDepth && x != nil; k++ {
+		if x == p {
+			return true
+		}
+		x = x.Parent
 	}
-	return d
+	return false
 }
 
 // oneLetter reports whether a text leaf's value is a single character.

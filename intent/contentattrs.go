@@ -154,12 +154,18 @@ func IsPagingLink(n *tree.Node) bool {
 }
 
 // attrValue returns the value of content attribute a as a leaf holds it:
-// its value, white space normalised, and for an HTML state attribute its
-// name in lower case.
+// its value, white space normalised, for an HTML state attribute its
+// name in lower case, and for an HTML src without its signing parameters
+// (unsignedURL: a signed image URL is new at every fetch; a record shows
+// the URL as written, content.shown).
 func (c *content) attrValue(a tree.Attr) string {
 	if c.html {
-		if name := strings.ToLower(a.Name); isStateAttr(name) {
+		name := strings.ToLower(a.Name)
+		if isStateAttr(name) {
 			return name
+		}
+		if name == "src" {
+			return unsignedURL(normalizeSpace(a.Value))
 		}
 	}
 	return normalizeSpace(a.Value)

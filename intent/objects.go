@@ -199,8 +199,11 @@ func (c *content) addImage(n *tree.Node) {
 	src = c.resolve(src)
 	alt, _ := attrFold(n, "alt")
 	alt = normalizeSpace(alt)
+	// The image is the same whatever its URL's signing parameters
+	// (unsignedURL); its record names the URL as written.
+	same := unsignedURL(src)
 	c.images = append(c.images, object{
-		key: src + "\x00" + alt, keys: []string{alt, src},
+		key: same + "\x00" + alt, keys: []string{alt, same},
 		node: n, pos: len(c.images) + 1, src: src, alt: alt,
 	})
 }

@@ -19,6 +19,11 @@ func URLAttr(attr string) bool {
 // (URLAttr) resolved against the page's address (ResolveURL), any other
 // as it is.
 func (c *content) shown(l *leaf, value string) string {
+	if l != nil && l.kind == leafAttr && c.html && strings.EqualFold(c.attrName(l), "src") {
+		// The leaf's value is without its signing parameters
+		// (attrValue); a reader is shown the URL the page wrote.
+		value = normalizeSpace(l.node.Attrs[l.attr].Value)
+	}
 	if !c.resolves(l) {
 		return value
 	}

@@ -157,7 +157,7 @@ func imageChanges(pc *pathCache, old, new []object) []Change {
 			info.NewSrc, info.NewAlt = new[e.b].src, new[e.b].alt
 		}
 		if e.op == Update {
-			if info.OldSrc != info.NewSrc {
+			if unsignedURL(info.OldSrc) != unsignedURL(info.NewSrc) {
 				c.Fields = append(c.Fields, "src")
 			}
 			if info.OldAlt != info.NewAlt {

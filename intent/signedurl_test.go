@@ -1,0 +1,91 @@
+package intent
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/vigil-web/vigil/treediff"
+)
+
+func TestUnsignedURL(t *testing.T) {
+	for _, tc := range []struct{ name, in, want string }{
+		{"unsigned", "https://cdn.example/x.png?w=200", "https://cdn.example/x.png?w=200"},
+		{"no query", "https://cdn.example/x.png", "https://cdn.example/x.png"},
+		{"aws sigv4", "https://b.s3.amazonaws.com/x.png?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AK%2F2024&X-Amz-Date=20240101T000000Z&X-Amz-Expires=900&X-Amz-SignedHeaders=host&X-Amz-Signature=abc", "https://b.s3.amazonaws.com/x.png"},
+		{"aws sigv4 lower case, other parameter kept", "/x.png?w=200&x-amz-signature=abc&x-amz-date=1", "/x.png?w=200"},
+		{"google v4", "https://storage.googleapis.com/b/x.png?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Signature=ff&v=2", "https://storage.googleapis.com/b/x.png?v=2"},
+		{"cloudfront", "https://d1.cloudfront.net/x.png?Expires=1700000000&Signature=a~b&Key-Pair-Id=K2", "https://d1.cloudfront.net/x.png"},
+		{"cloudfront policy", "https://d1.cloudfront.net/x.png?Policy=eyJ&Signature=a~b&Key-Pair-Id=K2", "https://d1.cloudfront.net/x.png"},
+		{"expires without a signature", "/x.png?expires=2024", "/x.png?expires=2024"},
+		{"google v2", "/x.png?GoogleAccessId=a%40b&Expires=1&Signature=s", "/x.png"},
+		{"azure sas", "https://a.blob.core.windows.net/c/x.png?sv=2022-11-02&se=2024-01-01T00%3A00Z&sr=b&sp=r&sig=abc%3D&w=3", "https://a.blob.core.windows.net/c/x.png?w=3"},
+		{"sas names without a sig", "/x.png?sp=1&se=2", "/x.png?sp=1&se=2"},
+		{"fragment kept", "/x.svg?X-Amz-Signature=1#icon", "/x.svg#icon"},
+	} {
+		if got := unsignedURL(tc.in); got != tc.want {
+			t.Errorf("%s: unsignedURL(%q) = %q, want %q", tc.name, tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestSignedImageURL: an image whose URL differs only in its signing
+// parameters, new at every fetch, is the same image for any change and
+// all images, with the tree delta the monitor computes; a change of its
+// path or of another parameter is a change.
+func TestSignedImageURL(t *testing.T) {
+	const (
+		s1 = "X-Amz-Algorithm=AWS4-HMAC-SHA256&amp;X-Amz-Date=20240101T000000Z&amp;X-Amz-Signature=aaa"
+		s2 = "X-Amz-Algorithm=AWS4-HMAC-SHA256&amp;X-Amz-Date=20240101T001500Z&amp;X-Amz-Signature=bbb"
+		c1 = "Expires=1700000000&amp;Signature=one&amp;Key-Pair-Id=K2"
+		c2 = "Expires=1700000900&amp;Signature=two&amp;Key-Pair-Id=K2"
+		a1 = "sv=2022-11-02&amp;se=2024-01-01T00%3A00Z&amp;sp=r&amp;sig=x1"
+		a2 = "sv=2022-11-02&amp;se=2024-01-01T00%3A15Z&amp;sp=r&amp;sig=x2"
+	)
+	doc := func(body string) string {
+		return "<html><body><p>Cameras</p>" + body + "</body></html>"
+	}
+	for _, tc := range []struct {
+		name, old, new string
+		changed        bool // any change and all images
+	}{
+		{"img src", `<img src="https://cdn.example/x.png?` + s1 + `" alt="X">`, `<img src="https://cdn.example/x.png?` + s2 + `" alt="X">`, false},
+		{"img src, cloudfront", `<img src="https://cdn.example/x.png?` + c1 + `" alt="X">`, `<img src="https://cdn.example/x.png?` + c2 + `" alt="X">`, false},
+		{"img src, azure", `<img src="https://a.blob.core.windows.net/x.png?` + a1 + `" alt="X">`, `<img src="https://a.blob.core.windows.net/x.png?` + a2 + `" alt="X">`, false},
+		{"img srcset", `<img srcset="https://cdn.example/x.png?` + s1 + ` 1x" alt="X">`, `<img srcset="https://cdn.example/x.png?` + s2 + ` 1x" alt="X">`, false},
+		{"img data-src", `<img src="data:image/gif;base64,R0lG" data-src="https://cdn.example/x.png?` + s1 + `" alt="X">`, `<img src="data:image/gif;base64,R0lG" data-src="https://cdn.example/x.png?` + s2 + `" alt="X">`, false},
+		{"relative img src", `<img src="/x.png?` + s1 + `" alt="X">`, `<img src="/x.png?` + s2 + `" alt="X">`, false},
+		{"path changed", `<img src="https://cdn.example/x.png?` + s1 + `" alt="X">`, `<img src="https://cdn.example/y.png?` + s2 + `" alt="X">`, true},
+		{"other parameter changed", `<img src="https://cdn.example/x.png?w=1&amp;` + s1 + `" alt="X">`, `<img src="https://cdn.example/x.png?w=2&amp;` + s2 + `" alt="X">`, true},
+	} {
+		a, b := parseDoc(t, doc(tc.old)), parseDoc(t, doc(tc.new))
+		d, err := treediff.Diff(a, b, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, clause := range []string{"any change", "all images"} {
+			if clause == "any change" && (tc.name == "img srcset" || tc.name == "img data-src") {
+				continue // srcset and data-* are not content
+			}
+			p := NewPair(a, b, d, nil)
+			p.OldURL, p.NewURL = "https://shop.example/", "https://shop.example/"
+			r, err := p.Evaluate(monitor(t, clause))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Matched != tc.changed {
+				t.Errorf("%s, %s: matched %v, changes %+v; want matched %v", tc.name, clause, r.Matched, r.AllChanges(), tc.changed)
+			}
+			if tc.name == "path changed" && clause == "any change" {
+				var got []string
+				for _, c := range r.AllChanges() {
+					old, new := c.Texts()
+					got = append(got, old+" → "+new)
+				}
+				want := []string{"https://cdn.example/x.png?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Date=20240101T000000Z&X-Amz-Signature=aaa → https://cdn.example/y.png?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Date=20240101T001500Z&X-Amz-Signature=bbb"}
+				if !slices.Equal(got, want) {
+					t.Errorf("%s: changes %q, want the URLs as written %q", tc.name, got, want)
+				}
+			}
+		}
+	}
+}

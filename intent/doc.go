@@ -365,9 +365,12 @@
 //     copy added or removed is no change); the seed diffs their sequence.
 //   - An image is the one a reader sees: the address a lazy-loading
 //     attribute holds (data-src, data-lazy-src, data-original) before src,
-//     which holds a placeholder on such pages, and the first candidate of
-//     srcset where src is missing or an inline data: URL. The seed reads
-//     src alone.
+//     which holds a placeholder on such pages, the first candidate of
+//     srcset where src is missing or an inline data: URL, and in a
+//     picture the first candidate of its first source's srcset (or
+//     data-srcset), which a browser that supports picture shows, the
+//     img's own source being the fallback of those that do not
+//     (pictureSource). The seed reads src alone.
 //   - Insert and delete as the algorithm uses them (an old leaf with no
 //     match is deleted, a new one inserted), not as Definition 6, Fig 4.6
 //     step h and Definitions 2-3 write them (note §4.11 items 1-3); the

@@ -192,7 +192,10 @@ func (c *content) imageObjects() []object {
 }
 
 func (c *content) addImage(n *tree.Node) {
-	src, ok := imageSource(n)
+	src, ok := pictureSource(n)
+	if !ok {
+		src, ok = imageSource(n)
+	}
 	if !ok {
 		return
 	}
@@ -236,6 +239,39 @@ func imageSource(n *tree.Node) (string, bool) {
 		}
 	}
 	return src, hasSrc
+}
+
+// pictureSource returns the address of the image of img element n in a
+// picture: the first candidate of the srcset (or data-srcset, for a
+// picture loaded lazily) of the picture's first source element before n
+// that has one, which a browser shows where it supports picture (the
+// first source whose media and type it takes: Vigil takes the first, a
+// wide screen's where sources are written widest first, as they are),
+// as the first candidate of an img's srcset is its image without a src.
+// The img's own source is then the fallback of browsers without picture.
+// It reports false for an img not in a picture or in one without such a
+// source.
+func pictureSource(n *tree.Node) (string, bool) {
+	pic := n.Parent
+	if pic == nil || !elementIs(pic, "picture") {
+		return "", false
+	}
+	for _, m := range pic.Children {
+		if m == n {
+			break
+		}
+		if !elementIs(m, "source") {
+			continue
+		}
+		for _, name := range []string{"srcset", "data-srcset"} {
+			if v, ok := attrFold(m, name); ok {
+				if first := firstCandidate(v); first != "" {
+					return first, true
+				}
+			}
+		}
+	}
+	return "", false
 }
 
 // firstCandidate returns the address of the first image candidate of a

@@ -41,3 +41,43 @@ func TestContainersPairedByContent(t *testing.T) {
 		})
 	}
 }
+
+// TestPictureSource: a picture's image is its first source's (the first
+// candidate of its srcset), which a browser shows where it supports
+// picture, as an img's srcset is its image without a src.
+func TestPictureSource(t *testing.T) {
+	pic := func(source, img string) string {
+		return `<html><body><p>Cameras</p><picture>` + source + `<img src="` + img + `" alt="X"></picture></body></html>`
+	}
+	for _, tc := range []struct {
+		name, old, new string
+		want           string // the new source of the one image change; "" for none
+	}{
+		{"source srcset changed",
+			pic(`<source srcset="/a.webp 1x, /a@2x.webp 2x" type="image/webp">`, "/a.jpg"),
+			pic(`<source srcset="/b.webp 1x, /b@2x.webp 2x" type="image/webp">`, "/a.jpg"), "https://shop.example/b.webp"},
+		{"first source changed", pic(`<source media="(min-width: 800px)" srcset="/a-wide.jpg"><source srcset="/a.jpg">`, "/a.jpg"),
+			pic(`<source media="(min-width: 800px)" srcset="/b-wide.jpg"><source srcset="/a.jpg">`, "/a.jpg"), "https://shop.example/b-wide.jpg"},
+		{"source data-srcset changed", pic(`<source data-srcset="/a.webp">`, "/blank.gif"), pic(`<source data-srcset="/b.webp">`, "/blank.gif"), "https://shop.example/b.webp"},
+		{"unchanged", pic(`<source srcset="/a.webp">`, "/a.jpg"), pic(`<source srcset="/a.webp">`, "/a.jpg"), ""},
+		{"source signed anew", pic(`<source srcset="https://cdn.example/a.webp?X-Amz-Date=1&amp;X-Amz-Signature=a 1x">`, "/a.jpg"),
+			pic(`<source srcset="https://cdn.example/a.webp?X-Amz-Date=2&amp;X-Amz-Signature=b 1x">`, "/a.jpg"), ""},
+		{"picture without a source", pic("", "/a.jpg"), pic("", "/b.jpg"), "https://shop.example/b.jpg"},
+	} {
+		p := NewPair(parseDoc(t, tc.old), parseDoc(t, tc.new), nil, nil)
+		p.OldURL, p.NewURL = "https://shop.example/", "https://shop.example/"
+		r, err := p.Evaluate(monitor(t, "all images"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tc.want == "" {
+			if r.Matched {
+				t.Errorf("%s: changes %+v, want none", tc.name, r.Changes)
+			}
+			continue
+		}
+		if len(r.Changes) != 1 || r.Changes[0].Op != Update || r.Changes[0].Image.NewSrc != tc.want || !slices.Equal(r.Changes[0].Fields, []string{"src"}) {
+			t.Errorf("%s: changes %+v, want an update of src to %s", tc.name, r.Changes, tc.want)
+		}
+	}
+}

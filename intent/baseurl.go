@@ -147,8 +147,68 @@ func ResolveURL(base *url.URL, ref string) string {
 			// 6.2.3).
 			u.Path = "/"
 		}
+		normalizeURLPercent(u)
 	}
 	return u.String()
+}
+
+// normalizeURLPercent normalises the percent-encoding of u's path and
+// query as vigil.CanonicalURL does (RFC 3986, 6.2.2): an unreserved
+// character (a letter, a digit, - . _ ~) is decoded, any other keeps its
+// encoding with its hex digits in upper case, so that /%7Euser, /%7euser
+// and /~user are one link, and ?q=a%2Fb and ?q=a/b two. A library may not
+// import the domain, hence this copy of its rule (vigil's url.go).
+func normalizeURLPercent(u *url.URL) {
+	if u.Opaque != "" {
+		return
+	}
+	if p := u.EscapedPath(); strings.IndexByte(p, '%') >= 0 {
+		escaped := normalizePercent(p)
+		if decoded, err := url.PathUnescape(escaped); err == nil {
+			u.Path, u.RawPath = decoded, escaped
+		}
+	}
+	if strings.IndexByte(u.RawQuery, '%') >= 0 {
+		u.RawQuery = normalizePercent(u.RawQuery)
+	}
+}
+
+// normalizePercent decodes the percent-encoded unreserved characters of s
+// and upper-cases the hex digits of the others.
+func normalizePercent(s string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && i+2 < len(s) && isHexDigit(s[i+1]) && isHexDigit(s[i+2]) {
+			c := unhexDigit(s[i+1])<<4 | unhexDigit(s[i+2])
+			if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-._~", c) >= 0 {
+				b.WriteByte(c)
+			} else {
+				b.WriteByte('%')
+				b.WriteByte(hex[c>>4])
+				b.WriteByte(hex[c&15])
+			}
+			i += 2
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func isHexDigit(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+func unhexDigit(c byte) byte {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0'
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10
+	}
+	return c - 'A' + 10
 }
 
 // CleanRef returns a URL reference written in an attribute (an href, a

@@ -57,6 +57,18 @@ func TestLinksResolved(t *testing.T) {
 		{"empty path", doc("", `<a href="https://other.example">A</a>`), doc("", `<a href="https://other.example/">A</a>`), "all links", false},
 		{"empty path, a query", doc("", `<a href="https://other.example?q=1">A</a>`), doc("", `<a href="https://other.example/?q=1">A</a>`), "all links", false},
 		{"empty path image", doc("", `<img src="https://cdn.example:443" alt="P">`), doc("", `<img src="https://cdn.example/" alt="P">`), "all images", false},
+		// Percent-encoding is normalised as vigil.CanonicalURL does it
+		// (RFC 3986, 6.2.2): an unreserved character encoded or not, in
+		// the path or the query, hex digits in either case, is one link;
+		// a reserved one encoded is another.
+		{"tilde encoded", doc("", `<a href="https://other.example/%7Euser/">U</a>`), doc("", `<a href="https://other.example/~user/">U</a>`), "all links", false},
+		{"tilde encoded in lower case", doc("", `<a href="/%7euser/">U</a>`), doc("", `<a href="/%7Euser/">U</a>`), "all links", false},
+		{"letters encoded", doc("", `<a href="/%61bout">U</a>`), doc("", `<a href="/about">U</a>`), "all links", false},
+		{"query tilde encoded", doc("", `<a href="/s?q=a%7eb">U</a>`), doc("", `<a href="/s?q=a~b">U</a>`), "all links", false},
+		{"hex case of a reserved character", doc("", `<a href="/s?q=a%2fb">U</a>`), doc("", `<a href="/s?q=a%2Fb">U</a>`), "all links", false},
+		{"image path encoded", doc("", `<img src="/img/%7Ep.png" alt="P">`), doc("", `<img src="/img/~p.png" alt="P">`), "all images", false},
+		{"reserved character encoded", doc("", `<a href="/s?q=a%2Fb">U</a>`), doc("", `<a href="/s?q=a/b">U</a>`), "all links", true},
+		{"ampersand encoded", doc("", `<a href="/s?q=a%26b">U</a>`), doc("", `<a href="/s?q=a&amp;b">U</a>`), "all links", true},
 		{"underscore Unicode host", doc("", `<a href="http://my_host.bücher.example/a">A</a>`), doc("", `<a href="http://my_host.xn--bcher-kva.example/a">A</a>`), "all links", false},
 	} {
 		p := NewPair(parseDoc(t, tc.old), parseDoc(t, tc.new), nil, nil)

@@ -344,8 +344,11 @@
 //     in punycode in the next (the host is given in its ASCII form,
 //     spec.ASCIIHost), or in upper case, or with a trailing dot, or with
 //     its scheme's default port written out (the host is given by its key,
-//     spec.HostKey: lower case, without them). The seed compares them as
-//     written.
+//     spec.HostKey: lower case, without them), or with an unreserved
+//     character of its path or query percent-encoded (/%7Euser is
+//     /~user; hex digits are upper-cased, a reserved character stays
+//     encoded: normalizeURLPercent, vigil.CanonicalURL's rule). The seed
+//     compares them as written.
 //     A record of any change names a changed href, src or cite of a
 //     page (URLAttr) by the URL it resolves to (PageBase, ResolveURL, the
 //     one resolution every view of Vigil shows a user), not as written;

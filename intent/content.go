@@ -192,6 +192,7 @@ func newContent(d *tree.Document, scope Selector, ignore []Selector, caseSensiti
 	for i, r := range c.roots {
 		c.extract(r, pl.sig(r.Parent), groups[i], groupRoot)
 	}
+	c.readFeedHTML()
 	if len(tab.words) == 0 { // the first version: room for about as many words again
 		textBytes := 0
 		for i := range c.leaves {

@@ -301,6 +301,16 @@
 // previous or prev, first, last, prev-archive, next-archive and current),
 // to reach the entries of its older pages; they are no links of the feed.
 //
+// A feed's HTML written as text, an RSS item's or channel's description
+// and content:encoded, an Atom text construct (content, summary, title,
+// subtitle, rights) of type html, is read as the text it shows
+// (feedhtml.go: its tags left out, a space at a block element's, its
+// character references read), so that all words, keywords, phrases,
+// regular expressions and any change read the entry's words, not
+// "bar.</p>". The text node is one leaf, as in any XML document, so that
+// an entry's new description is an update of that leaf, as the tree
+// delta says.
+//
 // A pair whose versions are read differently, one as markup and the other
 // as its source text (a feed served malformed for one check, a page served
 // as text/plain one day and text/html the next), is compared like with like

@@ -1,7 +1,6 @@
 package intent
 
 import (
-	"html"
 	"net/url"
 	"slices"
 	"strings"
@@ -536,37 +535,6 @@ func (w *feedWalker) title(n *tree.Node) string {
 		return elementText(c)
 	}
 	return ""
-}
-
-// htmlText returns the text an escaped HTML title (an Atom title of type
-// html: "&lt;em&gt;New&lt;/em&gt; post", read "<em>New</em> post") shows:
-// its tags left out, its character references read, white space
-// normalised.
-func htmlText(s string) string {
-	if !strings.ContainsAny(s, "<&") {
-		return s
-	}
-	var b strings.Builder
-	for {
-		i := strings.IndexByte(s, '<')
-		if i < 0 || i+1 >= len(s) {
-			b.WriteString(s)
-			break
-		}
-		if c := s[i+1]; c != '/' && c != '!' && c != '?' && !('a' <= c|0x20 && c|0x20 <= 'z') {
-			b.WriteString(s[:i+1]) // a "<" that opens no tag
-			s = s[i+1:]
-			continue
-		}
-		j := strings.IndexByte(s[i:], '>')
-		if j < 0 {
-			b.WriteString(s)
-			break
-		}
-		b.WriteString(s[:i])
-		s = s[i+j+1:]
-	}
-	return normalizeSpace(html.UnescapeString(b.String()))
 }
 
 // attrNS returns the value of n's attribute local in namespace ns,

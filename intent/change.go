@@ -101,12 +101,15 @@ type ImageInfo struct {
 
 // TableInfo locates a table change: the table (its id, or "#n" for the
 // n-th table), the row's key (its first cell), and for a cell its column
-// (1-based) and the column's header.
+// (1-based) and the column's header. A cell of the header row (HeaderRow)
+// is its column's header: it has no row, and its change is the column's
+// (added, removed, its header changed).
 type TableInfo struct {
-	Table  string `json:"table"`
-	Row    string `json:"row,omitempty"`
-	Column int    `json:"column,omitempty"`
-	Header string `json:"header,omitempty"`
+	Table     string `json:"table"`
+	Row       string `json:"row,omitempty"`
+	Column    int    `json:"column,omitempty"`
+	Header    string `json:"header,omitempty"`
+	HeaderRow bool   `json:"headerRow,omitempty"`
 }
 
 // ListInfo locates a list-item change: the list (its id, or "#n" for the

@@ -27,9 +27,14 @@ func TestTableColumns(t *testing.T) {
 		return s + "</tbody></table></body></html>"
 	}
 	old := table("Version,Date,Status", "2.1,2024-05,beta", "2.0,2024-01,stable")
-	// cell shows a table-cell change: op, row, column, header, old -> new
+	// cell shows a table-cell change: op, row ("head" for the header
+	// row's cells), column, header, old -> new
 	cell := func(c Change) string {
-		return fmt.Sprintf("%s %s:%d:%s %q->%q", c.Op, c.Table.Row, c.Table.Column, c.Table.Header, c.Old, c.New)
+		row := c.Table.Row
+		if c.Table.HeaderRow {
+			row = "head"
+		}
+		return fmt.Sprintf("%s %s:%d:%s %q->%q", c.Op, row, c.Table.Column, c.Table.Header, c.Old, c.New)
 	}
 	for _, tc := range []struct {
 		name, new string
@@ -37,19 +42,19 @@ func TestTableColumns(t *testing.T) {
 	}{
 		{"column inserted in the middle",
 			table("Version,Downloads,Date,Status", "2.1,120,2024-05,beta", "2.0,900,2024-01,stable"),
-			[]string{`insert 2.0:2:Downloads ""->"900"`, `insert 2.1:2:Downloads ""->"120"`, `insert Version:2:Downloads ""->"Downloads"`}},
+			[]string{`insert 2.0:2:Downloads ""->"900"`, `insert 2.1:2:Downloads ""->"120"`, `insert head:2:Downloads ""->"Downloads"`}},
 		{"column inserted at the end",
 			table("Version,Date,Status,Downloads", "2.1,2024-05,beta,120", "2.0,2024-01,stable,900"),
-			[]string{`insert 2.0:4:Downloads ""->"900"`, `insert 2.1:4:Downloads ""->"120"`, `insert Version:4:Downloads ""->"Downloads"`}},
+			[]string{`insert 2.0:4:Downloads ""->"900"`, `insert 2.1:4:Downloads ""->"120"`, `insert head:4:Downloads ""->"Downloads"`}},
 		{"column removed",
 			table("Version,Status", "2.1,beta", "2.0,stable"),
-			[]string{`delete 2.0:2:Date "2024-01"->""`, `delete 2.1:2:Date "2024-05"->""`, `delete Version:2:Date "Date"->""`}},
+			[]string{`delete 2.0:2:Date "2024-01"->""`, `delete 2.1:2:Date "2024-05"->""`, `delete head:2:Date "Date"->""`}},
 		{"column inserted and a cell changed",
 			table("Version,Downloads,Date,Status", "2.1,120,2024-05,stable", "2.0,900,2024-01,stable"),
-			[]string{`insert 2.0:2:Downloads ""->"900"`, `insert 2.1:2:Downloads ""->"120"`, `insert Version:2:Downloads ""->"Downloads"`, `update 2.1:4:Status "beta"->"stable"`}},
+			[]string{`insert 2.0:2:Downloads ""->"900"`, `insert 2.1:2:Downloads ""->"120"`, `insert head:2:Downloads ""->"Downloads"`, `update 2.1:4:Status "beta"->"stable"`}},
 		{"header renamed",
 			table("Version,Released,Status", "2.1,2024-05,beta", "2.0,2024-01,stable"),
-			[]string{`update Version:2:Released "Date"->"Released"`}},
+			[]string{`update head:2:Released "Date"->"Released"`}},
 		{"columns unchanged, a cell changed",
 			table("Version,Date,Status", "2.1,2024-05,stable", "2.0,2024-01,stable"),
 			[]string{`update 2.1:3:Status "beta"->"stable"`}},
@@ -69,5 +74,51 @@ func TestTableColumns(t *testing.T) {
 				t.Errorf("got\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(tc.want, "\n\t"))
 			}
 		})
+	}
+}
+
+// TestTableHeaderRowHeading: a cell of the header row is a column's
+// header, and a change of it is told as the column's (added, removed,
+// renamed), not as a cell of a row named by the first header ("cell
+// added in row Item: Stock").
+func TestTableHeaderRowHeading(t *testing.T) {
+	table := func(head, row string) string {
+		s := `<html><body><table><tr>`
+		for _, h := range strings.Split(head, ",") {
+			s += "<th>" + h + "</th>"
+		}
+		s += "</tr><tr>"
+		for _, c := range strings.Split(row, ",") {
+			s += "<td>" + c + "</td>"
+		}
+		return s + "</tr></table></body></html>"
+	}
+	old := table("Item,Price", "Boots,59")
+	for _, tc := range []struct {
+		name, new string
+		want      []string
+	}{
+		{"column added", table("Item,Price,Stock", "Boots,59,3"), []string{"cell added in row Boots, column Stock: 3", "column added: Stock"}},
+		{"column removed", table("Item", "Boots"), []string{"cell removed in row Boots, column Price: 59", "column removed: Price"}},
+		{"header renamed", table("Item,Cost", "Boots,59"), []string{"column header changed: Price → Cost"}},
+		{"first header renamed", table("Product,Price", "Boots,59"), []string{"column header changed: Item → Product"}},
+	} {
+		r := evalClause(t, old, tc.new, `table`)
+		var got []string
+		for _, c := range r.Changes {
+			old, new := c.Texts()
+			text := new
+			switch {
+			case c.Op == Delete:
+				text = old
+			case c.Op == Update:
+				text = old + " → " + new
+			}
+			got = append(got, c.Heading()+": "+text)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
+		}
 	}
 }

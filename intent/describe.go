@@ -141,6 +141,9 @@ func (c Change) Heading() string {
 	if name, ok := c.attribute(); ok {
 		noun = "attribute " + name
 	}
+	if t := c.Table; t != nil && t.HeaderRow {
+		return t.headerHeading(c.Kind, c.Op)
+	}
 	h := noun + " " + c.Op.participle()
 	if c.Kind == KindTableCell && c.Table != nil {
 		h += c.Table.where(c.Old, c.New)
@@ -204,6 +207,21 @@ func (t *TableInfo) where(old, new string) string {
 		return ""
 	}
 	return " in " + strings.Join(at, ", ")
+}
+
+// headerHeading says what happened to a table's header row (a change of
+// kind k: the row, or one of its cells) as what happened to its columns:
+// a header cell added or removed is the column ("column added", "column
+// removed"), one changed its header ("column header changed"), and the
+// header row itself is named so ("header row added").
+func (t *TableInfo) headerHeading(k ObjectKind, op Operation) string {
+	if k == KindTableRow {
+		return "header row " + op.participle()
+	}
+	if op == Update {
+		return "column header changed"
+	}
+	return "column " + op.participle()
 }
 
 // where says where in its list a nested item's change happened, to follow

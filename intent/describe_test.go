@@ -175,7 +175,7 @@ func TestCellWhere(t *testing.T) {
 		want           []string
 	}{
 		{"by header", valuePage(old), valuePage(new), []string{
-			"~ cell changed in row Camera: Stock -> Units",
+			"~ column header changed: Stock -> Units",
 			"~ cell changed in row Bravo, column Price: 2299 -> 2099",
 		}},
 		{"by number", valuePage(bare), valuePage(`<table><tr><td>Alpha</td><td>1</td></tr><tr><td>Bravo</td><td>3</td></tr></table>`), []string{

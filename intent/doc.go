@@ -134,7 +134,11 @@
 // anchors, and inserts and deletes for the rest. Table rows that are
 // updated are reported cell by cell, the columns paired by their headers
 // (a column added is one cell inserted a row, not a shift of the cells
-// after it). The tables (lists) of the two versions are paired by id,
+// after it). A cell of the header row is its column's header, not a
+// row's cell: its change is told as the column's, "column added",
+// "column removed", "column header changed" (TableInfo.HeaderRow), not
+// as a cell of a row named by the first header ("cell added in row
+// Item"). The tables (lists) of the two versions are paired by id,
 // else by what they hold: equal ones in order, then those that share rows
 // (items), so that a table added before the others is an insert, not a
 // change of every table after it. All words is

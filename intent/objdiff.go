@@ -19,6 +19,7 @@ type object struct {
 
 	href, text, src, alt string   // links and images
 	cells                []string // table rows
+	head                 bool     // a table's header row (container.headers)
 }
 
 // objEdit is an operation on objects: indexes into the old and new lists,

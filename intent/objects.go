@@ -318,6 +318,7 @@ func (c *content) addTable(n *tree.Node) {
 	var rows [][]string
 	var rowNodes []*tree.Node
 	var theadRow []string
+	headIdx := -1 // the header row's index in rows
 	tree.Walk(n, func(m *tree.Node) bool {
 		if m.Kind != tree.Element || (m != n && (c.skip(m) || elementIs(m, "table"))) {
 			return false
@@ -337,9 +338,9 @@ func (c *content) addTable(n *tree.Node) {
 			return false
 		}
 		if m.Parent != nil && elementIs(m.Parent, "thead") {
-			theadRow = cells
+			theadRow, headIdx = cells, len(rows)
 		} else if len(rows) == 0 && allTH && theadRow == nil {
-			theadRow = cells
+			theadRow, headIdx = cells, len(rows)
 		}
 		rows = append(rows, cells)
 		rowNodes = append(rowNodes, m)
@@ -350,6 +351,7 @@ func (c *content) addTable(n *tree.Node) {
 		t.items = append(t.items, object{
 			key: strings.Join(cells, "\x1f"), keys: []string{cells[0]},
 			node: rowNodes[i], pos: i + 1, cells: cells, text: strings.Join(cells, " | "),
+			head: i == headIdx,
 		})
 	}
 	c.tables = append(c.tables, t)

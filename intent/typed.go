@@ -199,13 +199,16 @@ func tableChanges(pc *pathCache, pairs [][2]*container) []Change {
 			rowText := func(ob *object) string { return ob.text }
 			if e.op != Update {
 				c := objectChange(pc, KindTableRow, e, old, new, rowText)
-				key := ""
+				var row *object
 				if e.b >= 0 {
-					key = new[e.b].cells[0]
+					row = &new[e.b]
 				} else {
-					key = old[e.a].cells[0]
+					row = &old[e.a]
 				}
-				c.Table = &TableInfo{Table: name, Row: key}
+				c.Table = &TableInfo{Table: name, Row: row.cells[0]}
+				if row.head {
+					c.Table.Row, c.Table.HeaderRow = "", true
+				}
 				out = append(out, c)
 				continue
 			}
@@ -235,6 +238,11 @@ func tableChanges(pc *pathCache, pairs [][2]*container) []Change {
 					OldPos: a.pos, NewPos: b.pos, OldPath: pc.node(a.node), NewPath: pc.node(b.node),
 					Fields: []string{"cells"}}
 				info := &TableInfo{Table: name, Row: b.cells[0]}
+				if a.head || b.head {
+					// The header row's cells are the columns'
+					// headers: no row's cells.
+					info.Row, info.HeaderRow = "", true
+				}
 				switch {
 				case !hasOld:
 					c.Op = Insert

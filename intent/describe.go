@@ -265,6 +265,7 @@ func showParents(labels []string) string {
 		if i > 0 {
 			b.WriteString(" > ")
 		}
+		s = shownText(s)
 		if len(s) > maxLabel {
 			s = strings.ToValidUTF8(s[:maxLabel], "") + "…"
 		}
@@ -306,10 +307,27 @@ func (c Change) Texts() (old, new string) {
 			old, new = cmp.Or(im.OldAlt, noText), cmp.Or(im.NewAlt, noText)+" ("+im.NewSrc+")"
 		}
 	}
+	old, new = shownText(old), shownText(new)
 	if old != "" && new != "" {
 		return clipPair(old, new)
 	}
 	return clip(old), clip(new)
+}
+
+// softHyphen is U+00AD, which a page writes where a browser may break a
+// word (Donau&shy;dampf), showing a hyphen only there.
+const softHyphen = "\u00ad"
+
+// shownText returns s, a text of a page, as a change shows it to a
+// reader: without soft hyphens, which a browser does not show within a
+// line and matching leaves out (spec.WordKey), so that a keyword found in
+// Donau&shy;dampf reads Donaudampf, as the user wrote it, not with an
+// invisible character a mail or a chat message may show as one.
+func shownText(s string) string {
+	if !strings.Contains(s, softHyphen) {
+		return s
+	}
+	return strings.ReplaceAll(s, softHyphen, "")
 }
 
 // shownBefore is about how many bytes of the text the two sides share are

@@ -3,6 +3,7 @@ package intent
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -199,6 +200,35 @@ func TestCellWhere(t *testing.T) {
 		}
 		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
 			t.Errorf("%s: lines\n%s\nwant\n%s", tc.name, strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+		}
+	}
+}
+
+// TestShownWithoutSoftHyphens: the text a change shows a reader has no
+// soft hyphen (U+00AD), which a page writes to say where a browser may
+// break a word and which matching leaves out (spec.WordKey): the keyword
+// found in Donau&shy;dampf is shown as Donaudampf, as the user wrote it,
+// and so are the labels a heading names.
+func TestShownWithoutSoftHyphens(t *testing.T) {
+	page := func(body string) string { return "<html><body>" + body + "</body></html>" }
+	for _, tc := range []struct {
+		name, old, new, clause string
+		want                   []string // Line of each change
+	}{
+		{"keyword", page(`<p>Fahrt</p>`), page(`<p>Fahrt mit dem Donau&shy;dampf&shy;schiff</p>`), `keywords {Donaudampfschiff}`,
+			[]string{"+ keyword added: Donaudampfschiff"}},
+		{"words", page(`<p>Ein Schiff</p>`), page(`<p>Ein Donau&shy;dampf&shy;schiff</p>`), `all words`,
+			[]string{"~ words changed: Schiff -> Donaudampfschiff"}},
+		{"list item label", page(`<ul><li>Donau&shy;dampf<ul><li>a</li></ul></li></ul>`), page(`<ul><li>Donau&shy;dampf<ul><li>a</li><li>b</li></ul></li></ul>`), `list`,
+			[]string{"+ list item added in Donaudampf: b"}},
+	} {
+		r := evalClause(t, tc.old, tc.new, tc.clause)
+		var got []string
+		for _, c := range r.Changes {
+			got = append(got, c.Line())
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: lines %q, want %q", tc.name, got, tc.want)
 		}
 	}
 }

@@ -490,7 +490,10 @@
 //     <a>Home</a><a>About</a>, or tag pills), are two words, as a style sheet
 //     shows such elements apart, unless one of them is a single letter (a
 //     drop cap in an element of its own, a word set a letter a span):
-//     inSiblingElements.
+//     inSiblingElements. As matching leaves soft hyphens out, so do the texts
+//     a change shows a reader (Change.Texts, and the labels Heading
+//     names): the keyword found in "Donau&shy;dampf" reads "Donaudampf";
+//     the records keep the text as the page wrote it.
 //   - Positions are 1-based leaf ordinals in each version (phrases: in the
 //     realigned sequence); after the optimisation they remain the original
 //     ones. Records also carry the leaf's tree.Path and signature.

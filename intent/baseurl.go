@@ -51,7 +51,9 @@ func (p *Pair) pageBase(page string, doc *tree.Document) *url.URL {
 // address page, resolve against: the href of its first base element with
 // one, wherever it stands (a base in the body is the document's base too,
 // for the links before it as well, as browsers take it) but in a
-// template, whose content is inert, resolved
+// template, whose content is inert, or in svg or math, whose base is an
+// SVG or MathML element and no HTML one (in their HTML integration points,
+// a foreignObject, an mi, it is HTML again: walkHTMLElements), resolved
 // against page, if that is an http or https URL, else page; nil if page
 // is not an absolute URL. A base of another scheme (data:, javascript:,
 // ftp:, about:blank, blob:) is passed over for page. Here Vigil departs
@@ -73,12 +75,9 @@ func PageBase(page string, doc *tree.Document) *url.URL {
 	if doc == nil || doc.Root == nil {
 		return base
 	}
-	found := false
-	tree.Walk(doc.Root, func(n *tree.Node) bool {
-		if found || elementIs(n, "template") {
-			// A template's content is inert: a base there is none.
-			return false
-		}
+	// A base in a template (inert) or in svg or math (an SVG or MathML
+	// element) is none.
+	walkHTMLElements(doc.Root, func(n *tree.Node) bool {
 		if elementIs(n, "base") {
 			if href, ok := attrFold(n, "href"); ok {
 				// A base that is not http or https is passed over:
@@ -86,7 +85,7 @@ func PageBase(page string, doc *tree.Document) *url.URL {
 				if b, ok := baseHref(base, href); ok {
 					base = b
 				}
-				found = true
+				return false
 			}
 		}
 		return true

@@ -175,6 +175,21 @@ func TestPageBase(t *testing.T) {
 		// A template's content is inert: its base sets no base URL.
 		{"a base in a template", page, `<template><base href="/tmpl/"></template>`, page},
 		{"a base after a template's", page, `<template><base href="/tmpl/"></template><base href="/assets/">`, "https://shop.example/assets/"},
+		// Foreign content (svg, math) holds no HTML base: an svg or
+		// MathML element named base is none, as browsers have it; an
+		// HTML integration point (svg's foreignObject, desc and title,
+		// MathML's mi, mo, mn, ms, mtext, an annotation-xml of HTML)
+		// holds HTML again.
+		{"a base in svg", page, `<svg><base href="/svg/"></base></svg>`, page},
+		{"a base in math", page, `<math><base href="/math/"></base></math>`, page},
+		{"a base in svg's g", page, `<svg><g><base href="/svg/"/></g></svg><base href="/assets/">`, "https://shop.example/assets/"},
+		{"a base in an svg in a div", page, `</head><body><div><svg><base href="/svg/"/></svg></div><base href="/assets/"></body><head>`, "https://shop.example/assets/"},
+		{"a base in svg's foreignObject", page, `<svg><foreignObject><base href="/fo/"></foreignObject></svg>`, "https://shop.example/fo/"},
+		{"a base in math's mi", page, `<math><mi><base href="/mi/"></mi></math>`, "https://shop.example/mi/"},
+		{"a base in an annotation-xml of HTML", page, `<math><annotation-xml encoding="text/html"><base href="/ax/"></annotation-xml></math>`, "https://shop.example/ax/"},
+		{"a base in an annotation-xml of SVG", page, `<math><annotation-xml encoding="image/svg+xml"><base href="/ax/"></annotation-xml></math>`, page},
+		{"a base in svg in a foreignObject", page, `<svg><foreignObject><svg><base href="/in/"/></svg></foreignObject></svg>`, page},
+		{"a base in a template in a foreignObject", page, `<svg><foreignObject><template><base href="/t/"></template></foreignObject></svg>`, page},
 		{"a relative address", "cameras/index.html", "", ""},
 	} {
 		doc := parseDoc(t, "<html><head>"+tc.head+"</head><body><p>Cameras</p></body></html>")

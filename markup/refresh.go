@@ -29,39 +29,67 @@ type Refresh struct {
 // content parses (ParseRefresh), as a browser with scripts reads it: a
 // meta element in a <noscript>, a <script> or another element whose
 // content is raw text is none, nor is one in a <template>, whose content
-// is inert (and a <base> there sets no base URL). It reads the document
+// is inert (and a <base> there sets no base URL); a <base> in <svg> or
+// <math> is an SVG or MathML element, which sets none either, but in their
+// HTML integration points (foreignContent). It reads the document
 // with golang.org/x/net/html's tokenizer, up to that element.
 func FindRefresh(doc []byte) (Refresh, bool) {
 	z := html.NewTokenizer(bytes.NewReader(doc))
 	var base string
 	baseSeen := false
 	templates := 0 // the <template> elements open
+	var foreign foreignContent
 	for {
-		switch z.Next() {
+		switch tt := z.Next(); tt {
 		case html.ErrorToken:
 			return Refresh{}, false
 		case html.EndTagToken:
-			if name, _ := z.TagName(); atom.Lookup(name) == atom.Template && templates > 0 {
-				templates--
+			name, _ := z.TagName()
+			if templates > 0 {
+				if atom.Lookup(name) == atom.Template {
+					templates--
+				}
+				continue
 			}
+			foreign.end(string(name))
 		case html.StartTagToken, html.SelfClosingTagToken:
+			if templates > 0 {
+				if name, _ := z.TagName(); atom.Lookup(name) == atom.Template {
+					templates++
+				}
+				continue
+			}
 			name, hasAttr := z.TagName()
+			// The attributes are read once, and only for the few tags
+			// that need them.
+			var attrs map[string]string
+			read := func() map[string]string {
+				if hasAttr && attrs == nil {
+					attrs = tagAttrs(z)
+				}
+				return attrs
+			}
+			if foreign.start(string(name), tt == html.SelfClosingTagToken, func(k string) (string, bool) {
+				v, ok := read()[k]
+				return v, ok
+			}) {
+				// An SVG or MathML element: a base there is none, a
+				// template no template.
+				continue
+			}
 			a := atom.Lookup(name)
 			if a == atom.Template {
 				// Never void: <template/> opens one too.
 				templates++
 				continue
 			}
-			if !hasAttr || templates > 0 {
-				continue
-			}
 			switch a {
 			case atom.Base:
-				if href, ok := tagAttrs(z)["href"]; ok && !baseSeen {
+				if href, ok := read()["href"]; ok && !baseSeen {
 					base, baseSeen = href, true
 				}
 			case atom.Meta:
-				attrs := tagAttrs(z)
+				attrs := read()
 				equiv, ok := attrs["http-equiv"]
 				if !ok || !strings.EqualFold(strings.TrimSpace(equiv), "refresh") {
 					continue

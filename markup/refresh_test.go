@@ -70,10 +70,21 @@ func TestFindRefresh(t *testing.T) {
 		"after a template":  {doc: `<template><p>row</p></template><meta http-equiv="refresh" content="0; url=/b">`, want: markup.Refresh{URL: "/b"}, ok: true},
 		"base in template":  {doc: `<template><base href="/t/"></template><meta http-equiv="refresh" content="0; url=x">`, want: markup.Refresh{URL: "x"}, ok: true},
 		"svg breaks out":    {doc: `<svg><meta http-equiv="refresh" content="0; url=/b"></svg>`, want: markup.Refresh{URL: "/b"}, ok: true},
-		"other equiv":       {doc: `<meta http-equiv="content-type" content="0; url=/x">`},
-		"name, not equiv":   {doc: `<meta name="refresh" content="0; url=/x">`},
-		"no content":        {doc: `<meta http-equiv="refresh">`},
-		"none":              {doc: `<title>a</title><p>text`},
+		// A base in svg or math is an SVG or MathML element, no HTML
+		// base; in an HTML integration point, or once a tag breaks out of
+		// foreign content, it is HTML again.
+		"base in svg":                   {doc: `<svg><base href="/s/"></base></svg><meta http-equiv="refresh" content="0; url=x">`, want: markup.Refresh{URL: "x"}, ok: true},
+		"base in math":                  {doc: `<math><mrow><base href="/m/"/></mrow></math><meta http-equiv="refresh" content="0; url=x">`, want: markup.Refresh{URL: "x"}, ok: true},
+		"base after svg":                {doc: `<svg><circle r="1"/></svg><base href="/b/"><meta http-equiv="refresh" content="0; url=x">`, want: markup.Refresh{URL: "x", Base: "/b/"}, ok: true},
+		"base in foreignObject":         {doc: `<svg><foreignObject><base href="/fo/"></foreignObject></svg><meta http-equiv="refresh" content="0; url=x">`, want: markup.Refresh{URL: "x", Base: "/fo/"}, ok: true},
+		"base in mi":                    {doc: `<math><mi><base href="/mi/"></mi></math><meta http-equiv="refresh" content="0; url=x">`, want: markup.Refresh{URL: "x", Base: "/mi/"}, ok: true},
+		"base after a breakout":         {doc: `<svg><p><base href="/p/"><meta http-equiv="refresh" content="0; url=x">`, want: markup.Refresh{URL: "x", Base: "/p/"}, ok: true},
+		"base in svg in foreign":        {doc: `<svg><foreignObject><svg><base href="/in/"/></svg></foreignObject></svg><meta http-equiv="refresh" content="0; url=x">`, want: markup.Refresh{URL: "x"}, ok: true},
+		"svg's template is no template": {doc: `<svg><template></svg><meta http-equiv="refresh" content="0; url=/b">`, want: markup.Refresh{URL: "/b"}, ok: true},
+		"other equiv":                   {doc: `<meta http-equiv="content-type" content="0; url=/x">`},
+		"name, not equiv":               {doc: `<meta name="refresh" content="0; url=/x">`},
+		"no content":                    {doc: `<meta http-equiv="refresh">`},
+		"none":                          {doc: `<title>a</title><p>text`},
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {

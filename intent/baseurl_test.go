@@ -19,6 +19,9 @@ func TestLinksResolved(t *testing.T) {
 		name, old, new, clause string
 		changed                bool
 	}{
+		// A template's content is inert: a link there is none of the
+		// page's, as the crawl and the stored links have it.
+		{"a link added in a template", doc("", `<a href="/a.html">A</a>`), doc("", `<a href="/a.html">A</a><template><a href="/t.html">T</a></template>`), "all links", false},
 		{"relative to absolute", doc("", `<a href="/a.html">A</a>`), doc("", `<a href="https://shop.example/a.html">A</a>`), "all links", false},
 		{"dot segments", doc("", `<a href="x/../b.html">B</a>`), doc("", `<a href="b.html">B</a>`), "all links", false},
 		{"base element", doc(`<base href="https://cdn.example/img/">`, `<img src="p.png" alt="P">`), doc("", `<img src="https://cdn.example/img/p.png" alt="P">`), "all images", false},

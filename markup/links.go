@@ -15,7 +15,13 @@ import (
 // and attribute names case-insensitively, the first of an attribute
 // written twice, no tag in comments, in the text of raw text elements
 // (script, style, textarea, title...) or in a doctype; an element with
-// both an href and an xlink:href gives its href. The values are as
+// both an href and an xlink:href gives its href. What a <template> holds
+// is no link nor base of the page: its content is inert, never shown nor
+// followed in a browser (a template in svg, an SVG element, is taken for
+// one too, unlike FindRefresh: pages hold none). A base in svg or
+// math, an SVG or MathML element that sets no base URL, is one here: a
+// caller that finds a base reads the page's tree, where intent.PageBase
+// passes it over. The values are as
 // written: the caller resolves them against the page's URL and its bases
 // in turn (a base resolved against the one before), and bytes are not
 // decoded from the page's charset. A body cut short in a tag gives the
@@ -52,6 +58,7 @@ type linkScanner struct {
 	name              string
 	href, xlink       string
 	hasHref, hasXlink bool
+	templates         int // the template elements open, whose content is inert
 }
 
 // next reads up to the next start tag; false at the end.
@@ -74,6 +81,14 @@ func (s *linkScanner) next() bool {
 			if raw := s.rawTextOf(); raw != "" {
 				s.skipRaw(raw)
 			}
+			if s.name == "template" {
+				// Never void: <template/> opens one too.
+				s.templates++
+				continue
+			}
+			if s.templates > 0 {
+				continue // inert
+			}
 			return true
 		case c == '!':
 			if bytes.HasPrefix(b[s.pos:], []byte("!--")) {
@@ -81,10 +96,29 @@ func (s *linkScanner) next() bool {
 			} else {
 				s.skipTo('>') // a doctype, a bogus comment
 			}
-		case c == '/' || c == '?':
+		case c == '/':
+			if s.templates > 0 && s.endTagIs("template") {
+				s.templates--
+			}
 			s.skipTo('>') // an end tag, a bogus comment
+		case c == '?':
+			s.skipTo('>') // a bogus comment
 		}
 	}
+}
+
+// endTagIs reports whether the end tag whose "/" is at s.pos is named
+// name (lower case), in any case of its ASCII letters.
+func (s *linkScanner) endTagIs(name string) bool {
+	i := s.pos + 1
+	if i >= len(s.b) || !isLetter(s.b[i]) {
+		return false
+	}
+	j := i
+	for j < len(s.b) && !isTagEnd(s.b[j]) {
+		j++
+	}
+	return asciiEqualFold(s.b[i:j], name)
 }
 
 // skipTo moves past the next c, or to the end.
@@ -181,8 +215,9 @@ func (s *linkScanner) startTag() bool {
 	}
 }
 
-// linkNames are the tag names HTMLLinks and rawText compare with.
-var linkNames = append([]string{"a", "area", "base"}, rawText...)
+// linkNames are the tag names HTMLLinks and rawText compare with
+// (HTMLLinks skips what a template holds).
+var linkNames = append([]string{"a", "area", "base", "template"}, rawText...)
 
 // lowerName returns a tag name lower-cased: as a constant for the names
 // of linkNames, without allocating; "" for another.

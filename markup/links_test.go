@@ -23,6 +23,12 @@ func TestHTMLLinks(t *testing.T) {
 		{"bases in order", `<head><base href="/one/"><base target="_top"><base href="two/"></head><a href="a">a</a>`, []string{"a"}, []string{"/one/", "two/"}},
 		{"xlink on any element, href first on an anchor", `<svg><a xlink:href="s.html">s</a><use xlink:href="#i"/><a href="h" xlink:href="x">both</a></svg>`, []string{"s.html", "#i", "h"}, nil},
 		{"not links", `<script>document.write('<a href="no1">')</script><!-- <a href="no2"> --><link href="style.css"><img src="i.png"><style>a[href="no3"]{}</style><textarea><a href="no4"></textarea>`, nil, nil},
+		// A template's content is inert: its links and bases are none
+		// of the page's.
+		{"template", `<template><a href="t.html">t</a><base href="/t/"><svg><a xlink:href="ts.html"/></svg></template><a href="a.html">a</a>`, []string{"a.html"}, nil},
+		{"nested templates", `<TEMPLATE><template></template><a href="t.html">t</a></Template><a href="a.html">a</a>`, []string{"a.html"}, nil},
+		{"self-closing template", `<template/><a href="t.html">t</a></template><a href="a.html">a</a>`, []string{"a.html"}, nil},
+		{"end tag without a template", `</template><a href="a.html">a</a><template><area href="t"></template><a href="b">b</a>`, []string{"a.html", "b"}, nil},
 		{"a body cut short", `<a href="a.html">a</a><a href="b.ht`, []string{"a.html"}, nil},
 		{"nothing", ``, nil, nil},
 	}
@@ -40,15 +46,28 @@ func TestHTMLLinks(t *testing.T) {
 // tokenizer, the reading HTMLLinks follows.
 func tokenizerLinks(b []byte) (hrefs, bases []string) {
 	z := html.NewTokenizer(bytes.NewReader(b))
+	templates := 0 // the template elements open, whose content is inert
 	for {
 		switch z.Next() {
 		case html.ErrorToken:
 			return hrefs, bases
+		case html.EndTagToken:
+			if name, _ := z.TagName(); string(name) == "template" && templates > 0 {
+				templates--
+			}
+			continue
 		case html.StartTagToken, html.SelfClosingTagToken:
 		default:
 			continue
 		}
 		name, more := z.TagName()
+		if string(name) == "template" {
+			templates++
+			continue
+		}
+		if templates > 0 {
+			continue
+		}
 		anchor := string(name) == "a" || string(name) == "area"
 		isBase := string(name) == "base"
 		var href, xlink string
@@ -102,6 +121,8 @@ var linkPages = []string{
 	`<a href="é/ü.html">utf-8</a>`,
 	"<noſcript><a href=\"long-s\"></noſcript><a xlin\u212A:href=\"kelvin\">k</a>", // only ASCII letters fold
 	`<a href="/a&#x;b">no digits</a><a href="/c&#xzz;">`,
+	`<template><a href="no"><base href="no"></template><a href="y"><template><template></template><a href="no"></template ><a href="y2">`,
+	`</template><a href="y"><template/><script></template></script><a href="no"></TEMPLATE><a href="y2">`,
 }
 
 // TestHTMLLinksAsTokenizer: on linkPages, HTMLLinks reads what the

@@ -339,7 +339,9 @@ func crawlLinks(ls []*vigil.Link) []Link {
 // page, the <link> elements whose rel is a paging relation
 // (intent.IsPagingLink: next, prev, previous; labelled with their title), which lead to the
 // other pages of a listing split in pages as a feed's paging links do,
-// all resolved against the page's base as its views show them
+// none inside a <template>, whose content is inert (a browser neither
+// shows nor follows it), all resolved against the page's base as its
+// views show them
 // (intent.PageBase: its first base element with an href, passed over for
 // pageURL when it is not http or https), fragments dropped, a host spelt
 // in Unicode in its ASCII (punycode) form (spec.ASCIIHost), so that a
@@ -366,6 +368,10 @@ func pageLinks(doc *tree.Document, pageURL string) []Link {
 		}
 		var ref string
 		switch strings.ToLower(localName(n.Name)) {
+		case "template":
+			// Its content is inert: no frame nor paging link of the
+			// page, as it holds none of its links.
+			return false
 		case "frame", "iframe":
 			src, ok := attr(n, "src")
 			if !ok {

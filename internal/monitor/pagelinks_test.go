@@ -36,6 +36,11 @@ func TestHTMLLinkKeys(t *testing.T) {
 		{"area and xlink", `<map><area href="area.html"></map><svg><a xlink:href="svg.html"><text>s</text></a><use xlink:href="#icon"/></svg>`, 2, ""},
 		{"links in scripts and comments are none", `<script>var s = '<a href="no.html">';</script><!-- <a href="no2.html"> --><a href="yes.html">y</a>`, 1, ""},
 		{"upper-case tags and attributes", `<A HREF="Up.html">u</A>`, 1, ""},
+		// A template's content is inert: its links and base are none of
+		// the page's, scanned or read from the tree; a base in svg is an
+		// SVG element, which the tree passes over.
+		{"links in a template are none", `<template><a href="t.html">t</a><base href="/t/"></template><a href="a.html">a</a>`, 1, ""},
+		{"a base in svg is none", `<svg><base href="/svg/"></base></svg><a href="a.html">a</a><a href="../b.html">b</a>`, 2, ""},
 		{"UTF-8", "<a href=\"caf\xc3\xa9.html\">c</a><a href=\"caf%C3%A9.html\">same</a>", 1, ""},
 		{"ISO-8859-1, labelled", "<a href=\"caf\xe9.html\">c</a><a href=\"caf%C3%A9.html\">same</a><a href=\"b.html\">b</a>", 2, "iso-8859-1"},
 		{"ISO-8859-1 in a meta element", "<meta charset=\"iso-8859-1\"><a href=\"caf\xe9.html\">c</a><a href=\"caf%C3%A9.html\">same</a>", 1, "-"},

@@ -14,6 +14,8 @@ import (
 // ExtractLinks returns the outgoing links of a document fetched from
 // pageURL, in document order: every <a> or <area> with an href (HTML,
 // matched case-insensitively) and every element with an xlink:href (XML),
+// but those inside a <template>, whose content is inert (a browser
+// neither shows nor follows it; markup.HTMLLinks leaves them out too),
 // resolved against pageURL and its base (intent.PageBase, as the page's
 // views and change records resolve them: the first base element with an
 // href, passed over for pageURL when it is not http or https, an ftp: or
@@ -98,6 +100,9 @@ func extractLinks(doc *tree.Document, pageURL string, crawl bool) []*vigil.Link 
 		switch strings.ToLower(n.Name) {
 		case "a", "area":
 			href, ok = attr(n, "href")
+		case "template":
+			// Its content is inert: no link of the page.
+			return false
 		}
 		if !ok {
 			href, ok = n.Attr("xlink:href")

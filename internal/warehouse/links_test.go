@@ -43,6 +43,12 @@ func TestExtractLinks(t *testing.T) {
 			t.Errorf("link %d: %+v, want %+v", i, *got[i], w)
 		}
 	}
+	// A template's content is inert: its links are none of the page's.
+	doc, _, _ = markup.ParseBytes([]byte(`<html><body><template><a href="t.html">T</a><svg><a xlink:href="ts.html">S</a></svg></template><a href="a.html">A</a></body></html>`), nil)
+	got = warehouse.ExtractLinks(doc, "http://example.com/")
+	if len(got) != 1 || got[0].Target != "http://example.com/a.html" {
+		t.Errorf("links with a template: %+v, want only a.html", got)
+	}
 	// <base href> moves relative links.
 	doc, _, _ = markup.ParseBytes([]byte(`<html><head><base href="http://cdn.example/x/"></head><body><a href="y">y</a></body></html>`), nil)
 	got = warehouse.ExtractLinks(doc, "http://example.com/")

@@ -141,7 +141,7 @@ func TestJSONErrors(t *testing.T) {
 		"one operand":      {`{"name":"a","using":{"sentinel":"b"},"monitor":{"or":[{"kind":"all links"}]}}`, []string{"monitor.or: want at least two operands"}},
 		"value":            {`{"name":"a","using":{"sentinel":"b"},"monitor":{"kind":"value","in":{"css":".p"},"condition":{"op":"rises above"}}}`, []string{"monitor.condition.threshold: missing"}},
 		"selector":         {`{"name":"a","using":{"sentinel":"b"},"monitor":{"kind":"all words","ignore":[{"css":".a"},{"css":"a[b"}]}}`, []string{"monitor.ignore[1].css: invalid css selector"}},
-		"interval":         {`{"name":"a","using":{"sentinel":"b"},"fetch":{"interval":"0 hour"},"confirm":"2 fortnight"}`, []string{"confirm: duration \"2 fortnight\": unknown time unit", "fetch.interval: Fetch 0 hours: interval must be greater than 0"}},
+		"interval":         {`{"name":"a","using":{"sentinel":"b"},"fetch":{"interval":"0 hour"},"confirm":"2 fortnight"}`, []string{"fetch.interval: Fetch 0 hours: interval must be greater than 0", "confirm: duration \"2 fortnight\": unknown time unit"}},
 		"interval unit":    {`{"name":"a","using":{"sentinel":"b"},"fetch":{"interval":"2 hourz"}}`, []string{`fetch.interval: duration "2 hourz": unknown time unit "hourz"`}},
 		"onChange":         {`{"name":"a","using":{"sentinel":"b"},"fetch":{"onChange":"yes"}}`, []string{"fetch.onChange: want a boolean, found a string"}},
 		"no interval":      {`{"name":"a","using":{"sentinel":"b"},"fetch":{"onChange":false,"render":true}}`, []string{"fetch: want an interval or onChange: true"}},

@@ -25,7 +25,9 @@ func (e *FieldError) Error() string {
 	return e.Path + ": " + e.Msg
 }
 
-// FieldErrors lists the problems of a JSON document, sorted by path.
+// FieldErrors lists the problems of a JSON document, sorted by their
+// places in it (the member or item each path names), as ErrorList is by
+// position.
 type FieldErrors []*FieldError
 
 // Error returns the problems separated by "; ".
@@ -85,7 +87,7 @@ func decodeSentinel(data []byte, stored bool) (*Sentinel, error) {
 		val.sentinel(s)
 	}
 	if len(d.errs) > 0 {
-		sort.SliceStable(d.errs, func(i, j int) bool { return d.errs[i].Path < d.errs[j].Path })
+		sortByPlace(d.errs, data)
 		return s, d.errs
 	}
 	return s, nil

@@ -70,11 +70,13 @@ func NewPassword(typed string) (password, hash string, generated bool, err error
 
 // passwordField is NewPassword of a password typed in a form's or a
 // request's password field, its refusal an EINVALID error that says it
-// is the password's.
+// is the password's and names the field (fieldError).
 func passwordField(typed string) (password, hash string, generated bool, err error) {
 	password, hash, generated, err = NewPassword(typed)
-	if err != nil {
-		return "", "", false, vigil.Errorf(vigil.EINVALID, "password: %s", vigil.ErrorMessage(err))
+	if vigil.ErrorCode(err) == vigil.EINVALID {
+		return "", "", false, fieldError("password", "password: "+vigil.ErrorMessage(err))
+	} else if err != nil {
+		return "", "", false, err
 	}
 	return password, hash, generated, nil
 }
@@ -147,12 +149,17 @@ func NewUser(email, name string, admin bool) (*vigil.User, error) {
 // form, the API): its refusal of the email names the field and what it
 // must be, not the email, which spec's error quotes and a request could
 // have made say anything. vigil user add keeps NewUser's, for the address
-// its user typed.
+// its user typed. A refusal names its field (fieldError): email, or name
+// (too long), the one NewUser refuses once the email is an address.
 func newRequestUser(email, name string, admin bool) (*vigil.User, error) {
 	if spec.ValidateContact(spec.Email, strings.ToLower(strings.TrimSpace(email))) != nil {
-		return nil, vigil.Errorf(vigil.EINVALID, "email must be an address whose domain has a dot or is localhost, such as ada@example.com")
+		return nil, fieldError("email", "email must be an address whose domain has a dot or is localhost, such as ada@example.com")
 	}
-	return NewUser(email, name, admin)
+	u, err := NewUser(email, name, admin)
+	if vigil.ErrorCode(err) == vigil.EINVALID {
+		return nil, fieldError("name", vigil.ErrorMessage(err))
+	}
+	return u, err
 }
 
 // SetAdmin grants (on) or revokes the administrator role of u, whose

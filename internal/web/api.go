@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"net"
 	"net/http"
@@ -549,10 +550,10 @@ func (s *Server) createToken(r *http.Request, u *vigil.User, name string, ttl ti
 	}
 	name = strings.TrimSpace(name)
 	if name == "" {
-		return nil, "", vigil.Errorf(vigil.EINVALID, "name: a token needs a name, to tell it from the others")
+		return nil, "", fieldError("name", "name: a token needs a name, to tell it from the others")
 	}
 	if strings.ContainsFunc(name, unicode.IsControl) {
-		return nil, "", vigil.Errorf(vigil.EINVALID, "name must have no control character")
+		return nil, "", fieldError("name", "name must have no control character")
 	}
 	secret, err := randomSecret(32)
 	if err != nil {
@@ -571,18 +572,24 @@ func (s *Server) createToken(r *http.Request, u *vigil.User, name string, ttl ti
 
 func (s *Server) handleTokenCreate(w http.ResponseWriter, r *http.Request, u *vigil.User) error {
 	var in struct {
-		Name      string `json:"name"`
-		ExpiresIn string `json:"expiresIn,omitempty"` // a Go duration ("720h"); empty: never
+		Name string `json:"name"`
+		// A Go duration ("720h"); absent or null: never. "" is
+		// refused: it says neither.
+		ExpiresIn *string `json:"expiresIn,omitempty"`
 	}
 	if err := readJSON(r, &in); err != nil {
 		return err
 	}
 	var ttl time.Duration
-	if in.ExpiresIn != "" {
-		d, err := time.ParseDuration(in.ExpiresIn)
+	if in.ExpiresIn != nil {
+		if *in.ExpiresIn == "" {
+			return fieldError("expiresIn", fmt.Sprintf("expiresIn is empty: give a duration from %s to %s, such as 720h, or leave it out (or null) for a token that never expires",
+				fmtTTL(minTokenTTL), fmtTTL(maxTokenTTL)))
+		}
+		d, err := time.ParseDuration(*in.ExpiresIn)
 		if err != nil || d < minTokenTTL || d > maxTokenTTL {
-			return vigil.Errorf(vigil.EINVALID, "expiresIn must be a duration from %s to %s, such as 720h (absent: never)",
-				fmtTTL(minTokenTTL), fmtTTL(maxTokenTTL))
+			return fieldError("expiresIn", fmt.Sprintf("expiresIn must be a duration from %s to %s, such as 720h (absent or null: never)",
+				fmtTTL(minTokenTTL), fmtTTL(maxTokenTTL)))
 		}
 		ttl = d
 	}

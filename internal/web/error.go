@@ -90,6 +90,16 @@ type diagnosticsError struct {
 func (e *diagnosticsError) Error() string { return e.err.Error() }
 func (e *diagnosticsError) Unwrap() error { return e.err }
 
+// fieldError returns the refusal (EINVALID) of the member field of a
+// request's JSON body, or of the field of a form, saying msg: its answer
+// names field in its one diagnostic, as every route's refusal of a member
+// does (PATCH /api/v1/me, the users and tokens routes, the JSON form of
+// a sentinel), so that a client marks the field without reading the
+// message; the message names it too, for a reader.
+func fieldError(field, msg string) error {
+	return &diagnosticsError{err: vigil.Errorf(vigil.EINVALID, "%s", msg), Diagnostics: []Diagnostic{{Field: field, Message: msg}}}
+}
+
 // retryAfterBusy is the Retry-After, in seconds, of an answer that the
 // store is busy (EUNAVAILABLE).
 const retryAfterBusy = "10"

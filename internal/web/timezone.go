@@ -73,8 +73,7 @@ func (s *Server) sentinelLocation(sen *vigil.Sentinel) *time.Location {
 func (s *Server) setTimeZone(ctx context.Context, u *vigil.User, zone string) error {
 	zone = strings.TrimSpace(zone)
 	if err := vigil.CheckTimeZone(timeZoneField, zone); err != nil {
-		msg := vigil.ErrorMessage(err)
-		return &diagnosticsError{err: vigil.Errorf(vigil.EINVALID, "%s", msg), Diagnostics: []Diagnostic{{Field: timeZoneField, Message: msg}}}
+		return fieldError(timeZoneField, vigil.ErrorMessage(err))
 	}
 	if err := s.Store.SetUserTimeZone(ctx, u.ID, zone); err != nil {
 		return err
@@ -119,7 +118,7 @@ func (s *Server) handleMeUpdate(w http.ResponseWriter, r *http.Request, u *vigil
 		return err
 	}
 	if in.TimeZone == nil {
-		return vigil.Errorf(vigil.EINVALID, "timeZone required: an IANA name such as Asia/Tokyo, or \"\" for the deployment's zone")
+		return fieldError(timeZoneField, `timeZone required: an IANA name such as Asia/Tokyo, or "" for the deployment's zone`)
 	}
 	if err := s.setTimeZone(r.Context(), u, *in.TimeZone); err != nil {
 		return err

@@ -146,7 +146,7 @@ func (s *Server) handleUserSetAdmin(w http.ResponseWriter, r *http.Request, call
 		return err
 	}
 	if in.Admin == nil {
-		return vigil.Errorf(vigil.EINVALID, "admin required: true grants the role, false revokes it")
+		return fieldError("admin", "admin required: true grants the role, false revokes it")
 	}
 	if *in.Admin {
 		if err := sessionOnly(r, "granting the administrator role"); err != nil {

@@ -14,7 +14,7 @@ import (
 
 // allowedHostsUsage is the help of --allowed-hosts.
 const allowedHostsUsage = "comma-separated `names` the dashboard, API, feeds and /healthz answer to, besides --base-url's host, " +
-	"IP addresses and localhost: exact names (vigil.example.org) or *.example.com for the names below it; a request for another " +
+	"IP addresses and localhost: exact names (vigil.example.org) or *.example.com for the names below it (not below a public suffix: *.com, *.co.uk); a request for another " +
 	"name gets 421, which keeps a page of a domain rebound to this server's address (DNS rebinding) from reading its answers. " +
 	"Listening on every interface without --base-url, this machine's name is answered too (default $VIGIL_ALLOWED_HOSTS)"
 

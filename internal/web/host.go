@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
+
+	"golang.org/x/net/publicsuffix"
 )
 
 // Hosts is the set of names the daemon answers to: its defence against
@@ -60,7 +62,8 @@ func NewHosts(names []string) (*Hosts, error) {
 // ParseHosts reads a comma-separated list of host names and patterns
 // *.example.com (--allowed-hosts), in any case, a final dot dropped; empty
 // entries are skipped. An entry that is no host name (a port, a URL, a *
-// anywhere but as the whole first label) is refused, naming it.
+// anywhere but as the whole first label, a * over a public suffix: *.com)
+// is refused, naming it.
 func ParseHosts(list string) ([]string, error) {
 	var names []string
 	for _, e := range strings.Split(list, ",") {
@@ -101,9 +104,23 @@ func parseHost(e string) (string, error) {
 		return "", err
 	}
 	if wild {
+		if publicSuffix(rest) {
+			return "", fmt.Errorf("want a host name or *.name under a domain of your own: %q is a public suffix, whose names anyone may register and point at this daemon, as DNS rebinding needs", rest)
+		}
 		return "*." + rest, nil
 	}
 	return name, nil
+}
+
+// publicSuffix reports whether name is a public suffix under which
+// anyone may register a name ("com", "co.uk", "github.io"), from the
+// Public Suffix List. A single label the list does not hold ("lan",
+// "internal", a name of an intranet) is none: the list's default rule
+// makes every unknown top-level label a suffix, which would refuse
+// *.lan.
+func publicSuffix(name string) bool {
+	ps, icann := publicsuffix.PublicSuffix(name)
+	return ps == name && (icann || strings.Contains(ps, "."))
 }
 
 // checkHostName refuses a name that is not made of DNS labels of

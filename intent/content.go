@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/vigil-web/vigil/markup"
 	"github.com/vigil-web/vigil/tree"
@@ -445,7 +446,9 @@ func (c *content) extract(r *tree.Node, sig0, group int32, groupRoot *tree.Node)
 				brk = false
 				joins = c.html && !endsSpace(raw)
 				lastText, lastValue = n, v
-			} else if raw != "" {
+			} else if strings.ContainsFunc(raw, unicode.IsSpace) {
+				// A text of invisible characters alone
+				// (Re<span>&#8203;</span>funds) parts no word.
 				joins = false
 			}
 		case tree.Element:

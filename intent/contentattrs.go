@@ -154,7 +154,8 @@ func IsPagingLink(n *tree.Node) bool {
 }
 
 // attrValue returns the value of content attribute a as a leaf holds it:
-// its value, white space normalised, for an HTML state attribute its
+// its value, white space normalised (and, but in a URL, the invisible
+// characters left out: normalizeSpace), for an HTML state attribute its
 // name in lower case, and for an HTML src without its signing parameters
 // (unsignedURL: a signed image URL is new at every fetch; a record shows
 // the URL as written, content.shown).
@@ -165,10 +166,12 @@ func (c *content) attrValue(a tree.Attr) string {
 			return name
 		}
 		if name == "src" {
-			return unsignedURL(normalizeSpace(a.Value))
+			return unsignedURL(normalizeSpaceOnly(a.Value, false))
 		}
 	}
-	return normalizeSpace(a.Value)
+	// A URL is another address with an invisible character in it; a
+	// text (an alt, a title) is the same text without one.
+	return normalizeSpaceOnly(a.Value, !URLAttr(a.Name))
 }
 
 // isHiddenInput reports whether input element n is hidden from a reader:

@@ -314,21 +314,15 @@ func (c Change) Texts() (old, new string) {
 	return clip(old), clip(new)
 }
 
-// softHyphen is U+00AD, which a page writes where a browser may break a
-// word (Donau&shy;dampf), showing a hyphen only there.
-const softHyphen = "\u00ad"
-
 // shownText returns s, a text of a page, as a change shows it to a
 // reader: without soft hyphens, which a browser does not show within a
-// line and matching leaves out (spec.WordKey), so that a keyword found in
-// Donau&shy;dampf reads Donaudampf, as the user wrote it, not with an
-// invisible character a mail or a chat message may show as one.
-func shownText(s string) string {
-	if !strings.Contains(s, softHyphen) {
-		return s
-	}
-	return strings.ReplaceAll(s, softHyphen, "")
-}
+// line, and the other invisible characters (leaveOutInvisible), which
+// matching leaves out (spec.WordKey), so that a keyword found in
+// Donau&shy;dampf or Re&#8203;funds reads Donaudampf or Refunds, as the
+// user wrote it, not with an invisible character a mail or a chat message
+// may show as one. The texts of the leaves are read without them already
+// (normalizeSpace); this catches those a record keeps as written.
+func shownText(s string) string { return leaveOutInvisible(s) }
 
 // shownBefore is about how many bytes of the text the two sides share are
 // shown before their first difference, when the sides are cut.

@@ -42,7 +42,8 @@
 // walked inside the scope's matches, leaving out ignored regions and, in
 // HTML, script, style, noscript and template elements (comments and
 // processing instructions are never content). The leaves are the texts
-// (white space normalised, empty ones dropped) and the attributes (in XML
+// (white space normalised, invisible characters left out, empty ones
+// dropped) and the attributes (in XML
 // all of them but namespace declarations; in HTML the content attributes,
 // those a reader sees, hears or acts on and a page does not rewrite at
 // every fetch: href, src and alt; title and aria-label; the states
@@ -463,9 +464,11 @@
 //     Words are split at white space, as the seed splits them, and compared
 //     without surrounding punctuation and case (Options.CaseSensitive keeps
 //     case), in Unicode's canonical composition (NFC), with the
-//     typographic apostrophe (’) read as ' and without soft hyphens: "J."
+//     typographic apostrophe (’) read as ' and without soft hyphens and the
+//     other invisible format characters (spec.Invisible): "J."
 //     matches "J", "café" with a combining accent matches "café",
-//     "Sorcerer’s" "Sorcerer's" and "Donau&shy;dampf" "Donaudampf", but
+//     "Sorcerer’s" "Sorcerer's", "Donau&shy;dampf" "Donaudampf" and
+//     "Re&#8203;funds" "Refunds", but
 //     "J.K.Rowling" stays one word and does not match "J. K Rowling" (note
 //     §4.11 item 7). In HTML a word is read across the inline elements that
 //     split it, as a browser shows it: the last word of a text and the first
@@ -490,10 +493,35 @@
 //     <a>Home</a><a>About</a>, or tag pills), are two words, as a style sheet
 //     shows such elements apart, unless one of them is a single letter (a
 //     drop cap in an element of its own, a word set a letter a span):
-//     inSiblingElements. As matching leaves soft hyphens out, so do the texts
-//     a change shows a reader (Change.Texts, and the labels Heading
-//     names): the keyword found in "Donau&shy;dampf" reads "Donaudampf";
-//     the records keep the text as the page wrote it.
+//     inSiblingElements.
+//   - Invisible characters are left out of the texts as their white space
+//     is normalised (normalizeSpace, leaveOutInvisible): the soft hyphen
+//     (U+00AD), the zero width space (U+200B), the word joiner (U+2060),
+//     the invisible operators (U+2061-U+2064) and the zero width no-break
+//     space or byte order mark (U+FEFF), which a browser draws as nothing
+//     within a line. So keywords, phrases, regular expressions and all
+//     words read "Re&#8203;funds" (a page hiding its keyword so) and
+//     "Donau&shy;dampf" as "Refunds" and "Donaudampf", a change that only
+//     adds or removes them is no change for any change and all words, as
+//     one of white space only is, and a change, its record and the texts
+//     it shows a reader (Change.Texts, and the labels Heading names) are
+//     without them. A zero width space is a break opportunity, but joins
+//     the letters around it as a browser shows them, without a space: a
+//     word, not two (in Thai, Khmer or Japanese, where pages sometimes
+//     write it between words, the words run together, as every text of
+//     those scripts written without spaces does). ZWJ and ZWNJ (U+200D,
+//     U+200C) are left out likewise next to ASCII, white space,
+//     punctuation, digits and Latin, Greek or Cyrillic letters, where they
+//     change nothing a reader sees (Re&zwj;funds is "Refunds"), but kept
+//     next to other letters, marks and symbols (shapedByJoiner), where
+//     they change what a browser draws: an emoji family joined into one
+//     picture, a Persian word's letters joined or not, a conjunct of an
+//     Indian script in its half form; a change of them there is a change
+//     of the text for any change. Words are compared without them
+//     everywhere (spec.WordKey), as Unicode's collation compares them: a
+//     Persian word written with or without its ZWNJ is one word, and
+//     the same words for all words. A URL (href, src, cite) keeps them: it
+//     is another address with one. The seed's texts are XML's as written.
 //   - Positions are 1-based leaf ordinals in each version (phrases: in the
 //     realigned sequence); after the optimisation they remain the original
 //     ones. Records also carry the leaf's tree.Path and signature.

@@ -100,14 +100,15 @@ func inHTML(n *tree.Node) bool {
 	return strings.EqualFold(localName(n.Name), "html")
 }
 
-// normalizeValueSpace is normalizeSpace for a selected value, but for the
-// no-break spaces (U+00A0, U+202F), which are kept: they group the digits
+// normalizeValueSpace is normalizeSpace for a selected value (the
+// invisible characters left out too), but for the no-break spaces (U+00A0, U+202F), which are kept: they group the digits
 // of numbers ("1 234,50 €" as French formatting writes it), and ParseNumber
 // reads them as such where a plain space would end the number at "1".
 func normalizeValueSpace(s string) string {
 	if !strings.ContainsAny(s, "\u00a0\u202f") {
 		return normalizeSpace(s)
 	}
+	s = leaveOutInvisible(s)
 	fields := strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) && r != '\u00a0' && r != '\u202f' })
 	kept := fields[:0]
 	for _, f := range fields {

@@ -22,7 +22,7 @@ func (c *content) shown(l *leaf, value string) string {
 	if l != nil && l.kind == leafAttr && c.html && strings.EqualFold(c.attrName(l), "src") {
 		// The leaf's value is without its signing parameters
 		// (attrValue); a reader is shown the URL the page wrote.
-		value = normalizeSpace(l.node.Attrs[l.attr].Value)
+		value = normalizeSpaceOnly(l.node.Attrs[l.attr].Value, false)
 	}
 	if !c.resolves(l) {
 		return value

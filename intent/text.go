@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/vigil-web/vigil/spec"
 )
 
 // asciiSpace is the white space of ASCII, as strings.Fields and
@@ -11,8 +13,19 @@ import (
 const asciiSpace = " \t\n\v\f\r"
 
 // normalizeSpace collapses runs of white space to one space and trims both
-// ends (the note's normalize, §4.9).
+// ends (the note's normalize, §4.9), and leaves out the invisible
+// characters a browser draws as nothing (leaveOutInvisible), so that a
+// text whose only change is one of them, as one whose only change is its
+// white space, is the same text. A URL is normalised by normalizeSpaceOnly.
 func normalizeSpace(s string) string {
+	return normalizeSpaceOnly(s, true)
+}
+
+// normalizeSpaceOnly is normalizeSpace, but it leaves the invisible
+// characters in where invisible is false: a URL (an href, a src) is a
+// different address with one in it, and XPath's normalize-space() is
+// XPath's.
+func normalizeSpaceOnly(s string, invisible bool) string {
 	// White space only at the ends (a line with its newline) is cut off
 	// without a copy.
 	s = strings.Trim(s, asciiSpace)
@@ -37,7 +50,73 @@ func normalizeSpace(s string) string {
 	if clean && s == "" {
 		return s
 	}
+	if invisible {
+		s = leaveOutInvisible(s)
+	}
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// leaveOutInvisible returns s without the invisible characters
+// (spec.Invisible) a browser draws as nothing within a line, as matching
+// compares a word without them (spec.WordKey): a soft hyphen, a zero width
+// space (which joins the letters around it: Re&#8203;funds is "Refunds",
+// as a reader sees it), a word joiner, an invisible operator, a zero width
+// no-break space. A ZWJ or ZWNJ is left out likewise where it changes
+// nothing a reader sees, but kept next to a character whose shape it may
+// change (shapedByJoiner: an emoji sequence's family, the letters of
+// Persian or of the scripts of India), so that a change of it there is a
+// change of the text.
+func leaveOutInvisible(s string) string {
+	if !strings.ContainsAny(s, spec.Invisible) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if !spec.IsInvisible(r) || (r == '\u200c' || r == '\u200d') && joinerMatters(s, i, i+n) {
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+// joinerMatters reports whether the ZWJ or ZWNJ at s[start:end] stands
+// next to a character whose shape it may change (shapedByJoiner), the
+// invisible characters around it passed over.
+func joinerMatters(s string, start, end int) bool {
+	for j := start; j > 0; {
+		r, n := utf8.DecodeLastRuneInString(s[:j])
+		if !spec.IsInvisible(r) {
+			if shapedByJoiner(r) {
+				return true
+			}
+			break
+		}
+		j -= n
+	}
+	for j := end; j < len(s); {
+		r, n := utf8.DecodeRuneInString(s[j:])
+		if !spec.IsInvisible(r) {
+			return shapedByJoiner(r)
+		}
+		j += n
+	}
+	return false
+}
+
+// shapedByJoiner reports whether a ZWJ or ZWNJ next to r may change what
+// a browser draws: not next to ASCII, white space, punctuation, a digit,
+// nor a Latin, Greek or Cyrillic letter (whose ligatures are all a ZWNJ
+// there may break), but next to another letter, a mark or a symbol (an
+// emoji joined into one, a letter of Arabic, Persian or an Indian script
+// in its joined or half form).
+func shapedByJoiner(r rune) bool {
+	if r < utf8.RuneSelf || unicode.IsSpace(r) || unicode.IsPunct(r) || unicode.IsNumber(r) {
+		return false
+	}
+	return !unicode.In(r, unicode.Latin, unicode.Greek, unicode.Cyrillic)
 }
 
 // splitWords returns the words of a normalised text: its white-space

@@ -602,7 +602,7 @@ func (e xcall) eval(x *xeval, ctx xitem, pos, size int) xval {
 	case "starts-with":
 		return xval{kind: xvBool, b: strings.HasPrefix(str(0), str(1))}
 	case "normalize-space":
-		return xval{kind: xvStr, str: normalizeSpace(str(0))}
+		return xval{kind: xvStr, str: normalizeSpaceOnly(str(0), false)}
 	case "string":
 		return xval{kind: xvStr, str: str(0)}
 	case "count":

@@ -499,7 +499,7 @@ func (v *validator) changeType(c *ChangeType) {
 }
 
 // wordless reports the values of c that hold nothing but punctuation,
-// symbols and white space: words are compared without the punctuation and
+// symbols, white space and invisible characters (Invisible): words are compared without the punctuation and
 // symbols around them (intent), so such a keyword or phrase matches no word
 // and the change type never fires. A number sign of another script (½, Ⅻ)
 // is a word.
@@ -509,7 +509,7 @@ func (v *validator) wordless(c *ChangeType, noun string) {
 			continue // reported as empty
 		}
 		if !strings.ContainsFunc(a.Value, func(r rune) bool {
-			return !unicode.IsPunct(r) && !unicode.IsSymbol(r) && !unicode.IsSpace(r) && r != '\u00ad' // soft hyphen
+			return !unicode.IsPunct(r) && !unicode.IsSymbol(r) && !unicode.IsSpace(r) && !IsInvisible(r)
 		}) {
 			v.report(a, a.Value, fmt.Sprintf("%s %s holds only punctuation and symbols: it matches no word of a page", noun, quote(a.Value)))
 		}

@@ -18,7 +18,9 @@ import (
 // composition (NFC, so that an e and a combining accent is the é a reader
 // sees), with the typographic apostrophes pages print (’ ‘ ʼ) written as
 // the ' a user types, without soft hyphens (which show only where a
-// browser breaks the word), without leading and trailing punctuation and
+// browser breaks the word) and the other invisible format characters
+// (Invisible: a zero width space, a word joiner, a zero width no-break
+// space, ZWJ and ZWNJ, which Unicode's collation ignores too), without leading and trailing punctuation and
 // symbols (but for the + and # of C++ and C#, see TrimWord), and lower-cased
 // unless caseSensitive. "Sorcerer’s" becomes "sorcerer's", "J." becomes
 // "j", "(2024)," becomes "2024", "(C++)," becomes "c++", and "--" becomes
@@ -58,11 +60,31 @@ func WordKey(w string, caseSensitive bool) string {
 // folded are the characters WordKey writes otherwise: the characters
 // pages print for an apostrophe (the right single quotation mark, the
 // typographic apostrophe; the left one, set by word processors at a word's
-// start, and by mistake; the modifier letter apostrophe), and the soft
-// hyphen, which it drops.
-const folded = "\u2019\u2018\u02bc\u00ad"
+// start, and by mistake; the modifier letter apostrophe), and the
+// invisible characters, which it drops.
+const folded = "\u2019\u2018\u02bc" + Invisible
 
-var wordFolder = strings.NewReplacer("\u2019", "'", "\u2018", "'", "\u02bc", "'", "\u00ad", "")
+var wordFolder = strings.NewReplacer("\u2019", "'", "\u2018", "'", "\u02bc", "'",
+	"\u00ad", "", "\u200b", "", "\u200c", "", "\u200d", "", "\u2060", "",
+	"\u2061", "", "\u2062", "", "\u2063", "", "\u2064", "", "\ufeff", "")
+
+// Invisible are the format characters a browser draws as nothing within a
+// line, which a word is compared without (WordKey): the soft hyphen
+// (U+00AD, shown only where the line breaks), the zero width space
+// (U+200B, a break opportunity that joins the letters around it: Re\u200Bfunds
+// is the word "Refunds", as a reader sees it), ZWNJ and ZWJ (U+200C,
+// U+200D), the word joiner (U+2060), the invisible operators of
+// mathematics (U+2061-U+2064) and the zero width no-break space, or byte
+// order mark (U+FEFF). ZWJ and ZWNJ change the shapes of an emoji
+// sequence or of the letters of Arabic, Persian and the scripts of India,
+// but not the letters a word is spelled with, which Unicode's collation
+// compares without them too.
+const Invisible = "\u00ad\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff"
+
+// IsInvisible reports whether r is one of the Invisible characters.
+func IsInvisible(r rune) bool {
+	return r == '\u00ad' || r >= '\u200b' && r <= '\u200d' || r >= '\u2060' && r <= '\u2064' || r == '\ufeff'
+}
 
 func isWordEdge(r rune) bool { return unicode.IsPunct(r) || unicode.IsSymbol(r) }
 

@@ -1,0 +1,87 @@
+package intent
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/vigil-web/vigil/spec"
+)
+
+// TestInvisibleCharacters: the format characters a browser draws as
+// nothing (U+200B ZERO WIDTH SPACE, U+2060 WORD JOINER, U+FEFF ZERO WIDTH
+// NO-BREAK SPACE, the invisible operators U+2061-U+2064) are left out as
+// soft hyphens are: a word is read without them (Re&#8203;funds is
+// "Refunds"), a change that only adds or removes them (or a soft hyphen)
+// is no change, and a change shows its texts without them. ZWJ and ZWNJ
+// (U+200D, U+200C) are left out likewise between Latin, Greek or Cyrillic
+// letters, digits, punctuation and white space, where they change nothing
+// a reader sees, but kept next to other letters, marks and symbols (an
+// emoji sequence, Persian, the scripts of India), where they change the
+// shapes a browser draws; matching leaves them out everywhere, as Unicode's
+// collation does.
+func TestInvisibleCharacters(t *testing.T) {
+	page := func(body string) string { return "<html><body>" + body + "</body></html>" }
+	for _, tc := range []struct {
+		name, old, new, clause string
+		want                   []string // Line of each change; nil for no change
+	}{
+		{"keyword across U+200B", page(`<p>Shipping</p>`), page(`<p>Shipping. Re&#8203;funds in 5 days</p>`), `keywords {Refunds}`,
+			[]string{"+ keyword added: Refunds"}},
+		{"keyword across U+2060", page(`<p>Shipping</p>`), page("<p>Shipping. Re\u2060funds in 5 days</p>"), `keywords {Refunds}`,
+			[]string{"+ keyword added: Refunds"}},
+		{"keyword across U+FEFF", page(`<p>Shipping</p>`), page("<p>Shipping. Re\ufefffunds in 5 days</p>"), `keywords {Refunds}`,
+			[]string{"+ keyword added: Refunds"}},
+		{"keyword across ZWJ in Latin", page(`<p>Shipping</p>`), page("<p>Shipping. Re\u200dfunds in 5 days</p>"), `keywords {Refunds}`,
+			[]string{"+ keyword added: Refunds"}},
+		{"keyword across an element holding U+200B", page(`<p>Shipping</p>`), page(`<p>Shipping. Re<span>&#8203;</span>funds in 5 days</p>`), `keywords {Refunds}`,
+			[]string{"+ keyword added: Refunds"}},
+		{"phrase across U+200B", page(`<p>Shipping</p>`), page(`<p>Shipping. Refunds are&#8203; pa&#8203;id</p>`), `phrase {"refunds are paid"}`,
+			[]string{"+ phrase added: refunds are paid"}},
+		{"regular expression across U+200B", page(`<p>Shipping</p>`), page(`<p>Shipping. Re&#8203;funds</p>`), `regex {"Refunds$"}`,
+			[]string{"+ match added: Refunds"}},
+		{"any change: U+200B added", page(`<p>Refunds in 5 days</p>`), page(`<p>Re&#8203;funds in 5 days</p>`), `any change`, nil},
+		{"any change: U+FEFF and U+2060 added", page(`<p>Refunds in 5 days</p>`), page("<p>\ufeffRefunds in\u2060 5 days</p>"), `any change`, nil},
+		{"any change: soft hyphen added", page(`<p>Donaudampfschiff</p>`), page(`<p>Donau&shy;dampf&shy;schiff</p>`), `any change`, nil},
+		{"any change: ZWJ in Latin added", page(`<p>Refunds</p>`), page("<p>Re\u200dfunds</p>"), `any change`, nil},
+		{"any change: alt with U+200B", page(`<img src="/a.png" alt="Refunds">`), page(`<img src="/a.png" alt="Re&#8203;funds">`), `any change`, nil},
+		{"any change: ZWJ of an emoji kept", page("<p>Family \U0001F468\u200d\U0001F469\u200d\U0001F467</p>"), page("<p>Family \U0001F468\U0001F469\U0001F467</p>"), `any change`,
+			[]string{"~ text changed: Family \U0001F468\u200d\U0001F469\u200d\U0001F467 -> Family \U0001F468\U0001F469\U0001F467"}},
+		{"any change: ZWNJ of Persian kept", page("<p>\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645</p>"), page("<p>\u0645\u06cc\u062e\u0648\u0627\u0647\u0645</p>"), `any change`,
+			[]string{"~ text changed: \u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645 -> \u0645\u06cc\u062e\u0648\u0627\u0647\u0645"}},
+		{"all words: U+200B added", page(`<p>Refunds in 5 days</p>`), page(`<p>Re&#8203;funds in 5&#8203; days</p>`), `all words`, nil},
+		{"all words: ZWNJ of Persian added", page("<p>\u0645\u06cc\u062e\u0648\u0627\u0647\u0645</p>"), page("<p>\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645</p>"), `all words`, nil},
+		{"words shown without U+200B", page(`<p>Ein Schiff</p>`), page(`<p>Ein Re&#8203;funds</p>`), `all words`,
+			[]string{"~ words changed: Schiff -> Refunds"}},
+		{"list item label shown without U+200B", page(`<ul><li>Re&#8203;funds<ul><li>a</li></ul></li></ul>`), page(`<ul><li>Re&#8203;funds<ul><li>a</li><li>b</li></ul></li></ul>`), `list`,
+			[]string{"+ list item added in Refunds: b"}},
+	} {
+		r := evalClause(t, tc.old, tc.new, tc.clause)
+		var got []string
+		for _, c := range r.Changes {
+			got = append(got, c.Line())
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: lines %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestWordKeyInvisible: a word's comparison form leaves out the invisible
+// format characters, ZWJ and ZWNJ among them, as it leaves out soft
+// hyphens.
+func TestWordKeyInvisible(t *testing.T) {
+	for _, c := range []struct{ word, key string }{
+		{"Re\u200bfunds", "refunds"},
+		{"Re\u2060funds", "refunds"},
+		{"\ufeffRefunds", "refunds"},
+		{"Re\u200dfunds", "refunds"},
+		{"Re\u200cfunds", "refunds"},
+		{"x\u2062y", "xy"},
+		{"\u200b\u200b", ""},
+		{"\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645", "\u0645\u06cc\u062e\u0648\u0627\u0647\u0645"},
+	} {
+		if got := spec.WordKey(c.word, false); got != c.key {
+			t.Errorf("spec.WordKey(%q) = %q, want %q", c.word, got, c.key)
+		}
+	}
+}

@@ -86,6 +86,10 @@ type content struct {
 	// inline markup splits, leaf.glue), the index in leaves of the last
 	// text leaf it spans; nil when there is none.
 	spans map[int32]int32
+	// feedBlocks holds, for each text leaf of a feed that holds escaped
+	// HTML of several blocks (readFeedHTML), the byte offset in its value
+	// of each block's start but the first; nil when there is none.
+	feedBlocks map[int32][]int32
 
 	links, images []object // built lazily, by collectObjects
 	tables, lists []*container
@@ -481,7 +485,8 @@ func (c *content) extract(r *tree.Node, sig0, group int32, groupRoot *tree.Node)
 // contentText returns the text leaves joined by single spaces (but a
 // leaf that continues the word before it, leaf.glue, joined to it), and
 // records the byte offset of each text leaf in it (textStarts) and of each
-// block of text (textBlocks).
+// block of text (textBlocks: a leaf with brk, and the blocks inside a
+// feed's escaped HTML, feedBlocks).
 func (c *content) contentText() string {
 	if c.textDone {
 		return c.text
@@ -506,6 +511,9 @@ func (c *content) contentText() string {
 		}
 		c.textStarts = append(c.textStarts, b.Len())
 		c.textLeaves = append(c.textLeaves, int32(i))
+		for _, off := range c.feedBlocks[int32(i)] {
+			c.textBlocks = append(c.textBlocks, b.Len()+int(off))
+		}
 		b.WriteString(l.value)
 	}
 	c.text = b.String()

@@ -314,7 +314,11 @@
 // regular expressions and any change read the entry's words, not
 // "bar.</p>". The text node is one leaf, as in any XML document, so that
 // an entry's new description is an update of that leaf, as the tree
-// delta says.
+// delta says; but the blocks of its HTML (the start or end of an element
+// that is not inline: a paragraph, a list item, a line break) part its
+// phrases and regular expressions as an HTML page's blocks do
+// (content.feedBlocks): "sale today" is not found in
+// <p>Big sale</p><p>Today only</p>, and ^ matches at "Today".
 //
 // A pair whose versions are read differently, one as markup and the other
 // as its source text (a feed served malformed for one check, a page served
@@ -536,7 +540,9 @@
 //     in the texts joined by a space but for the parts of a word that
 //     inline elements split (R<b>efunds</b> is "Refunds").
 //     The seed's phrases span XML elements (its example spans Name and
-//     Author), and in XML they still do, within a match of the scope.
+//     Author), and in XML they still do, within a match of the scope, but
+//     for the blocks of a feed's escaped HTML, which part them as a
+//     page's do (see Feeds).
 //   - A run of sibling texts is one leaf, but in an HTML <pre> each text
 //     that ends a line ends its leaf: a page read as its source text (one
 //     text node a line) changes by the lines that changed, and a phrase

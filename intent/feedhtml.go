@@ -23,9 +23,11 @@ import (
 const nsRSSContent = "http://purl.org/rss/1.0/modules/content/"
 
 // readFeedHTML reads the text leaves of c, a feed's content, that hold
-// escaped HTML (isFeedHTML) as the text it shows (htmlText). A leaf left
-// with no text (a description holding an image alone) is left out, as an
-// empty text is. It runs before the leaves are numbered and split into
+// escaped HTML (isFeedHTML) as the text it shows (htmlText), and records
+// where the blocks of that text start (content.feedBlocks), which part its
+// words as an HTML page's blocks do. A leaf left with no text (a
+// description holding an image alone) is left out, as an empty text is.
+// It runs before the leaves are numbered and split into
 // words (newContent).
 func (c *content) readFeedHTML() {
 	if c.html {
@@ -38,12 +40,18 @@ func (c *content) readFeedHTML() {
 	kept := c.leaves[:0]
 	for _, l := range c.leaves {
 		if l.kind == leafText && l.node != nil && isFeedHTML(l.node.Parent, root, kind) {
-			v := htmlText(l.value)
+			v, starts := htmlBlocks(l.value)
 			if v == "" {
 				continue
 			}
 			if v != l.value {
 				l.value, l.vid = v, c.tab.val(v)
+			}
+			if len(starts) > 0 {
+				if c.feedBlocks == nil {
+					c.feedBlocks = make(map[int32][]int32)
+				}
+				c.feedBlocks[int32(len(kept))] = starts
 			}
 		}
 		kept = append(kept, l)
@@ -110,19 +118,47 @@ func isFeedHTML(e, root *tree.Node, kind feedKind) bool {
 // post") shows: its tags left out (and the text of scripts and styles),
 // a space where an element that is not inline starts or ends
 // (markup.IsInline: "<p>a</p><p>b</p>" is "a b", "<b>pri</b>ce" is
-// "price"), its character references read, white space normalised.
+// "price"), its character references read, white space normalised
+// (normalizeSpace).
 func htmlText(s string) string {
+	t, _ := htmlBlocks(s)
+	return t
+}
+
+// htmlBlocks returns htmlText(s) and the byte offset in it of the start of
+// each block of text but the first: the text after the start or the end of
+// an element that is not inline (a paragraph, a heading, a list item, a
+// line break), as content.extract parts an HTML page's texts into blocks
+// (leaf.brk), so that a phrase or a regular expression does not run from
+// one paragraph of a description to the next.
+func htmlBlocks(s string) (string, []int32) {
 	if !strings.ContainsAny(s, "<&") {
-		return s
+		return s, nil
 	}
-	var b strings.Builder
+	var out, b strings.Builder
+	var starts []int32
+	// flush ends the block b holds: its text, normalised, is appended
+	// to out, a block of its own where it is not the first.
+	flush := func() {
+		t := normalizeSpace(b.String())
+		b.Reset()
+		if t == "" {
+			return
+		}
+		if out.Len() > 0 {
+			out.WriteByte(' ')
+			starts = append(starts, int32(out.Len()))
+		}
+		out.WriteString(t)
+	}
 	z := html.NewTokenizer(strings.NewReader(s))
 	skip := "" // the script or style whose text is left out
 	for {
 		tt := z.Next()
 		switch tt {
 		case html.ErrorToken:
-			return normalizeSpace(b.String())
+			flush()
+			return out.String(), starts
 		case html.TextToken:
 			if skip == "" {
 				b.Write(z.Text())
@@ -137,7 +173,7 @@ func htmlText(s string) string {
 				skip = ""
 			}
 			if !markup.IsInline(n) {
-				b.WriteByte(' ')
+				flush()
 			}
 		}
 	}

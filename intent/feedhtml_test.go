@@ -80,3 +80,40 @@ func TestHTMLText(t *testing.T) {
 		}
 	}
 }
+
+// TestFeedHTMLBlocks: a feed's escaped HTML is parted into blocks as an
+// HTML page is: a phrase or a regular expression does not run from one
+// paragraph (heading, list item, line break) of a description to the
+// next, and ^ and $ match at each block's ends.
+func TestFeedHTMLBlocks(t *testing.T) {
+	rss := func(desc string) string {
+		return `<?xml version="1.0"?><rss version="2.0"><channel><title>Blog</title><link>https://blog.example/</link>` +
+			`<item><title>Post</title><link>https://blog.example/p</link><description>` + desc + `</description></item></channel></rss>`
+	}
+	encoded := func(body string) string {
+		return `<?xml version="1.0"?><rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/"><channel><title>Blog</title>` +
+			`<item><title>Post</title><content:encoded><![CDATA[` + body + `]]></content:encoded></item></channel></rss>`
+	}
+	for _, tc := range []struct {
+		name, old, new, clause string
+		want                   []string // Line of each change; nil for no change
+	}{
+		{"phrase across paragraphs", rss(`&lt;p&gt;Big sale&lt;/p&gt;`), rss(`&lt;p&gt;Big sale&lt;/p&gt;&lt;p&gt;Today only&lt;/p&gt;`), `phrase {"sale today"}`, nil},
+		{"phrase across a line break", rss(`Big sale`), rss(`Big sale&lt;br&gt;today only`), `phrase {"sale today"}`, nil},
+		{"phrase across list items", encoded(`<ul><li>Big sale</li></ul>`), encoded(`<ul><li>Big sale</li><li>today only</li></ul>`), `phrase {"sale today"}`, nil},
+		{"phrase within a paragraph", rss(`&lt;p&gt;Big sale&lt;/p&gt;`), rss(`&lt;p&gt;Big sale &lt;b&gt;today&lt;/b&gt;&lt;/p&gt;`), `phrase {"sale today"}`,
+			[]string{"+ phrase added: sale today"}},
+		{"regular expression across paragraphs", rss(`&lt;p&gt;Big sale&lt;/p&gt;`), rss(`&lt;p&gt;Big sale&lt;/p&gt;&lt;p&gt;today only&lt;/p&gt;`), `regex {"sale today"}`, nil},
+		{"regular expression at a block's start", rss(`&lt;p&gt;Big sale&lt;/p&gt;`), rss(`&lt;p&gt;Big sale&lt;/p&gt;&lt;p&gt;today only&lt;/p&gt;`), `regex {"^today"}`,
+			[]string{"+ match added: today"}},
+	} {
+		r := evalClause(t, tc.old, tc.new, tc.clause)
+		var got []string
+		for _, c := range r.Changes {
+			got = append(got, c.Line())
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: lines %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

@@ -70,12 +70,21 @@ func (r *wordReader) add(i int32) {
 		r.flush()
 		r.brk = r.brk || l.brk
 	}
-	// The words before the last field, then the last field, pending.
+	// The words before the last field, then the last field, pending. A
+	// block that starts inside the leaf (a feed's escaped HTML,
+	// content.feedBlocks) starts at the first word at or after it.
+	blocks := c.feedBlocks[i]
 	lastOff := int32(strings.LastIndexByte(v, ' ') + 1)
 	for ; k < len(ws) && ws[k].off < lastOff; k++ {
 		w := ws[k]
+		for len(blocks) > 0 && blocks[0] <= w.off {
+			r.brk, blocks = true, blocks[1:]
+		}
 		c.words = append(c.words, word{text: v[w.off : w.off+w.n], leaf: i, idx: w.idx, id: w.id, brk: r.brk})
 		r.brk = false
+	}
+	if len(blocks) > 0 { // one starts at or before the last field
+		r.brk = true
 	}
 	r.pending, r.joined = true, false
 	r.leaf, r.last, r.text = i, i, v[lastOff:]

@@ -90,6 +90,9 @@ type content struct {
 	// HTML of several blocks (readFeedHTML), the byte offset in its value
 	// of each block's start but the first; nil when there is none.
 	feedBlocks map[int32][]int32
+	// feed tells the texts of a feed that hold escaped HTML, for
+	// numberText; its zero value for a document that is not a feed.
+	feed feedReading
 
 	links, images []object // built lazily, by collectObjects
 	tables, lists []*container
@@ -555,7 +558,7 @@ func (c *content) valueMatches(sel Selector) []scopeMatch {
 }
 
 // numberText returns the text of r, a root of the content, as valueMatches
-// reads it.
+// reads it: a feed's escaped HTML as the text it shows (feedReading).
 func (c *content) numberText(r *tree.Node) string {
 	j := textJoiner{html: c.html}
 	tree.Walk(r, func(n *tree.Node) bool {
@@ -564,7 +567,7 @@ func (c *content) numberText(r *tree.Node) string {
 			j.element(n)
 			return !c.skip(n)
 		case n.Kind == tree.Text && !c.skip(n):
-			j.add(n, n.Value)
+			j.add(n, c.feed.text(n))
 		}
 		return false
 	})

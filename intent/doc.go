@@ -97,7 +97,8 @@
 // value's scope that holds a number is a value, its first amount with a
 // currency (or the one a shop's words say is asked now: pricewords.go)
 // or, where it holds none, its first number (number.go), read across the
-// inline elements that split it (numbertext.go), with the decimal
+// inline elements that split it (numbertext.go), a feed's escaped HTML
+// as the text it shows (see Feeds), with the decimal
 // separator its writing shows or, where it shows none, that the other
 // version's writing or the page's language shows (number.go).
 //
@@ -318,7 +319,10 @@
 // that is not inline: a paragraph, a list item, a line break) part its
 // phrases and regular expressions as an HTML page's blocks do
 // (content.feedBlocks): "sale today" is not found in
-// <p>Big sale</p><p>Today only</p>, and ^ matches at "Today".
+// <p>Big sale</p><p>Today only</p>, and ^ matches at "Today". A value
+// whose scope selects such a text reads its number from the text it
+// shows too, and names its item by it (feedReading), not from its tags:
+// the width="600" of an escaped <img> is no value.
 //
 // A pair whose versions are read differently, one as markup and the other
 // as its source text (a feed served malformed for one check, a page served

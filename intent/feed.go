@@ -147,10 +147,17 @@ func feedLinks(root *tree.Node, kind feedKind, base *url.URL, paging bool) []Fee
 // feedRoot returns doc's root element and its feed format, 0 when it is
 // not a feed.
 func feedRoot(doc *tree.Document) (*tree.Node, feedKind) {
-	if doc == nil || doc.Root == nil || doc.Root.Kind != tree.Element {
+	if doc == nil {
 		return nil, 0
 	}
-	root := doc.Root
+	return feedRootOf(doc.Root)
+}
+
+// feedRootOf is feedRoot for a document whose root element is root.
+func feedRootOf(root *tree.Node) (*tree.Node, feedKind) {
+	if root == nil || root.Kind != tree.Element {
+		return nil, 0
+	}
 	ns, local := elementNS(root)
 	switch {
 	case local == "rss" && isRSSNamespace(ns):

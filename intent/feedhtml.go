@@ -37,10 +37,11 @@ func (c *content) readFeedHTML() {
 	if kind == 0 {
 		return
 	}
+	c.feed = feedReading{root, kind}
 	kept := c.leaves[:0]
 	for _, l := range c.leaves {
 		if l.kind == leafText && l.node != nil && isFeedHTML(l.node.Parent, root, kind) {
-			v, starts := htmlBlocks(l.value)
+			v, starts := htmlBlocks(l.value, normalizeSpace)
 			if v == "" {
 				continue
 			}
@@ -57,6 +58,41 @@ func (c *content) readFeedHTML() {
 		kept = append(kept, l)
 	}
 	c.leaves = kept
+}
+
+// feedReading tells the text nodes of a feed that hold escaped HTML
+// (isFeedHTML), to read them as the text they show: a value's number and
+// its item's text (numberText, textValue, itemText) are read from that
+// text, as all words and phrases read it, not from the HTML's tags (an
+// image's width="600"). Its zero value, for a document that is not a
+// feed, reads every text as it is.
+type feedReading struct {
+	root *tree.Node
+	kind feedKind
+}
+
+// feedReadingOf returns the feedReading of the document n is in.
+func feedReadingOf(n *tree.Node) feedReading {
+	if n == nil || inHTML(n) {
+		return feedReading{}
+	}
+	for n.Parent != nil {
+		n = n.Parent
+	}
+	root, kind := feedRootOf(n)
+	return feedReading{root, kind}
+}
+
+// text returns the value of text node n as a reader of the feed sees it:
+// the text its escaped HTML shows (htmlText, with the no-break spaces
+// that group a number's digits kept: normalizeValueSpace), or its value
+// as it is.
+func (f feedReading) text(n *tree.Node) string {
+	if f.kind != 0 && n.Kind == tree.Text && isFeedHTML(n.Parent, f.root, f.kind) {
+		t, _ := htmlBlocks(n.Value, normalizeValueSpace)
+		return t
+	}
+	return n.Value
 }
 
 // isFeedHTML reports whether element e of the feed whose root is root
@@ -121,17 +157,19 @@ func isFeedHTML(e, root *tree.Node, kind feedKind) bool {
 // "price"), its character references read, white space normalised
 // (normalizeSpace).
 func htmlText(s string) string {
-	t, _ := htmlBlocks(s)
+	t, _ := htmlBlocks(s, normalizeSpace)
 	return t
 }
 
-// htmlBlocks returns htmlText(s) and the byte offset in it of the start of
-// each block of text but the first: the text after the start or the end of
+// htmlBlocks returns htmlText(s), its blocks' texts normalised by norm
+// (normalizeSpace; normalizeValueSpace for a value, which keeps the
+// no-break spaces that group a number's digits), and the byte offset in
+// it of the start of each block of text but the first: the text after the start or the end of
 // an element that is not inline (a paragraph, a heading, a list item, a
 // line break), as content.extract parts an HTML page's texts into blocks
 // (leaf.brk), so that a phrase or a regular expression does not run from
 // one paragraph of a description to the next.
-func htmlBlocks(s string) (string, []int32) {
+func htmlBlocks(s string, norm func(string) string) (string, []int32) {
 	if !strings.ContainsAny(s, "<&") {
 		return s, nil
 	}
@@ -140,7 +178,7 @@ func htmlBlocks(s string) (string, []int32) {
 	// flush ends the block b holds: its text, normalised, is appended
 	// to out, a block of its own where it is not the first.
 	flush := func() {
-		t := normalizeSpace(b.String())
+		t := norm(b.String())
 		b.Reset()
 		if t == "" {
 			return

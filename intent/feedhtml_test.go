@@ -117,3 +117,47 @@ func TestFeedHTMLBlocks(t *testing.T) {
 		}
 	}
 }
+
+// TestFeedHTMLValue: a value whose scope selects a feed's escaped HTML
+// reads its number from the text that HTML shows, as all words and
+// phrases read it (not from its tags: the width of an image), with or
+// without an ignore list, and names its item by that text.
+func TestFeedHTMLValue(t *testing.T) {
+	rss := func(desc string) string {
+		return `<?xml version="1.0"?><rss version="2.0"><channel><title>Shop</title><link>https://shop.example/</link>` +
+			`<item><title>Lamp</title><link>https://shop.example/lamp</link><description>` + desc + `</description><category>x1</category></item></channel></rss>`
+	}
+	img := `&lt;img src="https://shop.example/lamp.png" width="600"&gt;`
+	two := func(a, b string) string {
+		return `<?xml version="1.0"?><rss version="2.0"><channel><title>Shop</title>` +
+			`<item><title>Lamp</title><description>` + a + `&lt;img src="https://shop.example/lamp.png" width="600"&gt;</description></item>` +
+			`<item><title>Desk</title><description>` + b + `&lt;img src="https://shop.example/desk.png" width="800"&gt;</description></item></channel></rss>`
+	}
+	for _, tc := range []struct {
+		name, old, new, clause string
+		want                   []string // Line of each change; nil for no change
+	}{
+		{"css", rss(img + `&lt;p&gt;Stock: 49&lt;/p&gt;`), rss(img + `&lt;p&gt;Stock: 39&lt;/p&gt;`), `value In css "description" decreases`,
+			[]string{"~ value decreased by 10: Stock: 49 -> Stock: 39"}},
+		{"xpath", rss(img + `&lt;p&gt;Stock: 49&lt;/p&gt;`), rss(img + `&lt;p&gt;Stock: 39&lt;/p&gt;`), `value In xpath "//item/description" decreases`,
+			[]string{"~ value decreased by 10: Stock: 49 -> Stock: 39"}},
+		{"xpath text()", rss(img + `&lt;p&gt;Stock: 49&lt;/p&gt;`), rss(img + `&lt;p&gt;Stock: 39&lt;/p&gt;`), `value In xpath "//item/description/text()" decreases`,
+			[]string{"~ value decreased by 10: Stock: 49 -> Stock: 39"}},
+		{"with an ignore list", rss(img + `&lt;p&gt;Stock: 49&lt;/p&gt;`), rss(img + `&lt;p&gt;Stock: 39&lt;/p&gt;`), `value In css "description" decreases Ignore css "category"`,
+			[]string{"~ value decreased by 10: Stock: 49 -> Stock: 39"}},
+		{"no-break space groups", rss(`&lt;p&gt;Stock: 2&amp;nbsp;499&lt;/p&gt;`), rss(`&lt;p&gt;Stock: 2&amp;nbsp;399&lt;/p&gt;`), `value In css "description" decreases`,
+			[]string{"~ value decreased by 100: Stock: 2\u00a0499 -> Stock: 2\u00a0399"}},
+		{"items named by their shown text", two(`&lt;p&gt;Stock: 49&lt;/p&gt;`, `&lt;p&gt;Stock: 12&lt;/p&gt;`), two(`&lt;p&gt;Stock: 39&lt;/p&gt;`, `&lt;p&gt;Stock: 12&lt;/p&gt;`), `value In css "description" decreases`,
+			[]string{"~ value decreased by 10 in Lamp: Stock: 49 -> Stock: 39"}},
+		{"a tag's number only", rss(img + `&lt;p&gt;Sold out&lt;/p&gt;`), rss(`&lt;img src="https://shop.example/lamp.png" width="300"&gt;&lt;p&gt;Sold out&lt;/p&gt;`), `value In css "description" changes`, nil},
+	} {
+		r := evalClause(t, tc.old, tc.new, tc.clause)
+		var got []string
+		for _, c := range r.Changes {
+			got = append(got, c.Line())
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: lines %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

@@ -71,16 +71,24 @@ func CheckSelector(lang spec.SelectorLang, expr string) (int, error) {
 // textValue returns the white-space-normalised text of n, its text nodes
 // joined by spaces (the Normalize white-space policy trims XML text nodes,
 // so "First <a>A</a>" holds "First" and "A"), but for numbers that inline
-// elements split (textJoiner).
+// elements split (textJoiner), and a feed's escaped HTML read as the text
+// it shows (feedReading).
 func textValue(n *tree.Node) string {
+	if n.Kind == tree.Text {
+		return normalizeValueSpace(feedReadingOf(n).text(n))
+	}
 	if n.Kind != tree.Element {
 		return normalizeValueSpace(n.Value)
 	}
 	j := textJoiner{html: inHTML(n)}
+	var feed feedReading
+	if !j.html {
+		feed = feedReadingOf(n)
+	}
 	tree.Walk(n, func(m *tree.Node) bool {
 		switch {
 		case m.Kind == tree.Text:
-			j.add(m, m.Value)
+			j.add(m, feed.text(m))
 		case m.Kind != tree.Element:
 		case j.html && m != n && isNonContent(m.Name):
 			return false // a script's or a style's text is not the page's

@@ -231,15 +231,17 @@ func valueItem(m *tree.Node, held map[*tree.Node]int, several bool) *tree.Node {
 
 // itemText returns the text of item without the subtree of m, the value
 // in it (nil for none), nor the nodes below item that skip selects, white
-// space normalised.
+// space normalised, a feed's escaped HTML read as the text it shows
+// (feedReading).
 func itemText(item, m *tree.Node, skip func(*tree.Node) bool) string {
 	var b strings.Builder
+	feed := feedReadingOf(item)
 	tree.Walk(item, func(n *tree.Node) bool {
 		if n == m || n != item && skip(n) {
 			return false
 		}
 		if n.Kind == tree.Text {
-			b.WriteString(n.Value)
+			b.WriteString(feed.text(n))
 			b.WriteByte(' ')
 		}
 		return true

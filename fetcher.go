@@ -7,14 +7,24 @@ import (
 	"time"
 )
 
-// FetchRequest asks for one page. ETag and LastModified, when set, make the
-// request for URL conditional (If-None-Match, If-Modified-Since); a page a
-// redirect leads to is asked for without them, since its answer to
-// another page's validators says nothing of either page.
+// FetchRequest asks for one page. ETag and LastModified, when set, make
+// the request for ValidatorsURL conditional (If-None-Match,
+// If-Modified-Since): the request of URL, or of the page a redirect of
+// URL leads to when that is ValidatorsURL. Every other page on the way
+// is asked for without them, since its answer to another page's
+// validators says nothing of either page.
 type FetchRequest struct {
 	URL          string
 	ETag         string
 	LastModified time.Time
+	// ValidatorsURL is the page whose validators ETag and LastModified
+	// are: "" for URL itself. A page watched through a redirect keeps the
+	// validators of the page the redirect led to (its version's URL),
+	// which are sent with the request of that page when a redirect lands
+	// there again (the same page as CanonicalURL has it), not with the
+	// redirect's: a 304 from it is the page not modified, where its body
+	// would be downloaded in full at every check.
+	ValidatorsURL string
 	// Render asks for the page as a headless browser shows it after its
 	// scripts ran (the sentinel language's "Fetch ... render").
 	Render bool

@@ -21,7 +21,9 @@
 //     and so is a redirect of robots.txt to one;
 //   - conversion of the body to UTF-8 from its declared or detected charset;
 //   - conditional requests (If-None-Match, If-Modified-Since), for the
-//     URL asked only, not the pages its redirects lead to;
+//     one page whose validators they are: the URL asked, or the page a
+//     redirect of it leads to when the caller names that page
+//     (vigil.FetchRequest.ValidatorsURL), never every hop on the way;
 //   - robots.txt, honoured by default, and per-host politeness: a bounded
 //     number of requests at a time per host (one by default) spaced by a
 //     minimum delay or the site's Crawl-delay (the largest of its

@@ -71,12 +71,12 @@ func (c *Client) follow(ctx context.Context, req *vigil.FetchRequest, u *url.URL
 			return refused(req, u, start, err)
 		}
 		hctx, cancel := context.WithDeadline(ctx, deadline)
-		// The validators are the page asked for's: a page a redirect
-		// leads to is asked unconditionally, as its answer to another
-		// page's validators would say nothing of that page.
-		etag, lastModified := req.ETag, req.LastModified
-		if hops > 0 {
-			etag, lastModified = "", time.Time{}
+		// The validators are one page's (validatorsFor): every other
+		// page on the way is asked unconditionally, as its answer to
+		// another page's validators would say nothing of it.
+		etag, lastModified := "", time.Time{}
+		if validatorsFor(req, u, hops) {
+			etag, lastModified = req.ETag, req.LastModified
 		}
 		// The turn ends once the answer is read (get ends it then): the
 		// work on the body after it (its decoding, a binary document's
@@ -136,6 +136,24 @@ func (c *Client) follow(ctx context.Context, req *vigil.FetchRequest, u *url.URL
 		}
 		u = next
 	}
+}
+
+// validatorsFor reports whether u, the page requested at hop hops of the
+// fetch req (0 for req.URL), is the page whose validators req holds
+// (vigil.FetchRequest.ValidatorsURL): req.URL when that is "", else the
+// page at ValidatorsURL as vigil.CanonicalURL has both, however the
+// redirect spelt it. A page asked twice is a loop (follow), so at most
+// one request of a fetch is conditional.
+func validatorsFor(req *vigil.FetchRequest, u *url.URL, hops int) bool {
+	if req.ValidatorsURL == "" {
+		return hops == 0
+	}
+	if u.String() == req.ValidatorsURL {
+		return true
+	}
+	want, err1 := vigil.CanonicalURL(req.ValidatorsURL)
+	got, err2 := vigil.CanonicalURL(u.String())
+	return err1 == nil && err2 == nil && want == got
 }
 
 // redirectLoopError is a fetch whose redirects led back to a page it

@@ -162,9 +162,17 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 	good := m.goodFrom(ctx, head)
 	req := &vigil.FetchRequest{URL: url, Render: render, DigestBinary: digestBinary}
 	if good != nil {
-		req.ETag, req.LastModified = good.ETag, good.LastModified
+		// The validators of the page good was read from: url's, or
+		// those of the page url's redirect led to (good.URL), sent
+		// when the redirect lands there again.
+		req.ETag, req.LastModified, req.ValidatorsURL = good.ETag, good.LastModified, good.URL
 	}
 	res, ferr := m.Fetcher.Fetch(ctx, req)
+	if ferr == nil && res.NotModified && good != nil && vigil.VersionURL(url, res.URL) != good.URL {
+		// A 304 from a page whose validators were not sent (a redirect
+		// that led elsewhere): it says nothing of any page's content.
+		ferr = fmt.Errorf("fetch %s: 304 Not Modified to a request without validators", vigil.RedactURL(url))
+	}
 	m.fetchPanicked(url, ferr)
 	if ferr == nil && res.NotModified && good != nil && head.Error != "" {
 		// The page works again with good's body (bodyResult, below). One
@@ -289,18 +297,18 @@ func emptied(good *vigil.Version, res *vigil.FetchResult) bool {
 }
 
 // validators returns the ETag and Last-Modified date that a version of
-// url keeps from res, the answer of its fetch: none when the answer is
-// another URL's, the page a redirect led to. The next check sends a
-// version's validators with url's request, and those of another page
-// could make url answer 304 for content it does not serve (a page that
-// stopped redirecting, last modified before its old target).
+// url keeps from res, the answer of its fetch: those of the page read,
+// url or the page a redirect led to, which the version names (its URL,
+// vigil.VersionURL). The next check sends them with the request of that
+// page only (vigil.FetchRequest.ValidatorsURL), never with url's when it
+// is another: they could make url answer 304 for content it does not
+// serve (a page that stopped redirecting, last modified before its old
+// target). None when the page read is no URL the version can name.
 func validators(url string, res *vigil.FetchResult) (string, time.Time) {
 	if res.URL == "" || res.URL == url {
 		return res.ETag, res.LastModified
 	}
-	asked, err1 := vigil.CanonicalURL(url)
-	final, err2 := vigil.CanonicalURL(res.URL)
-	if err1 != nil || err2 != nil || asked != final {
+	if _, err := vigil.CanonicalURL(res.URL); err != nil {
 		return "", time.Time{}
 	}
 	return res.ETag, res.LastModified

@@ -59,10 +59,10 @@ func TestRedirectDisallowedByRobots(t *testing.T) {
 	}
 }
 
-// TestRedirectedVersionValidators: the version of a watched page read
-// through a redirect does not keep the validators of the page it led to:
-// the next check sends them to the page asked for, whose answer to them
-// says nothing of that page. A page that redirected to one last modified
+// TestRedirectedVersionValidators: the validators a version of a
+// watched page read through a redirect keeps are the page it led to's,
+// and the next check sends them to that page only, never to the page
+// asked for, whose answer to them says nothing of that page. A page that redirected to one last modified
 // at T, then served its own content, last modified before T, answered
 // 304 to If-Modified-Since T, and the check kept the other page's content
 // as its version: the change was missed.

@@ -34,6 +34,7 @@ var lastMigrationUndo = map[string]string{
 	"0122_version_url.sql": "ALTER TABLE versions DROP COLUMN url",
 	// Its URLs rekeyed stay so: applied again, it finds none to change.
 	"0123_query_percent.sql": "SELECT 1",
+	"0124_claims.sql":        "ALTER TABLE sentinels DROP COLUMN claimed_until; ALTER TABLE notifications DROP COLUMN claimed_until",
 }
 
 // TestReadOnlyStoreReads: the commands that only read the store read one

@@ -297,6 +297,21 @@ func runServe(ctx context.Context, env *environment, args []string) (code int, e
 	if ro, ok := st.(interface{ ReadOnly() bool }); ok && ro.ReadOnly() {
 		return exitError, fmt.Errorf("the store in %s is read-only: this user may not write its directory; start vigil serve as the store's owner", *sf.data)
 	}
+	if !c.sharedStore {
+		// This daemon holds the data directory's lock: the claims still
+		// held in its store are a previous process's, killed or crashed,
+		// and are given back now rather than when their lease ends. A
+		// PostgreSQL store's may be another live daemon's.
+		if oc, ok := st.(vigil.OrphanedClaimStore); ok {
+			ns, nn, err := oc.ReleaseOrphanedClaims(ctx, time.Now())
+			if err != nil {
+				return exitError, err
+			}
+			if ns > 0 || nn > 0 {
+				logger.Info("gave back the claims a previous vigil serve left", "sentinels", ns, "notifications", nn)
+			}
+		}
+	}
 	if weakAdmin != nil {
 		if !isAdminPassword(ctx, st, env.getenv("VIGIL_ADMIN_EMAIL"), adminPassword) {
 			return exitError, weakAdmin

@@ -48,10 +48,11 @@ func TestMigrateUserIDsNeverReused(t *testing.T) {
 	// notifications, which 0119_outbox_queue.sql makes again on the
 	// place in the queue, a column it adds, and 0120_outbox_heads.sql a
 	// column that marks the heads of the addresses, and their index in
-	// the place of notifications_queued.
+	// the place of notifications_queued; 0124_claims.sql a column that
+	// records the lease end of an entry's claim.
 	want := maps.Clone(before)
 	want["table users"] = strings.TrimSuffix(want["table users"], ")") + ", time_zone TEXT NOT NULL DEFAULT '')"
-	want["table notifications"] = strings.TrimSuffix(want["table notifications"], ")") + ", requeued INTEGER, head INTEGER NOT NULL DEFAULT 0)"
+	want["table notifications"] = strings.TrimSuffix(want["table notifications"], ")") + ", requeued INTEGER, head INTEGER NOT NULL DEFAULT 0, claimed_until INTEGER)"
 	want["index notifications_heads"] = "CREATE INDEX notifications_heads ON notifications(coalesce(requeued, id), next_attempt) WHERE head AND state IN ('pending', 'failed')"
 	want["index notifications_address"] = "CREATE INDEX notifications_address ON notifications(channel, target, coalesce(requeued, id), next_attempt)\n\tWHERE state IN ('pending', 'failed')"
 	if after := schemaOf(t, c, "users", "tokens", "notifications"); !maps.Equal(after, want) {

@@ -128,7 +128,9 @@ func (db *DB) ClaimNotifications(ctx context.Context, now time.Time, lease time.
 		}
 		until := now.Add(lease).UTC()
 		for _, n := range out {
-			if _, err := tx.ExecContext(ctx, q("UPDATE notifications SET next_attempt = ?, attempts = attempts + 1 WHERE id = ?"), tv(until), n.ID); err != nil {
+			// claimed_until marks the claim, for ReleaseOrphanedClaims.
+			if _, err := tx.ExecContext(ctx, q("UPDATE notifications SET next_attempt = ?, claimed_until = ?, attempts = attempts + 1 WHERE id = ?"),
+				tv(until), tv(until), n.ID); err != nil {
 				return err
 			}
 			n.NextAttempt = until

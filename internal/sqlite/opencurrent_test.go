@@ -34,7 +34,7 @@ func TestOpenCurrent(t *testing.T) {
 	}
 
 	old := t.TempDir()
-	const last = "0123_query_percent.sql"
+	const last = "0124_claims.sql"
 	c := olderDatabase(t, old, last)
 	db, err := sqlite.OpenCurrent(ctx, old)
 	if err == nil {
@@ -76,13 +76,13 @@ func TestOpenCurrent(t *testing.T) {
 func TestOpenCurrentSeveralMissing(t *testing.T) {
 	ctx := context.Background()
 	old := t.TempDir()
-	olderDatabase(t, old, "0122_version_url.sql")
+	olderDatabase(t, old, "0123_query_percent.sql")
 	db, err := sqlite.OpenCurrent(ctx, old)
 	if err == nil {
 		db.Close()
 		t.Fatal("OpenCurrent opened a store an older vigil left")
 	}
-	want := vigil.ErrorMessage(vigil.NotMigrated([]string{"0122_version_url.sql", "0123_query_percent.sql"}))
+	want := vigil.ErrorMessage(vigil.NotMigrated([]string{"0123_query_percent.sql", "0124_claims.sql"}))
 	if vigil.ErrorCode(err) != vigil.ECONFLICT || vigil.ErrorMessage(err) != want {
 		t.Errorf("OpenCurrent of a store two migrations behind: %v; want ECONFLICT %q", err, want)
 	}

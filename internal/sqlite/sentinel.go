@@ -350,7 +350,8 @@ func (db *DB) ClaimDueSentinels(ctx context.Context, now time.Time, lease time.D
 		}
 		until := now.Add(lease).UTC()
 		for _, s := range out {
-			if _, err := tx.ExecContext(ctx, q("UPDATE sentinels SET next_check = ? WHERE id = ?"), tv(until), s.ID); err != nil {
+			// claimed_until marks the claim, for ReleaseOrphanedClaims.
+			if _, err := tx.ExecContext(ctx, q("UPDATE sentinels SET next_check = ?, claimed_until = ? WHERE id = ?"), tv(until), tv(until), s.ID); err != nil {
 				return err
 			}
 			s.NextCheck = until

@@ -92,6 +92,7 @@ func Run(t *testing.T, open Opener) {
 		"OutboxRemovedDigests":        testSentinelRemovalGivesUpItsDigests,
 		"OutboxStaleMarks":            testOutboxStaleMarks,
 		"OutboxRelease":               testOutboxRelease,
+		"OrphanedClaims":              testOrphanedClaims,
 		"OutboxAddressOrder":          testOutboxAddressOrder,
 		"OutboxClaimLimit":            testOutboxClaimLimit,
 		"OutboxRetriedLetterOrder":    testOutboxRetriedLetterOrder,

@@ -54,7 +54,7 @@ func binaryWhy(err error, res *vigil.FetchResult) string {
 // head, unless head says so already, and returns pg with it. The caller
 // holds the page's lock.
 func (m *Monitor) storeBinary(ctx context.Context, pg *page, head *vigil.Version, res *vigil.FetchResult, err error, now time.Time) *page {
-	v, serr := m.putFailure(ctx, pg.resource, pg.url, head, res.Status, res.ContentType, binaryWhy(err, res), now)
+	v, serr := m.putFailure(ctx, pg.resource, pg.url, head, res.Status, res.ContentType, binaryWhy(err, res), res.Duration, now)
 	if serr != nil {
 		pg.err = "store version: " + serr.Error()
 		m.Logger.Error("store version", logURL(pg.url), LogError, serr)

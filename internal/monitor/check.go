@@ -213,11 +213,11 @@ func (m *Monitor) fetchPage(ctx context.Context, url string, render bool, now ti
 			return m.storeBinary(ctx, pg, head, res, ferr, now)
 		}
 		pg.err, pg.failed = ferr.Error(), true
-		status := 0
+		status, took := 0, time.Duration(0)
 		if res != nil {
-			status = res.Status
+			status, took = res.Status, res.Duration
 		}
-		pg.resource = m.storeFailure(ctx, rid, url, head, status, pg.err, now)
+		pg.resource = m.storeFailure(ctx, rid, url, head, status, pg.err, took, now)
 		return pg
 	}
 	if res.NotModified && head.Error != "" {
@@ -402,13 +402,14 @@ func (m *Monitor) bodyResult(ctx context.Context, url string, v *vigil.Version, 
 }
 
 // storeFailure stores a failed fetch of url (its HTTP status, 0 if none
-// came, and its error) as the newest version of its resource rid, whose
+// came, and its error, and how long its fetch took, 0 if not known) as the
+// newest version of its resource rid, whose
 // newest version was head, unless head is the same failure: a run of
-// identical failures is stored once. It returns url's resource: rid, or
+// identical failures is stored once (with the first one's duration). It returns url's resource: rid, or
 // the one found or created afresh if rid was deleted (putVersion). The
 // caller holds url's page lock.
-func (m *Monitor) storeFailure(ctx context.Context, rid int64, url string, head *vigil.Version, status int, why string, now time.Time) int64 {
-	v, err := m.putFailure(ctx, rid, url, head, status, "", why, now)
+func (m *Monitor) storeFailure(ctx context.Context, rid int64, url string, head *vigil.Version, status int, why string, took time.Duration, now time.Time) int64 {
+	v, err := m.putFailure(ctx, rid, url, head, status, "", why, took, now)
 	if err != nil {
 		m.Logger.Error("store fetch error", logURL(url), LogError, err)
 		return rid
@@ -418,8 +419,10 @@ func (m *Monitor) storeFailure(ctx context.Context, rid int64, url string, head 
 
 // putFailure is storeFailure returning the version that says why: head
 // if it does already. contentType is the media type of the answer, if one
-// came whose body is not kept (a binary document), else "".
-func (m *Monitor) putFailure(ctx context.Context, rid int64, url string, head *vigil.Version, status int, contentType, why string, now time.Time) (*vigil.Version, error) {
+// came whose body is not kept (a binary document), else "". took is how
+// long the fetch took (vigil.FetchResult.Duration), 0 if not known: the
+// version's FetchDuration.
+func (m *Monitor) putFailure(ctx context.Context, rid int64, url string, head *vigil.Version, status int, contentType, why string, took time.Duration, now time.Time) (*vigil.Version, error) {
 	if head != nil && head.Error == why {
 		cur, err := m.confirmHead(ctx, rid, head)
 		if err != nil {
@@ -429,7 +432,7 @@ func (m *Monitor) putFailure(ctx context.Context, rid int64, url string, head *v
 			return head, nil
 		}
 	}
-	f := &warehouse.Fetch{URL: url, FetchedAt: now, Status: status, ContentType: contentType, Error: why, CheckHead: true}
+	f := &warehouse.Fetch{URL: url, FetchedAt: now, Status: status, ContentType: contentType, Error: why, FetchDuration: took, CheckHead: true}
 	if head != nil {
 		f.HeadID = head.ID
 	}

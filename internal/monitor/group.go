@@ -170,7 +170,7 @@ func (m *Monitor) storePanicked(ctx context.Context, url string, now time.Time) 
 		m.Logger.Error("store the failure of a check that panicked", logURL(url), LogError, err)
 		return
 	}
-	m.storeFailure(ctx, rid, url, head, 0, internalError, now)
+	m.storeFailure(ctx, rid, url, head, 0, internalError, 0, now)
 }
 
 // failPanicked returns the record of j's check, which panicked, as a

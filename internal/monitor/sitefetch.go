@@ -36,6 +36,7 @@ type leaf struct {
 	status      int
 	contentType string
 	why         string
+	took        time.Duration // how long its fetch took
 }
 
 // Fetch implements vigil.Fetcher. A page stored before is asked for
@@ -86,7 +87,7 @@ func (f *siteFetcher) Fetch(ctx context.Context, req *vigil.FetchRequest) (*vigi
 	if err != nil && res != nil && res.Status/100 == 2 {
 		if u, cerr := vigil.CanonicalURL(res.URL); cerr == nil {
 			f.mu.Lock()
-			l := leaf{status: res.Status, contentType: res.ContentType, why: err.Error()}
+			l := leaf{status: res.Status, contentType: res.ContentType, why: err.Error(), took: res.Duration}
 			if res.BinaryDigest != "" {
 				// A binary document: its version says so as a page
 				// sentinel's does (binaryWhy), one version for both.
@@ -289,7 +290,7 @@ func (m *Monitor) storeLeaf(ctx context.Context, url string, l leaf, now time.Ti
 	if err != nil {
 		return 0, err
 	}
-	v, err := m.putFailure(ctx, rid, url, head, l.status, l.contentType, l.why, now)
+	v, err := m.putFailure(ctx, rid, url, head, l.status, l.contentType, l.why, l.took, now)
 	if err != nil {
 		return 0, err
 	}
@@ -315,7 +316,7 @@ func (m *Monitor) storeStartFailure(ctx context.Context, url string, snap *crawl
 	if len(snap.Pages) > 0 {
 		status = snap.Pages[0].Status
 	}
-	m.storeFailure(ctx, rid, url, head, status, snap.StartFailure(), now)
+	m.storeFailure(ctx, rid, url, head, status, snap.StartFailure(), 0, now)
 }
 
 // knownResource returns the id of a URL's resource if it has one, else 0

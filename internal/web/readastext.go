@@ -15,6 +15,12 @@ type versionBody struct {
 	// (vigil.Version.ShownURL: the query values a redirect added, a
 	// session token perhaps, hidden), in place of the one stored.
 	URL string `json:"url,omitempty"`
+	// Size and ContentHash are those of what the version read, in place
+	// of the stored ones, which for a version without a body are an
+	// empty body's (sizeAndHash): a client would take that hash for the
+	// content's.
+	Size        *int64 `json:"size,omitempty"`
+	ContentHash string `json:"contentHash,omitempty"`
 	// Reading is how the version's body is read, compared and shown:
 	// readingPage, readingText or readingUnknown. Always present, so that
 	// a client tells a page from a version whose reason is not known yet,
@@ -114,9 +120,29 @@ func (s *Server) versionBodies(ctx context.Context, resURL string, list []*vigil
 	out := make([]*versionBody, len(list))
 	for i, v := range list {
 		out[i] = &versionBody{Version: v, URL: v.ShownURL(resURL), File: fileOf(v)}
+		out[i].Size, out[i].ContentHash = sizeAndHash(v)
 		out[i].Reading, out[i].ReadAsText = reading(why, v.ID)
 	}
 	return out, nil
+}
+
+// sizeAndHash returns the size and content hash of v as the API gives
+// them: a body's length and SHA-256 for a version with a body (Error
+// unset); for the version of a binary document, whose body is not kept,
+// the document's length (as its file member gives it; nil if its version
+// does not say it) and no hash, its file's digest identifying it; for a
+// failed fetch, which read no body, neither.
+func sizeAndHash(v *vigil.Version) (*int64, string) {
+	switch {
+	case v.Error == "":
+		size := v.Size
+		return &size, v.ContentHash
+	case v.Binary():
+		if size, ok := v.BinarySize(); ok {
+			return &size, ""
+		}
+	}
+	return nil, ""
 }
 
 // changeBody is a change as the API answers it: with how each of its two

@@ -2,6 +2,8 @@ package intent
 
 import (
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/vigil-web/vigil/spec"
@@ -83,5 +85,47 @@ func TestWordKeyInvisible(t *testing.T) {
 		if got := spec.WordKey(c.word, false); got != c.key {
 			t.Errorf("spec.WordKey(%q) = %q, want %q", c.word, got, c.key)
 		}
+	}
+}
+
+// TestLeaveOutInvisibleRuns: a run of invisible characters is left out
+// where the characters around it are drawn the same without it, and keeps
+// its joiners, in order, where one of them may change a shape.
+func TestLeaveOutInvisibleRuns(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"a\u200d\u200b\u200db", "ab"},
+		{"\u200d\u200d", ""},
+		{"\u200da", "a"},
+		{"a\u200d", "a"},
+		{"\u0915\u200b\u200d\u00ad\u200c\u0937", "\u0915\u200d\u200c\u0937"},
+		{"a\u200b\u200d\u0937", "a\u200d\u0937"},
+		{"\u0915\u200d", "\u0915\u200d"},
+		{"\U0001F468\u200d\U0001F469 a\u200db", "\U0001F468\u200d\U0001F469 ab"},
+		{"a" + strings.Repeat("\u200b\u200d", 50_000) + "b", "ab"},
+	} {
+		if got := leaveOutInvisible(c.in); got != c.want {
+			t.Errorf("leaveOutInvisible(%+q) = %+q, want %+q", testClip(c.in), got, c.want)
+		}
+	}
+}
+
+// testClip shortens a test's input for its message.
+func testClip(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "..."
+	}
+	return s
+}
+
+// BenchmarkLeaveOutInvisibleRun: a run of joiners costs its length (the
+// run was read again for each of its joiners, quadratic, before).
+func BenchmarkLeaveOutInvisibleRun(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		s := "a" + strings.Repeat("\u200b\u200d", n) + "b"
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			for b.Loop() {
+				leaveOutInvisible(s)
+			}
+		})
 	}
 }

@@ -72,38 +72,43 @@ func leaveOutInvisible(s string) string {
 	}
 	var b strings.Builder
 	b.Grow(len(s))
+	// A run of invisible characters is read at once: whether its joiners
+	// matter depends only on the visible characters on either side, so
+	// a run costs its length, however long.
+	before := rune(-1) // the last visible character, -1 at the start
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if !spec.IsInvisible(r) || (r == '\u200c' || r == '\u200d') && joinerMatters(s, i, i+n) {
+		if !spec.IsInvisible(r) {
 			b.WriteString(s[i : i+n])
+			before = r
+			i += n
+			continue
 		}
-		i += n
+		end := i + n
+		for end < len(s) {
+			r, n := utf8.DecodeRuneInString(s[end:])
+			if !spec.IsInvisible(r) {
+				break
+			}
+			end += n
+		}
+		after := rune(-1)
+		if end < len(s) {
+			after, _ = utf8.DecodeRuneInString(s[end:])
+		}
+		if before >= 0 && shapedByJoiner(before) || after >= 0 && shapedByJoiner(after) {
+			// Keep the run's joiners, in order.
+			for k := i; k < end; {
+				r, n := utf8.DecodeRuneInString(s[k:])
+				if r == '\u200c' || r == '\u200d' {
+					b.WriteString(s[k : k+n])
+				}
+				k += n
+			}
+		}
+		i = end
 	}
 	return b.String()
-}
-
-// joinerMatters reports whether the ZWJ or ZWNJ at s[start:end] stands
-// next to a character whose shape it may change (shapedByJoiner), the
-// invisible characters around it passed over.
-func joinerMatters(s string, start, end int) bool {
-	for j := start; j > 0; {
-		r, n := utf8.DecodeLastRuneInString(s[:j])
-		if !spec.IsInvisible(r) {
-			if shapedByJoiner(r) {
-				return true
-			}
-			break
-		}
-		j -= n
-	}
-	for j := end; j < len(s); {
-		r, n := utf8.DecodeRuneInString(s[j:])
-		if !spec.IsInvisible(r) {
-			return shapedByJoiner(r)
-		}
-		j += n
-	}
-	return false
 }
 
 // shapedByJoiner reports whether a ZWJ or ZWNJ next to r may change what

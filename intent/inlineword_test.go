@@ -67,6 +67,10 @@ func TestWordsAcrossInlineElements(t *testing.T) {
 		{"bold joined, part no keyword", `<p>See our catalogue</p>`, `<p>See our <b>price</b>list</p>`, `keywords {price}`, nil},
 		{"bold spaced, phrase", `<p>See our catalogue</p>`, `<p>See our <b>price</b> list</p>`, `phrase {"price list"}`, []string{"insert price list"}},
 		{"bold with space inside, phrase", `<p>See our catalogue</p>`, `<p>See our <b>price </b>list</p>`, `phrase {"price list"}`, []string{"insert price list"}},
+		{"bold, invisible then space, keyword", `<p>See our catalogue</p>`, "<p>See our <b>price</b>\u200b list</p>", `keywords {pricelist}`, nil},
+		{"bold, space then invisible inside, keyword", `<p>See our catalogue</p>`, "<p>See our <b>price \u200b</b>list</p>", `keywords {pricelist}`, nil},
+		{"bold, BOM then space, phrase", `<p>See our catalogue</p>`, "<p>See our <b>price</b>\ufeff list</p>", `phrase {"price list"}`, []string{"insert price list"}},
+		{"bold, invisible alone between, keyword", `<p>See our catalogue</p>`, "<p>See our <b>price</b>\u200blist</p>", `keywords {pricelist}`, []string{"insert pricelist"}},
 		{"bold spaced, keyword", `<p>See our catalogue</p>`, `<p>See our <b>price</b> list</p>`, `keywords {pricelist}`, nil},
 		// An ignored inline element inside a word, in the word's element
 		// or around one of its parts.

@@ -129,17 +129,30 @@ func shapedByJoiner(r rune) bool {
 func splitWords(s string) []string { return strings.Fields(s) }
 
 // startsSpace reports whether s starts with white space, as normalizeSpace
-// tells it.
+// tells it, the invisible characters it leaves out passed over
+// (price&#8203; list is two words).
 func startsSpace(s string) bool {
-	r, n := utf8.DecodeRuneInString(s)
-	return n > 0 && unicode.IsSpace(r)
+	for len(s) > 0 {
+		r, n := utf8.DecodeRuneInString(s)
+		if !spec.IsInvisible(r) {
+			return unicode.IsSpace(r)
+		}
+		s = s[n:]
+	}
+	return false
 }
 
 // endsSpace reports whether s ends with white space, as normalizeSpace
-// tells it.
+// tells it, the invisible characters it leaves out passed over.
 func endsSpace(s string) bool {
-	r, n := utf8.DecodeLastRuneInString(s)
-	return n > 0 && unicode.IsSpace(r)
+	for len(s) > 0 {
+		r, n := utf8.DecodeLastRuneInString(s)
+		if !spec.IsInvisible(r) {
+			return unicode.IsSpace(r)
+		}
+		s = s[:len(s)-n]
+	}
+	return false
 }
 
 // forEachField calls f with the offset of each white-space separated field

@@ -303,7 +303,7 @@ func (c Change) Texts() (old, new string) {
 	}
 	if im := c.Image; im != nil {
 		old, new = cmp.Or(old, im.OldSrc), cmp.Or(new, im.NewSrc)
-		if im.OldSrc == im.NewSrc && im.OldAlt != im.NewAlt {
+		if unsignedURL(im.OldSrc) == unsignedURL(im.NewSrc) && im.OldAlt != im.NewAlt {
 			old, new = cmp.Or(im.OldAlt, noText), cmp.Or(im.NewAlt, noText)+" ("+im.NewSrc+")"
 		}
 	}

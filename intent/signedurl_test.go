@@ -89,3 +89,32 @@ func TestSignedImageURL(t *testing.T) {
 		}
 	}
 }
+
+// TestSignedImageAltChanged: an image whose alternative text changed, its
+// URL signed anew as at every fetch, shows the two texts, as an unsigned
+// image does, not the two signatures.
+func TestSignedImageAltChanged(t *testing.T) {
+	doc := func(sig, alt string) string {
+		return `<html><body><p>Boots</p><img src="https://cdn.example.com/a.jpg?X-Amz-Signature=` + sig + `&amp;X-Amz-Date=` + sig + `" alt="` + alt + `"></body></html>`
+	}
+	a, b := parseDoc(t, doc("111", "Red boots")), parseDoc(t, doc("222", "Blue boots"))
+	d, err := treediff.Diff(a, b, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := NewPair(a, b, d, nil)
+	p.OldURL, p.NewURL = "https://shop.example/", "https://shop.example/"
+	r, err := p.Evaluate(monitor(t, "all images"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range r.AllChanges() {
+		old, new := c.Texts()
+		got = append(got, old+" → "+new)
+	}
+	want := []string{"Red boots → Blue boots (https://cdn.example.com/a.jpg?X-Amz-Signature=222&X-Amz-Date=222)"}
+	if !slices.Equal(got, want) {
+		t.Errorf("all images: %q, want %q", got, want)
+	}
+}

@@ -187,6 +187,12 @@ func siteMovedToHTTPS(written []string, prev *siteRecord, cur *crawl.Snapshot) *
 	}
 	for u, id := range prev.Versions {
 		if moved, ok := rekeyed[u]; ok {
+			if _, both := prev.Versions[moved]; both {
+				// Read at both URLs: the https page's own
+				// version is its reference, whatever the
+				// map's order.
+				continue
+			}
 			u = moved
 		}
 		out.Versions[u] = id

@@ -53,7 +53,11 @@
 // check of a site must end within its claim's lease, less a tenth: one cut
 // there fails, as a failing start page does, and so does one whose crawl
 // cannot be compared with the previous one (compareFailure), which stays
-// the reference. A start page that comes to
+// the reference; a previous crawl that cannot be compared of itself
+// (errReference: it reads, but no longer validates) stays it until the
+// sentinel is edited (or resumed, or checked now: each sets UpdatedAt),
+// the failure saying so, and the first check after that edit takes its
+// crawl as the new reference, reporting nothing. A start page that comes to
 // redirect out of the directory the site was crawled in (no scope
 // written) fails the check, the previous crawl staying the reference,
 // but for a move to https alone (same host, each scheme's default port,

@@ -47,7 +47,9 @@ import (
 // (vigil.CheckRecord.Site), written in the check's transaction: a crash
 // neither loses a change nor reports it twice. The first crawl, and the
 // first after the sentinel was edited to crawl otherwise, is the
-// reference and reports nothing; a start page that comes to redirect out
+// reference and reports nothing, and so is the first after any edit of a
+// sentinel whose previous crawl cannot be compared of itself
+// (errReference, compareFailure), which fails every check until then; a start page that comes to redirect out
 // of the directory that was the scope (none written) fails the check,
 // the previous crawl staying the reference (siteredirect.go), but for a
 // move to https alone, which is followed, a written scope too, the
@@ -137,7 +139,7 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 	// The previous crawl, read first: a crawl shared with other sentinels
 	// serves this check only if it is newer.
 	var prev *siteRecord
-	raw, _, prevErr := m.Store.SiteSnapshot(ctx, j.s.ID)
+	raw, prevAt, prevErr := m.Store.SiteSnapshot(ctx, j.s.ID)
 	switch {
 	case prevErr == nil:
 		var err error
@@ -254,6 +256,24 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 	records, err := m.compareSites(cctx, j, prev, cur, grant)
 	if err != nil && ctx.Err() != nil {
 		return // shutting down: the check is abandoned
+	}
+	if err != nil && errors.Is(err, errReference) && j.s.UpdatedAt.After(prevAt) {
+		// The reference can never be compared again, and the sentinel
+		// was edited since it was recorded, as its failure asks
+		// (compareFailure): this crawl is the new reference, as
+		// crawled, nothing carried over from the crawl that cannot be
+		// compared. Resuming the sentinel, or asking for a check now,
+		// does it too (each sets UpdatedAt), of a reference that
+		// cannot be compared alone: a good one is compared with.
+		m.Logger.Warn("site's last crawl cannot be compared, sentinel edited since: this crawl is the new reference", LogSentinel, j.s.ID, logURL(site.URL), "pages", len(c.record.Snapshot.Pages), LogError, err)
+		cur = c.record
+		if j.rec.Site, err = encodeSite(cur); err != nil {
+			j.outcome = schedule.Failed
+			m.Logger.Error("encode site snapshot", LogSentinel, j.s.ID, LogError, err)
+			return
+		}
+		m.pageWorks(ctx, j, ps, site.URL, now)
+		return
 	}
 	if err != nil {
 		// Compared again at the next check, with this crawl: the change
@@ -400,8 +420,16 @@ func sameSiteQuery(a, b crawl.Query) bool {
 // compareFailure is the failure of a site check whose crawl could not
 // be compared with the previous one (compareSites' error): the previous
 // crawl stays the reference, which the next check compares with again.
+// One that fails of itself (errReference) fails every comparison, until
+// the sentinel is edited: the failure says so, and that an edit saving
+// the sentinel unchanged starts from a new reference (checkSite).
 // The URLs in err are redacted (vigil.RedactURL) where it names them.
 func compareFailure(err error) string {
+	if errors.Is(err, errReference) {
+		return "the site's crawl could not be compared with its last crawl, which stays the reference " +
+			"until the sentinel is edited: " + err.Error() +
+			"; edit the sentinel (saving it unchanged will do) to start from a new reference"
+	}
 	return "the site's crawl could not be compared with its last crawl, which stays the reference " +
 		"(compared with again at the next check): " + err.Error()
 }

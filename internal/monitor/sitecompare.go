@@ -3,6 +3,7 @@ package monitor
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -20,20 +21,28 @@ import (
 // page in some delta table.
 var siteOptions = webtable.Options{Strict: true, Cover: true, Complete: true}
 
+// errReference marks an error of compareSites that is the previous
+// crawl's, the reference's: its snapshot no longer makes a web table (it
+// reads, but no longer validates). It depends on that snapshot alone, so
+// every later comparison with it fails too: checkSite takes a new
+// reference once the sentinel is edited after it (compareFailure says so).
+var errReference = errors.New("previous crawl")
+
 // compareSites returns the records of the pages added, deleted and
 // modified from the crawl prev to cur: every page added or deleted (by
 // URL), and the modified pages whose change the sentinel's Monitor clause
 // finds, or whose versions it could not compare (notComparedNote), the
 // most important in cur first. Its error, but for ctx's, says
 // which crawl could not be compared and why, its URLs redacted: it is told
-// to the user (compareFailure).
+// to the user (compareFailure); one of the previous crawl alone is an
+// errReference.
 func (m *Monitor) compareSites(ctx context.Context, j *job, prev, cur *siteRecord, grant *memoryGrant) ([]intent.Change, error) {
 	// Each against the other: a binary leaf's versions are compared only
 	// where both crawls hashed it (crawl.Snapshot.TableAgainst), so that
 	// a crawl kept by a Vigil before them reports no PDF changed.
 	w1, err := prev.Snapshot.TableAgainst(cur.Snapshot, crawl.ByContent)
 	if err != nil {
-		return nil, fmt.Errorf("previous crawl: %w", err)
+		return nil, fmt.Errorf("%w: %w", errReference, err)
 	}
 	w2, err := cur.Snapshot.TableAgainst(prev.Snapshot, crawl.ByContent)
 	if err != nil {

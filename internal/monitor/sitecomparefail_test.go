@@ -49,7 +49,10 @@ func TestSiteCompareFails(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := db.RecordChecks(ctx, []*vigil.CheckRecord{{SentinelID: sen.ID, CheckedAt: now, NextCheck: now.Add(time.Hour),
+		// Recorded at the store's clock, after the sentinel's creation,
+		// as a check's record is: the sentinel was not edited since
+		// (TestSiteCompareFailsEdited).
+		if err := db.RecordChecks(ctx, []*vigil.CheckRecord{{SentinelID: sen.ID, CheckedAt: time.Now().UTC(), NextCheck: now.Add(time.Hour),
 			State: states[sen.ID], Site: site}}); err != nil {
 			t.Fatal(err)
 		}
@@ -57,7 +60,7 @@ func TestSiteCompareFails(t *testing.T) {
 	keep(bad)
 
 	site.Set(docsRelease("Run the new installer.", "Ask us.", true), nil)
-	checkAnHourLater(t, m, db, sen, &now)
+	checkWhenDue(t, m, sen, &now)
 	sum := stateSummary(t, db, sen)
 	msg := sum.CheckErrors[start]
 	for _, want := range []string{"could not be compared with its last crawl", "stays the reference", "out of the query's scope", "user:xxxxx@elsewhere.example"} {
@@ -92,4 +95,127 @@ func TestSiteCompareFails(t *testing.T) {
 	if recs := siteRecords(t, cs[0]); len(recs) != 1 || recs[0].Page == nil || recs[0].Page.URL != site.URL("/docs/guide.html") {
 		t.Errorf("records %+v, want the guide alone", recs)
 	}
+}
+
+// TestSiteCompareFailsEdited: a reference that can never be compared
+// again (it reads but does not validate) fails every check, its last
+// error saying to edit the sentinel to start from a new reference; an
+// edit that leaves the crawl as it was (the sentinel saved unchanged)
+// makes the next crawl the new reference, reporting nothing and failing
+// no more, and the check after compares with it. Pausing and resuming
+// the sentinel, which sets its UpdatedAt as an edit does, leaves a good
+// reference alone: the change made meanwhile is reported. Before, such
+// a reference was kept for ever, an edit that did not change the crawl
+// included, and the sentinel failed at every check.
+func TestSiteCompareFailsEdited(t *testing.T) {
+	ctx := context.Background()
+	db, wh, u := testStore(t)
+	site := crawltest.NewSite(t, docsRelease("Run the installer.", "Ask us.", true))
+	start := site.URL("/docs/")
+	// The checks' clock, a day behind the store's, which stamps edits: a
+	// check's record comes before any edit made after it, as it would.
+	now := time.Now().UTC().Add(-24 * time.Hour)
+	src := "Create Sentinel docs Using site " + start + " Every interactive"
+	sen := createSentinel(t, db, spec.NewChecker(now), u, "docs", src)
+	m := siteMonitor(db, wh, fetch.Options{}, &now)
+	runOnce(t, m, 1) // the reference
+
+	good, _, err := db.SiteSnapshot(ctx, sen.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := decodeSite(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.Snapshot.Pages[0].Links = append(rec.Snapshot.Pages[0].Links, crawl.Link{Target: "http://elsewhere.example/x", Label: "Out"})
+	bad := mustEncode(t, rec)
+	states, err := db.SentinelStates(ctx, []int64{sen.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Recorded at the store's clock, after the sentinel's creation, as a
+	// check's record is.
+	if err := db.RecordChecks(ctx, []*vigil.CheckRecord{{SentinelID: sen.ID, CheckedAt: time.Now().UTC(), NextCheck: now.Add(time.Hour),
+		State: states[sen.ID], Site: bad}}); err != nil {
+		t.Fatal(err)
+	}
+
+	// Not edited since the reference: each check fails, saying what to do.
+	for range 2 {
+		checkWhenDue(t, m, sen, &now)
+		msg := stateSummary(t, db, sen).CheckErrors[start]
+		for _, want := range []string{"could not be compared with its last crawl", "stays the reference until the sentinel is edited",
+			"edit the sentinel (saving it unchanged will do) to start from a new reference"} {
+			if !strings.Contains(msg, want) {
+				t.Errorf("the last error: %q, want it to say %q", msg, want)
+			}
+		}
+		if raw, _, err := db.SiteSnapshot(ctx, sen.ID); err != nil || !bytes.Equal(raw, bad) {
+			t.Fatalf("the reference was replaced before the sentinel was edited (%v)", err)
+		}
+	}
+
+	// Saved unchanged: the next crawl is the new reference.
+	site.Set(docsRelease("Run the new installer.", "Ask us.", true), nil)
+	editSpec(t, db, u, sen, src, now)
+	cur, err := db.FindSentinelByID(ctx, sen.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkWhenDue(t, m, cur, &now)
+	if sum := stateSummary(t, db, cur); len(sum.CheckErrors) != 0 || len(sum.FailingSince) != 0 {
+		t.Errorf("after the edit: errors %v, failing since %v; want none", sum.CheckErrors, sum.FailingSince)
+	}
+	if cs := changesOf(t, db, cur); len(cs) != 0 {
+		t.Errorf("%d changes from the check that took a new reference, want none", len(cs))
+	}
+	raw, _, err := db.SiteSnapshot(ctx, sen.ID)
+	if err != nil || bytes.Equal(raw, bad) {
+		t.Fatalf("the reference that cannot be compared was kept after the edit (%v)", err)
+	}
+	if r, err := decodeSite(raw); err != nil {
+		t.Fatal(err)
+	} else if _, err := r.Snapshot.Table(crawl.ByContent); err != nil {
+		t.Fatalf("the new reference does not make a table: %v", err)
+	}
+
+	// Paused and resumed: the good reference stays, and the change made
+	// meanwhile is reported.
+	site.Set(docsRelease("Run the newest installer.", "Ask us.", true), nil)
+	for _, st := range []vigil.SentinelStatus{vigil.SentinelPaused, vigil.SentinelActive} {
+		if cur, err = db.FindSentinelByID(ctx, sen.ID); err != nil {
+			t.Fatal(err)
+		}
+		cur.Status = st
+		if err := db.UpdateSentinel(ctx, cur); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkWhenDue(t, m, cur, &now)
+	if sum := stateSummary(t, db, cur); len(sum.CheckErrors) != 0 {
+		t.Errorf("after the resume: errors %v; want none", sum.CheckErrors)
+	}
+	cs := changesOf(t, db, cur)
+	if len(cs) != 1 {
+		t.Fatalf("%d changes after the resume, want 1 (the guide changed)", len(cs))
+	}
+	if recs := siteRecords(t, cs[0]); len(recs) != 1 || recs[0].Page == nil || recs[0].Page.URL != site.URL("/docs/guide.html") {
+		t.Errorf("records %+v, want the guide alone", recs)
+	}
+}
+
+// checkWhenDue moves the clock *now to when sentinel s is due, as its
+// last check or edit left it, and checks it with m. Unlike makeDue, it
+// does not update the sentinel, which sets its UpdatedAt as an edit does.
+func checkWhenDue(t *testing.T, m *Monitor, s *vigil.Sentinel, now *time.Time) {
+	t.Helper()
+	cur, err := m.Store.FindSentinelByID(context.Background(), s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cur.NextCheck.After(*now) {
+		*now = cur.NextCheck.Add(time.Second)
+	}
+	runOnce(t, m, 1)
 }

@@ -57,7 +57,10 @@
 // (errReference: it reads, but no longer validates) stays it until the
 // sentinel is edited (or resumed, or checked now: each sets UpdatedAt),
 // the failure saying so, and the first check after that edit takes its
-// crawl as the new reference, reporting nothing. A start page that comes to
+// crawl as the new reference, reporting nothing. A previous crawl the
+// store gives but that cannot be read (decodeSite) is replaced by the
+// check's crawl, the check failing once to say that what changed since
+// was not compared (unreadableFailure). A start page that comes to
 // redirect out of the directory the site was crawled in (no scope
 // written) fails the check, the previous crawl staying the reference,
 // but for a move to https alone (same host, each scheme's default port,

@@ -49,7 +49,9 @@ import (
 // first after the sentinel was edited to crawl otherwise, is the
 // reference and reports nothing, and so is the first after any edit of a
 // sentinel whose previous crawl cannot be compared of itself
-// (errReference, compareFailure), which fails every check until then; a start page that comes to redirect out
+// (errReference, compareFailure), which fails every check until then; a
+// previous crawl that cannot be read at all is replaced at once, the
+// check failing once to say so (unreadableFailure); a start page that comes to redirect out
 // of the directory that was the scope (none written) fails the check,
 // the previous crawl staying the reference (siteredirect.go), but for a
 // move to https alone, which is followed, a written scope too, the
@@ -139,14 +141,14 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 	// The previous crawl, read first: a crawl shared with other sentinels
 	// serves this check only if it is newer.
 	var prev *siteRecord
+	// unreadable is why a previous crawl the store gave cannot be read:
+	// it would be so at every check, so this crawl becomes the reference,
+	// the check failing once to say so (unreadableFailure).
+	var unreadable error
 	raw, prevAt, prevErr := m.Store.SiteSnapshot(ctx, j.s.ID)
 	switch {
 	case prevErr == nil:
-		var err error
-		if prev, err = decodeSite(raw); err != nil {
-			// Unreadable: this crawl becomes the reference.
-			m.Logger.Error("read site snapshot", LogSentinel, j.s.ID, LogError, err)
-		}
+		prev, unreadable = decodeSite(raw)
 	case vigil.ErrorCode(prevErr) == vigil.ENOTFOUND:
 		prevErr = nil
 	}
@@ -246,6 +248,20 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 	if j.rec.Site, err = encodeSite(cur); err != nil {
 		j.outcome = schedule.Failed
 		m.Logger.Error("encode site snapshot", LogSentinel, j.s.ID, LogError, err)
+		return
+	}
+	if unreadable != nil {
+		// This crawl is the new reference, and the check fails, once,
+		// lest the user never hear that what changed since the last
+		// crawl was not compared: the next check compares with this
+		// crawl. Kept as the previous crawl, the unreadable one would
+		// fail every check. As a failed check, it says nothing else of
+		// its crawl (noteMisses): the next check notes it.
+		j.st.SiteNotes, j.st.SiteNotesOf = nil, ""
+		noteMisses = false
+		j.outcome = schedule.Failed
+		m.failedUnrecorded(ctx, j, ps, site.URL, unreadableFailure(unreadable), now)
+		m.Logger.Error("site check failed: site snapshot unreadable, this crawl the new reference", LogSentinel, j.s.ID, logURL(site.URL), LogError, unreadable)
 		return
 	}
 	if prev == nil || !sameSiteQuery(prev.Snapshot.Query, cur.Snapshot.Query) {
@@ -440,6 +456,16 @@ func compareFailure(err error) string {
 func snapshotFailure(err error) string {
 	return "the site's last crawl could not be read from the store, and stays the reference " +
 		"(read again at the next check): " + vigil.RedactURLs(err.Error())
+}
+
+// unreadableFailure is the failure of a site check whose previous crawl
+// the store gave but could not be read (err, decodeSite's): this crawl is
+// the new reference, and what changed since the previous one is not
+// reported. The next check compares with this crawl: the check fails
+// once, rather than at every check, as keeping the previous crawl would.
+func unreadableFailure(err error) string {
+	return "the site's last crawl could not be read (" + vigil.RedactURLs(err.Error()) + "): this crawl is the new reference, " +
+		"and what changed since the last crawl was not compared (the next check compares with this crawl)"
 }
 
 // notStoredFailure is the failure of a site check that read pages it

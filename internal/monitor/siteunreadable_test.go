@@ -1,0 +1,85 @@
+package monitor
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/internal/crawl/crawltest"
+	"github.com/vigil-web/vigil/internal/fetch"
+	"github.com/vigil-web/vigil/spec"
+)
+
+// TestSiteSnapshotUnreadable: a check whose previous crawl the store
+// gives but that cannot be read (not a site record, or one without its
+// snapshot) takes its crawl as the new reference and fails, once, its
+// last error saying that the last crawl could not be read and that what
+// changed since was not compared; it reports nothing. The next check
+// compares with the new reference: it fails no more, and reports the
+// change made since. Before, the crawl became the reference silently, in
+// the log alone: the user never heard that a change may have been lost.
+func TestSiteSnapshotUnreadable(t *testing.T) {
+	for name, data := range map[string]func(*testing.T) []byte{
+		"not a site record": func(*testing.T) []byte { return []byte("not a site record") },
+		"no snapshot":       func(t *testing.T) []byte { return mustEncode(t, &siteRecord{}) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			db, wh, u := testStore(t)
+			site := crawltest.NewSite(t, docsRelease("Run the installer.", "Ask us.", true))
+			start := site.URL("/docs/")
+			now := time.Now().UTC()
+			sen := createSentinel(t, db, spec.NewChecker(now), u, "docs", "Create Sentinel docs Using site "+start+" Every interactive")
+			m := siteMonitor(db, wh, fetch.Options{}, &now)
+			runOnce(t, m, 1) // the reference
+
+			states, err := db.SentinelStates(ctx, []int64{sen.ID})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := db.RecordChecks(ctx, []*vigil.CheckRecord{{SentinelID: sen.ID, CheckedAt: now, NextCheck: now.Add(time.Hour),
+				State: states[sen.ID], Site: data(t)}}); err != nil {
+				t.Fatal(err)
+			}
+
+			site.Set(docsRelease("Run the new installer.", "Ask us.", true), nil)
+			checkAnHourLater(t, m, db, sen, &now)
+			sum := stateSummary(t, db, sen)
+			msg := sum.CheckErrors[start]
+			for _, want := range []string{"last crawl could not be read", "this crawl is the new reference", "was not compared"} {
+				if !strings.Contains(msg, want) {
+					t.Errorf("the last error: %q, want it to say %q", msg, want)
+				}
+			}
+			if sum.FailingSince[start].IsZero() {
+				t.Errorf("no run of failures: %+v", sum)
+			}
+			if cs := changesOf(t, db, sen); len(cs) != 0 {
+				t.Errorf("%d changes from a check without a previous crawl, want none", len(cs))
+			}
+			raw, _, err := db.SiteSnapshot(ctx, sen.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := decodeSite(raw); err != nil {
+				t.Fatalf("the unreadable crawl is kept, not this one: %v", err)
+			}
+
+			// The next check compares with the new reference.
+			site.Set(docsRelease("Run the newest installer.", "Ask us.", true), nil)
+			checkAnHourLater(t, m, db, sen, &now)
+			if sum := stateSummary(t, db, sen); len(sum.CheckErrors) != 0 || len(sum.FailingSince) != 0 {
+				t.Errorf("after a check that compared: errors %v, failing since %v; want none", sum.CheckErrors, sum.FailingSince)
+			}
+			cs := changesOf(t, db, sen)
+			if len(cs) != 1 {
+				t.Fatalf("%d changes, want 1 (the guide changed since the new reference)", len(cs))
+			}
+			if recs := siteRecords(t, cs[0]); len(recs) != 1 || recs[0].Page == nil || recs[0].Page.URL != site.URL("/docs/guide.html") {
+				t.Errorf("records %+v, want the guide alone", recs)
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -86,5 +87,73 @@ func TestJSONFormDiagnosticsInOrder(t *testing.T) {
 		if status != http.StatusOK || strings.Join(got, " ") != strings.Join(tc.want, " ") {
 			t.Errorf("%s: %d, fields %q, want %q: %v", tc.body, status, got, tc.want, v)
 		}
+	}
+}
+
+// TestReadJSONFieldDiagnostics: a member of the wrong JSON type, and a
+// member a route's body does not have, are named in field, as a refused
+// member is, on every route that reads a JSON body (readJSON): they named
+// it in the message only. A member named by nothing that reads as a field
+// name ("Call 0800-SCAM") is not repeated, in field either.
+func TestReadJSONFieldDiagnostics(t *testing.T) {
+	s, admin := newTestServer(t)
+	s.Checker = storeChecker(s)
+	c := newSignedIn(t, s, admin)
+	session := sessionOf(c)
+	status, v := apiCall(t, c.srv.URL, session, "POST", "/api/v1/users", `{"email": "erin@example.com"}`)
+	if status != http.StatusCreated {
+		t.Fatalf("add erin: %d %v", status, v)
+	}
+	erin := "/api/v1/users/" + strconv.FormatInt(int64(v["id"].(float64)), 10)
+	status, v = apiCall(t, c.srv.URL, session, "POST", "/api/v1/sentinels", `{"source": "Create Sentinel base Using http://a.example/ Fetch 2 hours"}`)
+	if status != http.StatusCreated {
+		t.Fatalf("add a sentinel: %d %v", status, v)
+	}
+	sentinel := "/api/v1/sentinels/" + strconv.FormatInt(int64(v["id"].(float64)), 10)
+	for _, tc := range []struct {
+		name, method, path, body string
+		field, message           string // the diagnostic's field ("": none), and what the message holds
+	}{
+		{"create, type", "POST", "/api/v1/sentinels", `{"source": 5}`, "source", "source: want a string, found a number"},
+		{"create, unknown", "POST", "/api/v1/sentinels", `{"sourc": "x"}`, "sourc", `unknown field "sourc": its fields are source, sentinel`},
+		{"update, type", "PUT", sentinel, `{"source": ["x"]}`, "source", "source: want a string, found an array"},
+		{"update, unknown", "PUT", sentinel, `{"source": "x", "Sentinel": {}}`, "Sentinel", `unknown field "Sentinel"`},
+		{"check, type", "POST", "/api/v1/sentinels/check", `{"source": "x", "replacing": "y"}`, "replacing", "replacing: want an integer, found a string"},
+		{"check, unknown", "POST", "/api/v1/sentinels/check", `{"replacing_id": 1}`, "replacing_id", `unknown field "replacing_id"`},
+		{"token, type", "POST", "/api/v1/tokens", `{"name": {}}`, "name", "name: want a string, found an object"},
+		{"token, expiresIn type", "POST", "/api/v1/tokens", `{"name": "a", "expiresIn": 3600}`, "expiresIn", "expiresIn: want a string, found a number"},
+		{"token, unknown", "POST", "/api/v1/tokens", `{"name": "a", "expires-in": "1h"}`, "expires-in", `unknown field "expires-in"`},
+		{"token, unnamed unknown", "POST", "/api/v1/tokens", `{"name": "a", "Call 0800-SCAM": 1}`, "", "a field this endpoint does not take"},
+		{"me, type", "PATCH", "/api/v1/me", `{"timeZone": 9}`, "timeZone", "timeZone: want a string, found a number"},
+		{"me, case", "PATCH", "/api/v1/me", `{"timezone": "UTC"}`, "timezone", `unknown field "timezone"`},
+		{"user, type", "POST", "/api/v1/users", `{"email": "f@example.com", "admin": "yes"}`, "admin", "admin: want true or false, found a string"},
+		{"user, unknown", "POST", "/api/v1/users", `{"email": "f@example.com", "mail": "x"}`, "mail", `unknown field "mail"`},
+		{"admin, type", "PUT", erin + "/admin", `{"admin": 1}`, "admin", "admin: want true or false, found a number"},
+		{"admin, unknown", "PUT", erin + "/admin", `{"isAdmin": true}`, "isAdmin", `unknown field "isAdmin"`},
+		{"password, type", "POST", erin + "/password", `{"revokeTokens": "yes"}`, "revokeTokens", "revokeTokens: want true or false, found a string"},
+		{"password, unknown", "POST", erin + "/password", `{"Password": "x"}`, "Password", `unknown field "Password"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			status, v := apiCall(t, c.srv.URL, session, tc.method, tc.path, tc.body)
+			e, _ := v["error"].(map[string]any)
+			msg, _ := e["message"].(string)
+			if status != http.StatusBadRequest || e["code"] != "EINVALID" || !strings.Contains(msg, tc.message) {
+				t.Fatalf("%d %v, want 400 saying %q", status, v, tc.message)
+			}
+			diags, _ := e["diagnostics"].([]any)
+			if tc.field == "" {
+				if len(diags) != 0 || strings.Contains(fmt.Sprint(v), "SCAM") {
+					t.Errorf("%v, want no diagnostic, and the member not repeated", v)
+				}
+				return
+			}
+			if len(diags) != 1 {
+				t.Fatalf("diagnostics %v, want one on %s", v, tc.field)
+			}
+			d, _ := diags[0].(map[string]any)
+			if d["field"] != tc.field || d["message"] != msg {
+				t.Errorf("%v, want a diagnostic on %s saying %q", d, tc.field, msg)
+			}
+		})
 	}
 }

@@ -55,9 +55,12 @@ func TestReadJSONTypeErrors(t *testing.T) {
 }
 
 // TestReadJSONNestedFieldPath: a member of the wrong type inside an
-// object is named by its full dotted path ("monitor.args"), not by its
-// last name alone ("args"), and an embedded struct's Go name is no part
-// of it.
+// object is named by its full path ("monitor.args"), not by its last name
+// alone ("args"), an item of an array by its index and a member of a map
+// by its name, as the JSON form of a sentinel names them
+// ("operands[0].args", spec.FieldError), and an embedded struct's Go name
+// is no part of it; and so is a member the body does not have, with the
+// fields of the object it is in. The path is the diagnostic's field too.
 func TestReadJSONNestedFieldPath(t *testing.T) {
 	type base struct {
 		Name string `json:"name"`
@@ -75,15 +78,20 @@ func TestReadJSONNestedFieldPath(t *testing.T) {
 			Every int `json:"every"`
 		} `json:"notify"`
 	}
-	tests := map[string]struct{ body, want string }{
-		"nested":            {`{"monitor":{"args":"x"}}`, "invalid JSON body: monitor.args: want an array, found a string"},
-		"nested element":    {`{"monitor":{"args":[3]}}`, "invalid JSON body: monitor.args: want a string, found a number"},
-		"object itself":     {`{"monitor":3}`, "invalid JSON body: monitor: want an object, found a number"},
-		"embedded":          {`{"name":3}`, "invalid JSON body: name: want a string, found a number"},
-		"in an array":       {`{"operands":[{"args":{}}]}`, "invalid JSON body: operands.args: want an array, found an object"},
-		"in a map":          {`{"byName":{"k":{"args":1}}}`, "invalid JSON body: byName.args: want an array, found a number"},
-		"pointer, embedded": {`{"notify":{"args":true}}`, "invalid JSON body: notify.args: want an array, found true or false"},
-		"pointer":           {`{"notify":{"every":"x"}}`, "invalid JSON body: notify.every: want an integer, found a string"},
+	tests := map[string]struct{ body, field, want string }{
+		"nested":            {`{"monitor":{"args":"x"}}`, "monitor.args", "invalid JSON body: monitor.args: want an array, found a string"},
+		"nested element":    {`{"monitor":{"args":["a", 3]}}`, "monitor.args[1]", "invalid JSON body: monitor.args[1]: want a string, found a number"},
+		"object itself":     {`{"monitor":3}`, "monitor", "invalid JSON body: monitor: want an object, found a number"},
+		"embedded":          {`{"name":3}`, "name", "invalid JSON body: name: want a string, found a number"},
+		"in an array":       {`{"operands":[{"args":[]}, {"args":{}}]}`, "operands[1].args", "invalid JSON body: operands[1].args: want an array, found an object"},
+		"in a map":          {`{"byName":{"k":{"args":1}}}`, "byName.k.args", "invalid JSON body: byName.k.args: want an array, found a number"},
+		"map key unnamed":   {`{"byName":{"Call 0800-SCAM":{"args":1}}}`, "byName", "invalid JSON body: byName: want an array, found a number"},
+		"pointer, embedded": {`{"notify":{"args":true}}`, "notify.args", "invalid JSON body: notify.args: want an array, found true or false"},
+		"pointer":           {`{"notify":{"every":"x"}}`, "notify.every", "invalid JSON body: notify.every: want an integer, found a string"},
+		"unknown, nested":   {`{"operands":[{"args":[]},{"arg":[]}]}`, "operands[1].arg", `invalid JSON body: unknown field "operands[1].arg": the fields of operands[1] are args`},
+		"inexact, nested":   {`{"monitor":{"Args":[]}}`, "monitor.Args", `invalid JSON body: unknown field "monitor.Args": the fields of monitor are args`},
+		"unknown, in a map": {`{"byName":{"k":{"every":1}}}`, "byName.k.every", `invalid JSON body: unknown field "byName.k.every": the fields of byName.k are args`},
+		"unnamed, nested":   {`{"notify":{"<b>":1}}`, "notify", "invalid JSON body: a field notify does not take: its fields are args, every"},
 	}
 	for name, tc := range tests {
 		req := httptest.NewRequest("POST", "/api/v1/x", strings.NewReader(tc.body))
@@ -91,6 +99,10 @@ func TestReadJSONNestedFieldPath(t *testing.T) {
 		err := readJSON(req, &v)
 		if vigil.ErrorCode(err) != vigil.EINVALID || vigil.ErrorMessage(err) != tc.want {
 			t.Errorf("%s: %s: %v, want %q", name, tc.body, err, tc.want)
+		}
+		var de *diagnosticsError
+		if !errors.As(err, &de) || len(de.Diagnostics) != 1 || de.Diagnostics[0].Field != tc.field {
+			t.Errorf("%s: %s: diagnostics %+v, want one on %s", name, tc.body, de, tc.field)
 		}
 	}
 }

@@ -520,7 +520,10 @@ func (s *Server) setStatus(ctx context.Context, u *vigil.User, sen *vigil.Sentin
 // struct. Its errors say what is wrong in JSON's terms, naming the
 // endpoint's fields (and a member it does not take, if the name reads as
 // a field's: fieldName), and where a body that is not JSON goes wrong
-// (jsonsyntax.go).
+// (jsonsyntax.go). A member of the wrong type, or one the endpoint does
+// not take, is named by its path (bodyMembers: "operands[1].args", as the
+// JSON form of a sentinel names its fields) in the message and in the
+// error's diagnostic's field (fieldError), as a member a route refuses is.
 func readJSON(r *http.Request, v any) error {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
@@ -529,38 +532,40 @@ func readJSON(r *http.Request, v any) error {
 		}
 		return vigil.Errorf(vigil.EINVALID, "invalid JSON body: %v", err)
 	}
-	// encoding/json takes a member for a field whose name differs only in
-	// case ("timezone" for timeZone): a member is a field only when spelt
-	// as it is, as any other name is refused.
-	if name, ok := inexactMember(body, jsonFields(reflect.TypeOf(v))); ok {
-		return unknownField(name, v)
+	// A member the endpoint does not take, at any depth, is refused
+	// before the body is decoded: encoding/json names it without its
+	// path, and takes a member for a field whose name differs only in
+	// case ("timezone" for timeZone), where a member is a field only when
+	// spelt as it is, as any other name is refused. A body that is not
+	// JSON has none: the decoder says what is wrong with it.
+	members, _ := readMembers(body, reflect.TypeOf(v))
+	if members != nil && members.unknown != nil {
+		return unknownField(members.unknown)
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			// Said in the terms of JSON: encoding/json names the Go types
-			// (and the embedded structs of the field's path).
-			if te.Field == "" {
+			// Said in the terms of JSON: encoding/json names the Go types,
+			// and the member's path without its items' indexes (and with
+			// the embedded structs' names).
+			var path string
+			if members != nil {
+				path = members.at(te.Offset)
+			}
+			if path == "" {
 				return vigil.Errorf(vigil.EINVALID, "invalid JSON body: want %s, found %s", jsonType(te.Type), article(te.Value))
 			}
-			field := jsonPath(reflect.TypeOf(v), te.Field)
-			return vigil.Errorf(vigil.EINVALID, "invalid JSON body: %s: want %s, found %s", field, jsonType(te.Type), article(te.Value))
+			return fieldError(path, fmt.Sprintf("invalid JSON body: %s: want %s, found %s", path, jsonType(te.Type), article(te.Value)))
 		}
 		if errors.Is(err, io.EOF) {
 			// encoding/json's word for no value at all.
 			return vigil.Errorf(vigil.EINVALID, "invalid JSON body: it is empty: want an object")
 		}
-		if quoted, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-			// The answer names the endpoint's own fields, and the member
-			// refused when it reads as a field name ("sourc"): anything
-			// else the request sent is not repeated.
-			name, err := strconv.Unquote(quoted)
-			if err != nil {
-				name = ""
-			}
-			return unknownField(name, v)
+		if strings.HasPrefix(err.Error(), "json: unknown field ") {
+			// readMembers found none: the endpoint's fields, at least.
+			return unknownField(&unknownMember{fields: jsonFields(reflect.TypeOf(v))})
 		}
 		if msg, ok := syntaxMessage(body, err); ok {
 			return vigil.Errorf(vigil.EINVALID, "invalid JSON body: %s", msg)
@@ -574,52 +579,26 @@ func readJSON(r *http.Request, v any) error {
 	return nil
 }
 
-// unknownField is readJSON's error for a member named name that v, the
-// endpoint's struct, does not take: it names the endpoint's own fields,
-// and name when it reads as a field name ("sourc"); anything else the
-// request sent is not repeated.
-func unknownField(name string, v any) error {
-	fields := strings.Join(jsonFields(reflect.TypeOf(v)), ", ")
-	if fieldName.MatchString(name) {
-		return vigil.Errorf(vigil.EINVALID, "invalid JSON body: unknown field %q: its fields are %s", name, fields)
+// unknownField is readJSON's error for u, a member that the endpoint's
+// struct does not take: it names the fields of the object u is in, and
+// u by its path (in the error's diagnostic's field too) when its name
+// reads as a field name ("sourc"); anything else the request sent is not
+// repeated, and the diagnostic names the object u is in (none at the
+// body's top).
+func unknownField(u *unknownMember) error {
+	fields := strings.Join(u.fields, ", ")
+	var msg string
+	switch {
+	case u.name != "" && u.in == "":
+		msg = fmt.Sprintf("invalid JSON body: unknown field %q: its fields are %s", u.name, fields)
+	case u.name != "":
+		msg = fmt.Sprintf("invalid JSON body: unknown field %q: the fields of %s are %s", u.path(), u.in, fields)
+	case u.in != "":
+		msg = fmt.Sprintf("invalid JSON body: a field %s does not take: its fields are %s", u.in, fields)
+	default:
+		return vigil.Errorf(vigil.EINVALID, "invalid JSON body: a field this endpoint does not take: its fields are %s", fields)
 	}
-	return vigil.Errorf(vigil.EINVALID, "invalid JSON body: a field this endpoint does not take: its fields are %s", fields)
-}
-
-// inexactMember returns the first member of body, a JSON object, whose
-// name is none of fields as spelt but one of them in another case, which
-// encoding/json would take for it. A body that is no object, or not
-// JSON, has none: the decoder says what is wrong with it.
-func inexactMember(body []byte, fields []string) (string, bool) {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return "", false
-	}
-	found, bad := "", false
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return "", false
-		}
-		name, _ := tok.(string)
-		var value json.RawMessage
-		if err := dec.Decode(&value); err != nil {
-			return "", false
-		}
-		if bad || slices.Contains(fields, name) {
-			continue
-		}
-		for _, f := range fields {
-			if strings.EqualFold(f, name) {
-				found, bad = name, true
-				break
-			}
-		}
-	}
-	if _, err := dec.Token(); err != nil {
-		return "", false
-	}
-	return found, bad
+	return fieldError(u.path(), msg)
 }
 
 // fieldName is what a misspelt field's name looks like: a letter, then
@@ -653,43 +632,6 @@ func jsonFields(t reflect.Type) []string {
 		}
 	}
 	return names
-}
-
-// jsonPath returns field, the path of a member as encoding/json's
-// UnmarshalTypeError gives it for a value decoded into a value of type t,
-// in JSON's terms: the full dotted path of a nested member
-// ("monitor.args", not "args"), without the names of the embedded structs
-// encoding/json puts in it ("Base.name" is name).
-func jsonPath(t reflect.Type, field string) string {
-	var path []string
-	for name := range strings.SplitSeq(field, ".") {
-		for t != nil && (t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map) {
-			t = t.Elem()
-		}
-		if t == nil || t.Kind() != reflect.Struct {
-			t = nil
-			path = append(path, name)
-			continue
-		}
-		tagName := func(f reflect.StructField) string {
-			tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-			return tag
-		}
-		if f, ok := t.FieldByName(name); ok && f.Anonymous && tagName(f) == "" {
-			t = f.Type // an embedded struct's name, not a member's
-			continue
-		}
-		var member reflect.Type
-		for _, f := range reflect.VisibleFields(t) {
-			if tag := tagName(f); f.IsExported() && !(f.Anonymous && tag == "") && (tag == name || tag == "" && f.Name == name) {
-				member = f.Type
-				break
-			}
-		}
-		t = member
-		path = append(path, name)
-	}
-	return strings.Join(path, ".")
 }
 
 // jsonType names the JSON value that decodes into a value of type t.

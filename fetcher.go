@@ -67,7 +67,10 @@ type FetchResult struct {
 	BinaryDigest string
 	BinarySize   int64
 	// FetchedAt is when the request was sent, after any wait for the
-	// host's turn; Duration is how long it took from then.
+	// host's turn; Duration is how long it took from then, to the answer
+	// read or to the failure (a failed fetch's result has them too, when
+	// the request was sent; when the host gave no answer to its
+	// robots.txt, read before the turn, from when that was asked).
 	FetchedAt time.Time
 	Duration  time.Duration
 }
@@ -79,7 +82,11 @@ type FetchResult struct {
 // version history shows. With an error, the result is nil or holds what
 // the answer said (final URL, status, content type, Last-Modified) and no
 // body; when a redirect was refused (robots.txt, the address guard,
-// CheckRedirect), the result's URL is where it led. An error wrapping
+// CheckRedirect), the result's URL is where it led; when no answer came
+// (a connection refused, a name that does not resolve, a timeout before
+// the answer), the result holds the URL of the page that failed, no
+// status, and the time spent (FetchedAt, Duration), which its failed
+// version keeps. An error wrapping
 // ErrHostBusy is not the page's: it (or the page a redirect led to) was
 // never requested.
 type Fetcher interface {

@@ -57,7 +57,17 @@ func (c *Client) follow(ctx context.Context, req *vigil.FetchRequest, u *url.URL
 		var release func()
 		var err error
 		if start.IsZero() {
+			asked := time.Now()
 			release, err = c.turn(ctx, u)
+			var unreachable *unreachableError
+			if errors.As(err, &unreachable) {
+				// The host gave robots.txt no answer (read before the
+				// host's turn, and its failure the page's): the time
+				// spent on it goes with the error, as a page's request
+				// that had no answer does.
+				res := &vigil.FetchResult{URL: u.String(), FetchedAt: asked, Duration: time.Since(asked)}
+				return res, fmt.Errorf("fetch %s: %w", vigil.RedactURL(req.URL), err)
+			}
 			if err != nil {
 				return nil, fmt.Errorf("fetch %s: %w", vigil.RedactURL(req.URL), err)
 			}
@@ -101,7 +111,11 @@ func (c *Client) follow(ctx context.Context, req *vigil.FetchRequest, u *url.URL
 				// the page a redirect led to.
 				res.FetchedAt = start
 				res.Duration = time.Since(start)
-			} else if err != nil && hops > 0 {
+			} else if err != nil {
+				// No answer came (a connection refused, a name that does
+				// not resolve, a timeout before the headers): the page
+				// that failed, and the time the fetch took, which its
+				// failed version keeps as any other's.
 				res = &vigil.FetchResult{URL: u.String(), FetchedAt: start, Duration: time.Since(start)}
 			}
 			switch {

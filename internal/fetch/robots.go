@@ -54,13 +54,15 @@ func (r *robotsRules) crawlDelay(agent string) time.Duration {
 // robotsAllow reads robots.txt for u (from the cache if it is there) and
 // returns its rules, or an error: ErrRobots if they disallow u, one saying
 // robots.txt could not be read, or, where u's host gave no answer at all
-// (unreachableError), that failure as u's own, without robots.txt named.
+// (unreachableError, kept so that follow tells it), that failure as u's
+// own, without robots.txt named.
 func (c *Client) robotsAllow(ctx context.Context, u *url.URL) (*robotsRules, error) {
 	rules, err := c.robots.get(ctx, u, c.fetchRobots)
 	var unreachable *unreachableError
 	if errors.As(err, &unreachable) {
-		// The page's host gave no answer: the page's failure.
-		return nil, unreachable.err
+		// The page's host gave no answer: the page's failure, said as
+		// its own (unreachableError's text is its cause's).
+		return nil, unreachable
 	}
 	if err != nil {
 		return nil, fmt.Errorf("robots.txt: %w", err)

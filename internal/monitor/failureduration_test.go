@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -8,7 +9,9 @@ import (
 
 // TestFailureDuration: the version of a binary document and that of a
 // failed fetch keep the duration of the fetch, as a version with a body
-// does: they kept none, and the API said fetchDuration 0.
+// does: they kept none, and the API said fetchDuration 0. So does that of
+// a fetch that failed before any answer came (a port that refuses the
+// connection), whose fetcher gives the time with its error.
 func TestFailureDuration(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
@@ -20,9 +23,15 @@ func TestFailureDuration(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	for name, path := range map[string]string{"binary document": "/report.pdf", "failed fetch": "/gone"} {
+	closed, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := "http://" + closed.Addr().String() + "/page"
+	closed.Close()
+	for name, url := range map[string]string{"binary document": srv.URL + "/report.pdf", "failed fetch": srv.URL + "/gone", "refused fetch": refused} {
 		t.Run(name, func(t *testing.T) {
-			w := watchPage(t, srv.URL+path)
+			w := watchPage(t, url)
 			w.check()
 			v := w.latest()
 			if v.Error == "" || v.Binary() != (name == "binary document") {

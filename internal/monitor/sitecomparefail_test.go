@@ -88,13 +88,7 @@ func TestSiteCompareFails(t *testing.T) {
 	if sum := stateSummary(t, db, sen); len(sum.CheckErrors) != 0 || len(sum.FailingSince) != 0 {
 		t.Errorf("after a check that compared: errors %v, failing since %v; want none", sum.CheckErrors, sum.FailingSince)
 	}
-	cs := changesOf(t, db, sen)
-	if len(cs) != 1 {
-		t.Fatalf("%d changes, want 1 (the guide changed while the crawls could not be compared)", len(cs))
-	}
-	if recs := siteRecords(t, cs[0]); len(recs) != 1 || recs[0].Page == nil || recs[0].Page.URL != site.URL("/docs/guide.html") {
-		t.Errorf("records %+v, want the guide alone", recs)
-	}
+	wantGuideChanged(t, db, sen, site.URL("/docs/guide.html"), "the guide changed while the crawls could not be compared")
 }
 
 // TestSiteCompareFailsEdited: a reference that can never be compared
@@ -196,13 +190,7 @@ func TestSiteCompareFailsEdited(t *testing.T) {
 	if sum := stateSummary(t, db, cur); len(sum.CheckErrors) != 0 {
 		t.Errorf("after the resume: errors %v; want none", sum.CheckErrors)
 	}
-	cs := changesOf(t, db, cur)
-	if len(cs) != 1 {
-		t.Fatalf("%d changes after the resume, want 1 (the guide changed)", len(cs))
-	}
-	if recs := siteRecords(t, cs[0]); len(recs) != 1 || recs[0].Page == nil || recs[0].Page.URL != site.URL("/docs/guide.html") {
-		t.Errorf("records %+v, want the guide alone", recs)
-	}
+	wantGuideChanged(t, db, cur, site.URL("/docs/guide.html"), "after the resume: the guide changed")
 }
 
 // checkWhenDue moves the clock *now to when sentinel s is due, as its
@@ -218,4 +206,17 @@ func checkWhenDue(t *testing.T, m *Monitor, s *vigil.Sentinel, now *time.Time) {
 		*now = cur.NextCheck.Add(time.Second)
 	}
 	runOnce(t, m, 1)
+}
+
+// wantGuideChanged fails t unless the sentinel's changes are one, naming
+// the page guide alone (why says what changed it).
+func wantGuideChanged(t *testing.T, db vigil.Store, s *vigil.Sentinel, guide, why string) {
+	t.Helper()
+	cs := changesOf(t, db, s)
+	if len(cs) != 1 {
+		t.Fatalf("%d changes, want 1 (%s)", len(cs), why)
+	}
+	if recs := siteRecords(t, cs[0]); len(recs) != 1 || recs[0].Page == nil || recs[0].Page.URL != guide {
+		t.Errorf("records %+v, want the guide alone", recs)
+	}
 }

@@ -43,6 +43,16 @@ func (k *checking) lifespan(out *Sentinel, parent *Stored, toDefaulted bool) (st
 	if !okS && toDefaulted {
 		return start, time.Time{}
 	}
+	if toDefaulted {
+		// The default To is the lifespan after the start (after now for
+		// From during(s), whose start is now): one past the last year is
+		// the From's doing, and said there.
+		if end := k.c.lifespan().AddIn(start, k.c.loc()); afterLastYear(end, k.c.loc()) {
+			k.errorf(timeBlame(fromBlame, out.From), Print(out.From), "%sFrom %s leaves no room for the default lifespan of %s, which would end after the year %d (%s), the last Vigil keeps: write a To before it",
+				prefix(s.From, out.From), shortCode(Print(out.From)), k.c.lifespan(), lastYear, k.fmtTime(end))
+			return start, time.Time{}
+		}
+	}
 	end, okE := k.point(out.To, false, toBlame, prefix(s.To, out.To))
 	if !okS || !okE {
 		return start, end
@@ -181,6 +191,16 @@ func (k *checking) point(ts *TimeSpec, isStart bool, blame Node, prefix string) 
 	}
 	if !kept.IsZero() && t.Equal(kept) {
 		return kept, true
+	}
+	if afterLastYear(t, k.c.loc()) {
+		clause := "From"
+		if !isStart {
+			clause = "To"
+		}
+		text := Print(ts)
+		k.errorf(timeBlame(blame, ts), text, "%s%s %s is after the year %d (%s), the last Vigil keeps: write an earlier time",
+			prefix, clause, shortCode(text), lastYear, k.fmtTime(t))
+		return t, false
 	}
 	// A time point may be now; an event that has happened must still be
 	// ahead once the offset is added, or it will never fire (§6.4: "s
@@ -353,4 +373,18 @@ func (t *TimeSpec) FollowsEvent() bool {
 	}
 	ev, ok := t.Base.(*Event)
 	return ok && ev.Name != nil && (ev.Kind == Start || ev.Kind == End)
+}
+
+// lastYear is the last year of the times a sentinel's lifespan may reach:
+// its start and end are kept as RFC 3339 times (the store's JSON form,
+// the API's), which have four-digit years.
+const lastYear = 9999
+
+// afterLastYear reports whether t falls after lastYear, in UTC or on
+// loc's clocks (in which the checked sentinel's times are written).
+func afterLastYear(t time.Time, loc *time.Location) bool {
+	if loc == nil {
+		loc = time.UTC
+	}
+	return t.UTC().Year() > lastYear || t.In(loc).Year() > lastYear
 }

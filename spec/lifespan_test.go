@@ -24,6 +24,12 @@ func TestLifespanMessages(t *testing.T) {
 			"2:21: To 12/01/2003 is not after From 12/01/2003: the sentinel would end at 12/01/2003 00:00 UTC and start at 12/01/2003 00:00 UTC; write a To later than the From"},
 		"To Now": {head + "\tFrom Now\n\tTo Now",
 			"3:5: To Now would end the sentinel as soon as it starts: write To Now + a duration (To Now + 1 month), a later date, or no To for the default lifespan"},
+		"To after the year 9999": {head + "\tTo 12/31/9999 + 1 day",
+			"2:5: To 12/31/9999 + 1 day is after the year 9999 (01/01/10000 00:00 UTC), the last Vigil keeps: write an earlier time"},
+		"From after the year 9999": {head + "\tFrom 12/01/9999 + 2 months\n\tTo 12/31/9999",
+			"2:7: From 12/01/9999 + 2 months is after the year 9999 (02/01/10000 00:00 UTC), the last Vigil keeps: write an earlier time"},
+		"default To after the year 9999": {head + "\tFrom 06/01/9999",
+			"2:7: From 06/01/9999 leaves no room for the default lifespan of 12 months, which would end after the year 9999 (06/01/10000 00:00 UTC), the last Vigil keeps: write a To before it"},
 		"inherited": {"Create Sentinel p Using http://a.example From 07/01/2003\nCreate Sentinel s Using p Monitor all links",
 			"2:25: inherited from p: From 07/01/2003 has passed (07/01/2003 00:00 UTC is before now, 08/01/2003 12:00 UTC): write a later time, or From Now to start at once"},
 	} {

@@ -164,6 +164,10 @@ func TestJSONErrors(t *testing.T) {
 		"every":            {`{"name":"a","using":{"sentinel":"b"},"every":"sometimes"}`, []string{"every: duration \"sometimes\""}},
 		"compare":          {`{"name":"a","using":{"sentinel":"b"},"compare":"moving 1"}`, []string{"compare: Compare moving 1: n must be at least 2"}},
 		"compare form":     {`{"name":"a","using":{"sentinel":"b"},"compare":"twice"}`, []string{"compare: invalid compare option"}},
+		"name twice":       {`{"name":"a","name":"b","using":{"sentinel":"b"}}`, []string{`name: given twice: write each member once (the last would replace the others)`}},
+		"monitor twice":    {`{"name":"a","using":{"sentinel":"b"},"monitor":{"kind":"all links"},"monitor":{"kind":"keywords","args":["x"]}}`, []string{`monitor: given twice`}},
+		"nested twice":     {`{"name":"a","using":{"or":[{"url":"http://a.example"},{"url":"http://b.example","url":"http://c.example"}]}}`, []string{`using.or[1].url: given twice`}},
+		"condition twice":  {`{"name":"a","using":{"sentinel":"b"},"monitor":{"kind":"value","in":{"css":".p"},"condition":{"op":"rises above","threshold":1,"threshold":2}}}`, []string{`monitor.condition.threshold: given twice`}},
 		"change types":     {`{"name":"a","using":{"sentinel":"b"},"monitor":` + keywordsOrJSON(MaxChangeTypes+1) + `}`, []string{"monitor.or[256]: 257 change types in Monitor: want at most 256"}},
 	}
 	for name, tt := range tests {

@@ -69,6 +69,15 @@ func decodeSentinel(data []byte, stored bool) (*Sentinel, error) {
 		return nil, FieldErrors{{Msg: "invalid JSON: more than one value"}}
 	}
 	d := &decoder{paths: map[Node]string{}, badArgs: map[*ChangeType]bool{}}
+	// A member written twice in one object is read as the last of its
+	// writings by the decoder, the others lost without a word: refused,
+	// as a clause written twice is.
+	if !stored {
+		_, twice := fieldOffsets(data)
+		for _, path := range twice {
+			d.errorf(path, "given twice: write each member once (the last would replace the others)")
+		}
+	}
 	s := d.sentinel(v)
 	if s != nil {
 		val := &validator{

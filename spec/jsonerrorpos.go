@@ -13,7 +13,7 @@ import (
 // whose name the path shortens, short), as ErrorList is sorted by
 // position. Problems at one place keep their order.
 func sortByPlace(errs FieldErrors, data []byte) {
-	at := fieldOffsets(data)
+	at, _ := fieldOffsets(data)
 	place := func(path string) int64 {
 		for {
 			if off, ok := at[path]; ok {
@@ -41,11 +41,12 @@ func sortByPlace(errs FieldErrors, data []byte) {
 // fieldOffsets returns the byte offset in data at which each member and
 // item begins, by its path as the decoder names it ("using.url",
 // "monitor.and[1]"; "" for the document), the first of a name written
-// twice.
-func fieldOffsets(data []byte) map[string]int64 {
+// twice; and the paths of the members written twice in one object, once
+// each, in the order of their second writing.
+func fieldOffsets(data []byte) (at map[string]int64, twice []string) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	at := map[string]int64{}
+	at = map[string]int64{}
 	var value func(path string, off int64) bool
 	value = func(path string, off int64) bool {
 		if _, ok := at[path]; !ok {
@@ -57,11 +58,18 @@ func fieldOffsets(data []byte) map[string]int64 {
 		}
 		switch tok {
 		case json.Delim('{'):
+			seen := map[string]int{}
 			for dec.More() {
 				off := dec.InputOffset()
 				k, err := dec.Token()
 				key, ok := k.(string)
-				if err != nil || !ok || !value(join(path, key), off) {
+				if err != nil || !ok {
+					return false
+				}
+				if seen[key]++; seen[key] == 2 {
+					twice = append(twice, join(path, key))
+				}
+				if !value(join(path, key), off) {
 					return false
 				}
 			}
@@ -78,5 +86,5 @@ func fieldOffsets(data []byte) map[string]int64 {
 		return err == nil
 	}
 	value("", 0)
-	return at
+	return at, twice
 }

@@ -1,6 +1,7 @@
 package fetch
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -38,7 +39,7 @@ func (r *robotsRules) allowed(agent string, u *url.URL) bool {
 	if u.RawQuery != "" {
 		path += "?" + u.RawQuery
 	}
-	return r.data.TestAgent(path, agent)
+	return r.data.TestAgent(robotsPath(path), agent)
 }
 
 func (r *robotsRules) crawlDelay(agent string) time.Duration {
@@ -236,13 +237,91 @@ func (c *Client) fetchRobots(ctx context.Context, robotsURL string) (*robotsRule
 	if err != nil {
 		return nil, err
 	}
-	data, err := robotstxt.FromStatusAndBytes(resp.StatusCode, body)
+	return parseRobots(resp.StatusCode, body), nil
+}
+
+// parseRobots returns the rules of a robots.txt that answered status with
+// body, fetched now.
+func parseRobots(status int, body []byte) *robotsRules {
+	data, err := robotstxt.FromStatusAndBytes(status, robotsPaths(body))
 	if err != nil {
 		data, _ = robotstxt.FromStatusAndBytes(404, nil) // unparsable: no rules
 	}
 	rules := &robotsRules{data: data, fetched: time.Now()}
-	if resp.StatusCode >= 500 && resp.StatusCode <= 599 {
-		rules.status = resp.StatusCode
+	if status >= 500 && status <= 599 {
+		rules.status = status
 	}
-	return rules, nil
+	return rules
+}
+
+// robotsPaths returns body, a robots.txt, with the path of each of its
+// Allow and Disallow lines in the form robotsPath gives a page's path,
+// so that the two compare as RFC 9309 (§2.2.2) says they do.
+func robotsPaths(body []byte) []byte {
+	lines := bytes.SplitAfter(body, []byte("\n"))
+	for i, line := range lines {
+		colon := bytes.IndexByte(line, ':')
+		if colon < 0 {
+			continue
+		}
+		switch strings.ToLower(strings.TrimSpace(string(line[:colon]))) {
+		case "allow", "disallow":
+			lines[i] = append(line[:colon+1:colon+1], robotsPath(string(line[colon+1:]))...)
+		}
+	}
+	return bytes.Join(lines, nil)
+}
+
+// robotsPath returns p, a path (with its query) of a page or of a
+// robots.txt rule, in the one form in which RFC 9309 (§2.2.2) compares
+// them: an octet outside US-ASCII percent-encoded (café is caf%C3%A9),
+// a percent-encoded unreserved character (RFC 3986: letters, digits,
+// "-", ".", "_", "~") decoded (%7E is ~), and the hex digits of the
+// other encoded octets in upper case (%2f is %2F, which stays another
+// than /). Anything else, the rules' * and $ included, is kept.
+func robotsPath(p string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c >= 0x80:
+			b.WriteByte('%')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
+		case c == '%' && i+2 < len(p) && isHex(p[i+1]) && isHex(p[i+2]):
+			d := unhex(p[i+1])<<4 | unhex(p[i+2])
+			if isUnreserved(d) {
+				b.WriteByte(d)
+			} else {
+				b.WriteByte('%')
+				b.WriteByte(hex[d>>4])
+				b.WriteByte(hex[d&15])
+			}
+			i += 2
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func unhex(c byte) byte {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0'
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10
+	}
+	return c - 'A' + 10
+}
+
+// isUnreserved reports whether c is an unreserved character of RFC 3986.
+func isUnreserved(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+		c == '-' || c == '.' || c == '_' || c == '~'
 }

@@ -220,3 +220,49 @@ func TestRobotsRedirectCredentials(t *testing.T) {
 		t.Errorf("the host robots.txt's redirect named was asked %d times, %d of them with credentials; want none", asked.Load(), sent.Load())
 	}
 }
+
+// TestRobotsPercentEncoding: a robots.txt path and a page's path are
+// compared as RFC 9309 (§2.2.2) compares them: a percent-encoded
+// unreserved character is the character (%7E is ~), a non-ASCII
+// character written as such in robots.txt is its UTF-8 percent-encoded
+// (café is caf%C3%A9, as the page's URL is sent), and the hex digits of
+// the other encoded octets match in either case; a reserved character
+// encoded (%2F) stays another than itself (/).
+func TestRobotsPercentEncoding(t *testing.T) {
+	const body = "User-agent: *\n" +
+		"Disallow: /%7ejoe\n" +
+		"Disallow: /café\n" +
+		"Disallow: /b%c3%bccher\n" +
+		"Disallow: /a%2fb\n" +
+		"Disallow: /Straße*.pdf$\n" +
+		"Allow: /\n"
+	tests := []struct {
+		url     string
+		allowed bool
+	}{
+		{"http://h.example/~joe", false},
+		{"http://h.example/%7Ejoe", false},
+		{"http://h.example/%7ejoe/x", false},
+		{"http://h.example/café", false},
+		{"http://h.example/caf%C3%A9", false},
+		{"http://h.example/caf%c3%a9/menu", false},
+		{"http://h.example/bücher", false},
+		{"http://h.example/b%C3%BCcher", false},
+		{"http://h.example/a%2Fb", false},
+		{"http://h.example/a/b", true},
+		{"http://h.example/Stra%C3%9Fe-1.pdf", false},
+		{"http://h.example/Stra%C3%9Fe-1.pdfx", true},
+		{"http://h.example/cafe", true},
+		{"http://h.example/joe", true},
+	}
+	rules := parseRobots(200, []byte(body))
+	for _, tt := range tests {
+		u, err := url.Parse(tt.url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := rules.allowed("vigil", u); got != tt.allowed {
+			t.Errorf("allowed(%s) = %v, want %v", tt.url, got, tt.allowed)
+		}
+	}
+}

@@ -101,6 +101,13 @@ func runBenchOpic(ctx context.Context, env *environment, args []string) (int, er
 	if *adapt != 0 && *adapt < 2 || *static < 1 {
 		return exitError, fmt.Errorf("--adaptive-pages must be 0 or at least 2, --static-passes at least 1")
 	}
+	if b.site != "" {
+		// Checked now, not once the synthetic graphs, minutes long at
+		// the default sizes, are measured.
+		if _, err := opicReleases(b.site); err != nil {
+			return exitError, err
+		}
+	}
 	if err := b.run(ctx); err != nil {
 		return exitError, err
 	}

@@ -243,20 +243,10 @@ func (r *opicRemap) project(est []float64) []float64 {
 // siteBench evaluates OPIC on the real link graph of a site's two
 // releases, its site importance and its refresh order.
 func (b *opicBench) siteBench(ctx context.Context) error {
-	entries, err := os.ReadDir(b.site)
+	releases, err := opicReleases(b.site)
 	if err != nil {
 		return err
 	}
-	var releases []string
-	for _, e := range entries {
-		if e.IsDir() {
-			releases = append(releases, e.Name())
-		}
-	}
-	if len(releases) < 1 {
-		return fmt.Errorf("%s: no release folders", b.site)
-	}
-	slices.SortFunc(releases, opicCompareVersions)
 	sites := make([]*opicSite, len(releases))
 	for i, rel := range releases {
 		if sites[i], err = opicReadSite(filepath.Join(b.site, rel)); err != nil {
@@ -439,4 +429,25 @@ func opicCompareVersions(a, b string) int {
 		}
 	}
 	return len(fa) - len(fb)
+}
+
+// opicReleases returns the release folders of site, the folder --site
+// names, oldest first, or an error naming --site when it has none or
+// cannot be read.
+func opicReleases(site string) ([]string, error) {
+	entries, err := os.ReadDir(site)
+	if err != nil {
+		return nil, fmt.Errorf("--site: %w", err)
+	}
+	var releases []string
+	for _, e := range entries {
+		if e.IsDir() {
+			releases = append(releases, e.Name())
+		}
+	}
+	if len(releases) < 1 {
+		return nil, fmt.Errorf("--site %s: no release folders", site)
+	}
+	slices.SortFunc(releases, opicCompareVersions)
+	return releases, nil
 }

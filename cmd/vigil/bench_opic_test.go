@@ -123,6 +123,23 @@ func TestBenchOpicFlags(t *testing.T) {
 	}
 }
 
+// TestBenchOpicSiteCheckedFirst: a --site that is no folder of releases
+// is refused before the synthetic graphs are built and measured, which
+// takes minutes at the default sizes, not after them.
+func TestBenchOpicSiteCheckedFirst(t *testing.T) {
+	empty := t.TempDir()
+	file := filepath.Join(empty, "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, site := range []string{filepath.Join(empty, "missing"), empty, file} {
+		code, out, errOut := runOpicBench(t, "--site", site, "--pages", "100", "--adaptive-pages", "100")
+		if code != exitError || out != "" || !strings.Contains(errOut, "--site") {
+			t.Errorf("--site %s: exit %d, stdout %q, stderr %q; want exit %d, nothing measured, an error naming --site", site, code, out, errOut, exitError)
+		}
+	}
+}
+
 func TestOpicResolve(t *testing.T) {
 	cases := []struct {
 		from, href, want string

@@ -29,3 +29,23 @@ func TestXMLDeclaration(t *testing.T) {
 		}
 	}
 }
+
+// TestHTMLKept: whether an HTML parser read a document (Document.HTML)
+// survives Clone and a round trip through Flat.
+func TestHTMLKept(t *testing.T) {
+	for _, html := range []bool{false, true} {
+		d := &Document{HTML: html}
+		d.Root = d.NewElement("r")
+		d.Prolog = []*Node{d.NewNode(Comment, "", `?xml version="1.0"?`)}
+		if got := d.Clone().HTML; got != html {
+			t.Errorf("Clone: HTML %v, want %v", got, html)
+		}
+		f, _ := FlattenDocument(d)
+		if f.HTML != html {
+			t.Errorf("FlattenDocument: HTML %v, want %v", f.HTML, html)
+		}
+		if got := f.Document().HTML; got != html {
+			t.Errorf("Flat.Document: HTML %v, want %v", got, html)
+		}
+	}
+}

@@ -15,6 +15,8 @@
 // XML declaration is the processing instruction xml that leads the prolog
 // (IsXMLDeclaration); what an HTML parser makes of one, a comment
 // (IsXMLDeclarationComment), is a comment of the prolog like any other.
+// Document.HTML says an HTML parser read the document, so that package
+// delta can tell that comment from one an XML document's author wrote.
 //
 // # XIDs
 //

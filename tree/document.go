@@ -28,6 +28,13 @@ type Document struct {
 	// IDAttrs maps an element name to the name of its ID attribute, as
 	// declared in the document's DTD (<!ATTLIST person id ID #REQUIRED>).
 	IDAttrs map[string]string
+	// HTML reports that an HTML parser read the document
+	// (markup.ParseHTML). Such a parser reads an XML declaration,
+	// <?xml version="1.0"?>, as a comment (IsXMLDeclarationComment), and
+	// package delta leaves such comments before the root out of what it
+	// compares there. In a document read as XML, or built by hand, every
+	// comment is the document's own, whatever its text.
+	HTML bool
 
 	slab      []Node // nodes are allocated from here in chunks
 	allocated int    // nodes allocated by NewNode: a capacity hint
@@ -157,10 +164,11 @@ func IsXMLDeclaration(n *Node) bool {
 // is no declaration for SplitProlog, DoctypeAfter counts it, the writers
 // write it as the comment <!--?xml version="1.0"?-->, and an XPath
 // selector (package xmlpatch) addresses it as a comment, as a browser's
-// DOM holds it. Only package delta, when it compares what stands outside
+// DOM holds it. Only package delta, when it compares what stands before
 // the root of two versions, takes it for the declaration it was written
 // as, so that XHTML read as XML in one version and as HTML in the next is
-// no change.
+// no change; and only in a document an HTML parser read (Document.HTML):
+// read as XML, <!--?xml version="1.0"?--> is a comment its author wrote.
 func IsXMLDeclarationComment(n *Node) bool {
 	if n == nil || n.Kind != Comment {
 		return false
@@ -172,7 +180,7 @@ func IsXMLDeclarationComment(n *Node) bool {
 
 // Clone returns a deep copy of d; the copy shares nothing with d.
 func (d *Document) Clone() *Document {
-	c := &Document{Doctype: d.Doctype, DoctypeAfter: d.DoctypeAfter, NextXID: d.NextXID}
+	c := &Document{Doctype: d.Doctype, DoctypeAfter: d.DoctypeAfter, NextXID: d.NextXID, HTML: d.HTML}
 	if d.IDAttrs != nil {
 		c.IDAttrs = make(map[string]string, len(d.IDAttrs))
 		for k, v := range d.IDAttrs {

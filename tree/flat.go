@@ -30,14 +30,15 @@ type Flat struct {
 	Size, Parent, Pos []int32
 	// XID holds the nodes' XIDs; nil while the document has none.
 	XID []XID
-	// NextXID, IDAttrs, Prolog, Doctype, DoctypeAfter and Epilog are the
-	// Document's.
+	// NextXID, IDAttrs, Prolog, Doctype, DoctypeAfter, Epilog and HTML
+	// are the Document's.
 	NextXID      XID
 	IDAttrs      map[string]string
 	Prolog       []*Node
 	Doctype      string
 	DoctypeAfter int
 	Epilog       []*Node
+	HTML         bool
 
 	name     []int32  // index into names of each node's name
 	names    []string // the distinct names, names[0] == ""
@@ -382,10 +383,10 @@ func Flatten(n *Node) (*Flat, []*Node) {
 }
 
 // FlattenDocument is Flatten of d's root, with d's NextXID, IDAttrs,
-// prolog, DOCTYPE and epilog.
+// prolog, DOCTYPE, epilog and HTML.
 func FlattenDocument(d *Document) (*Flat, []*Node) {
 	f, nodes := Flatten(d.Root)
-	f.NextXID, f.IDAttrs, f.Prolog, f.Doctype, f.DoctypeAfter, f.Epilog = d.NextXID, d.IDAttrs, d.Prolog, d.Doctype, d.DoctypeAfter, d.Epilog
+	f.NextXID, f.IDAttrs, f.Prolog, f.Doctype, f.DoctypeAfter, f.Epilog, f.HTML = d.NextXID, d.IDAttrs, d.Prolog, d.Doctype, d.DoctypeAfter, d.Epilog, d.HTML
 	return f, nodes
 }
 
@@ -455,7 +456,7 @@ func (f *Flat) newNode(arena *Document, i int32) *Node {
 
 // Document builds the whole tree as a Document.
 func (f *Flat) Document() *Document {
-	d := &Document{NextXID: f.NextXID, IDAttrs: f.IDAttrs, Prolog: f.Prolog, Doctype: f.Doctype, DoctypeAfter: f.DoctypeAfter, Epilog: f.Epilog}
+	d := &Document{NextXID: f.NextXID, IDAttrs: f.IDAttrs, Prolog: f.Prolog, Doctype: f.Doctype, DoctypeAfter: f.DoctypeAfter, Epilog: f.Epilog, HTML: f.HTML}
 	d.allocated = f.Len()
 	d.Root = f.Subtree(f.Root(), d, nil)
 	return d

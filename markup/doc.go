@@ -94,9 +94,11 @@
 // attributes in either quote, namespaces (qualified names are kept as
 // written and xmlns declarations kept as attributes; an undeclared prefix is
 // an error), the five predefined entities, character references, CDATA
-// sections (which become text), comments, processing instructions (the XML
-// declaration goes to Document.Prolog as a ProcInst named "xml"), and the
-// DOCTYPE, whose text is kept in Document.Doctype. Two departures from XML
+// sections (which become text), comments (each the author's, whatever its
+// text: <!--?xml version="1.0"?--> is a comment, not a declaration),
+// processing instructions (the XML declaration goes to Document.Prolog as
+// a ProcInst named "xml"), and the DOCTYPE, whose text is kept in
+// Document.Doctype. Two departures from XML
 // 1.0: white space before the XML declaration is tolerated, because
 // generated feeds often begin with a stray newline; and xmlns:p="", which
 // the namespaces recommendation 1.0 forbids, undeclares p as in 1.1 (a use
@@ -123,7 +125,12 @@
 // names keep their case, and prefixed foreign attributes such as
 // xlink:href keep their prefix). The DOCTYPE goes to Document.Doctype as
 // "html" or with its public and system identifiers; comments before and
-// after the html element go to Prolog and Epilog. The text of script and
+// after the html element go to Prolog and Epilog. HTML has no processing
+// instructions: <?xml version="1.0"?> is read, as a browser reads it, as
+// the comment <!--?xml version="1.0"?--> (tree.IsXMLDeclarationComment),
+// and the document says an HTML parser read it (tree.Document.HTML), so
+// that package delta leaves such a comment before the root out of what
+// it compares, as it does an XML declaration. The text of script and
 // style is a text child of its element. WriteHTML writes what ParseHTML
 // reads back as the same tree.
 //

@@ -57,7 +57,7 @@ func parseHTML(data []byte, o Options) (*tree.Document, error) {
 		}
 		return nil, fmt.Errorf("markup: parse HTML: %w", err)
 	}
-	doc := &tree.Document{}
+	doc := &tree.Document{HTML: true}
 	for c := top.FirstChild; c != nil; c = c.NextSibling {
 		switch c.Type {
 		case html.DoctypeNode:

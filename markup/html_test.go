@@ -349,3 +349,42 @@ func TestParseHTMLFragment(t *testing.T) {
 		}
 	}
 }
+
+// TestParsedAsHTML: a document an HTML parser read says so
+// (tree.Document.HTML), for delta, which leaves out of what stands before
+// the root the comment that parser makes of <?xml ...?>; read as XML, a
+// comment of that shape is the author's, and the document says nothing.
+func TestParsedAsHTML(t *testing.T) {
+	const decl = `<?xml version="1.0"?><html><body><p>x</p></body></html>`
+	const comment = `<!--?xml version="1.0"?--><r><s>x</s></r>`
+	for _, tc := range []struct {
+		name  string
+		parse func(string) (*tree.Document, error)
+		in    string
+		html  bool
+	}{
+		{"ParseHTMLBytes", func(s string) (*tree.Document, error) { return markup.ParseHTMLBytes([]byte(s), nil) }, decl, true},
+		{"ParseHTML", func(s string) (*tree.Document, error) { return markup.ParseHTML(strings.NewReader(s), nil) }, decl, true},
+		{"ParseXMLBytes", func(s string) (*tree.Document, error) { return markup.ParseXMLBytes([]byte(s), nil) }, comment, false},
+		{"ParseXML", func(s string) (*tree.Document, error) { return markup.ParseXML(strings.NewReader(s), nil) }, comment, false},
+		{"ParseBytes, forced HTML", func(s string) (*tree.Document, error) {
+			d, _, err := markup.ParseBytes([]byte(s), &markup.Options{Format: markup.HTML})
+			return d, err
+		}, comment, true},
+		{"ParseBytes, detected XML", func(s string) (*tree.Document, error) {
+			d, _, err := markup.ParseBytes([]byte(s), nil)
+			return d, err
+		}, comment, false},
+	} {
+		d, err := tc.parse(tc.in)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if d.HTML != tc.html {
+			t.Errorf("%s: HTML %v, want %v", tc.name, d.HTML, tc.html)
+		}
+		if len(d.Prolog) != 1 || !tree.IsXMLDeclarationComment(d.Prolog[0]) {
+			t.Errorf("%s: prolog %v, want the comment ?xml version=\"1.0\"?", tc.name, d.Prolog)
+		}
+	}
+}

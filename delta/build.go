@@ -36,7 +36,7 @@ func Build(old, new *tree.Document) (*Delta, error) {
 	if err != nil {
 		return nil, err
 	}
-	d.Outside = outsideChange(surroundingsOf(old.Doctype, old.DoctypeAfter, old.Prolog, old.Epilog), surroundingsOf(new.Doctype, new.DoctypeAfter, new.Prolog, new.Epilog))
+	d.Outside = outsideChange(surroundingsOfDocument(old), surroundingsOfDocument(new))
 	return d, nil
 }
 
@@ -137,7 +137,7 @@ func BuildMatched(m *Matching) (*Delta, error) {
 		return nil, err
 	}
 	o, n := m.Old.Flat, m.New.Flat
-	d.Outside = outsideChange(surroundingsOf(o.Doctype, o.DoctypeAfter, o.Prolog, o.Epilog), surroundingsOf(n.Doctype, n.DoctypeAfter, n.Prolog, n.Epilog))
+	d.Outside = outsideChange(surroundingsOf(o.Doctype, o.DoctypeAfter, o.Prolog, o.Epilog, o.HTML), surroundingsOf(n.Doctype, n.DoctypeAfter, n.Prolog, n.Epilog, n.HTML))
 	return d, nil
 }
 

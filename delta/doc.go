@@ -269,15 +269,21 @@
 //     changed: Apply checks the before and sets the after, Invert swaps
 //     them, Compose chains them. The XML declaration is left out (writers
 //     rewrite it), in either form a parser leaves it: the processing
-//     instruction of an XML parser (tree.IsXMLDeclaration) and the comment
-//     an HTML parser makes of it wherever it stands
+//     instruction of an XML parser (tree.IsXMLDeclaration) and, in a
+//     document an HTML parser read (tree.Document.HTML), the comment it
+//     makes of one wherever it stands before the root
 //     (tree.IsXMLDeclarationComment), so that XHTML read as XML in one
-//     version and as HTML in the next is no change. Apply keeps the
-//     document's where they stand, beside the nodes around them that the
-//     change leaves; a declaration that moved, came or went is not
-//     rebuilt. A delta whose prolog holds one, in either form, is
-//     malformed (Validate): what no comparison sees, Apply of the inverse
-//     could not take away again.
+//     version and as HTML in the next is no change. Read as XML,
+//     <!--?xml version="1.0"?--> is a comment like any other, which a
+//     delta carries. Apply keeps the document's declarations where they
+//     stand, beside the nodes around them that the change leaves; a
+//     declaration that moved, came or went is not rebuilt. A delta whose
+//     prolog holds the processing instruction is malformed (Validate):
+//     what no comparison sees, Apply of the inverse could not take away
+//     again; for the same reason Apply refuses (ErrConflict) a delta
+//     whose prolog holds the comment when the document was read as HTML.
+//     A delta written when the comment was left out of XML documents too
+//     applies to them as it did then.
 //   - A move carries only the XID of the moved subtree's root, as the XyDiff
 //     tool writes it; the seed's full XID-map of the moved data cannot be
 //     stated once the moved subtree itself changes.

@@ -35,42 +35,55 @@ type Surroundings struct {
 }
 
 // surroundingsOf returns what stands outside the root of a document with
-// the given DOCTYPE, DoctypeAfter, prolog and epilog, leaving out the XML
-// declarations (isXMLDeclaration).
-func surroundingsOf(doctype string, doctypeAfter int, prolog, epilog []*tree.Node) Surroundings {
+// the given DOCTYPE, DoctypeAfter, prolog and epilog, leaving out of the
+// prolog the XML declarations of a document read as HTML or not
+// (declarationOf).
+func surroundingsOf(doctype string, doctypeAfter int, prolog, epilog []*tree.Node, html bool) Surroundings {
+	isDecl := declarationOf(html)
 	// Where the DOCTYPE stands, counted as tree.Document.DoctypeAfter
 	// counts it: past a declaration that leads the prolog.
 	after := 0
 	if doctype != "" {
 		_, before, _ := tree.SplitProlog(prolog, doctypeAfter)
 		for _, n := range before {
-			if !isXMLDeclaration(n) {
+			if !isDecl(n) {
 				after++
 			}
 		}
 	}
-	for _, n := range prolog {
-		if isXMLDeclaration(n) {
-			prolog = slices.DeleteFunc(slices.Clone(prolog), isXMLDeclaration)
-			break
-		}
+	if slices.ContainsFunc(prolog, isDecl) {
+		prolog = slices.DeleteFunc(slices.Clone(prolog), isDecl)
 	}
 	return Surroundings{Doctype: doctype, Prolog: prolog, Epilog: epilog, DoctypeAfter: after}
 }
 
-// isXMLDeclaration reports whether n is an XML declaration as either
-// parser leaves one in a prolog: the processing instruction of an XML
-// parser (tree.IsXMLDeclaration), or the comment an HTML parser makes of
-// one, wherever it stands (tree.IsXMLDeclarationComment). A delta leaves
-// both out of what stands outside the root, so that XHTML read as XML in
-// one version and as HTML in the next is no change there, and Apply keeps
-// the document's own where they stand. Package xmlpatch, whose selectors
-// address the document as parsed, counts only the first: there the
-// comment is a comment() node like any other. Deltas have left the
-// comment out wherever it stands since they carried Outside, so the
-// definition cannot narrow: a delta written before would no longer find
-// its Outside.Old in the document it was made from.
-func isXMLDeclaration(n *tree.Node) bool {
+// surroundingsOfDocument is surroundingsOf doc's.
+func surroundingsOfDocument(doc *tree.Document) Surroundings {
+	return surroundingsOf(doc.Doctype, doc.DoctypeAfter, doc.Prolog, doc.Epilog, doc.HTML)
+}
+
+// declarationOf returns the test of an XML declaration as the parser of a
+// document leaves one in its prolog: the processing instruction of an XML
+// parser (tree.IsXMLDeclaration), and in a document an HTML parser read
+// (html, tree.Document.HTML) also the comment it makes of one, wherever it
+// stands (tree.IsXMLDeclarationComment). A delta leaves them out of what
+// stands before the root, so that XHTML read as XML in one version and as
+// HTML in the next is no change there, and Apply keeps the document's own
+// where they stand. In a document read as XML, <!--?xml version="1.0"?-->
+// is a comment its author wrote, which a delta carries as any other: one
+// that came, went or changed is a change. Package xmlpatch, whose
+// selectors address the document as parsed, counts only the first: there
+// the comment is a comment() node like any other.
+func declarationOf(html bool) func(*tree.Node) bool {
+	if html {
+		return isDeclarationOrComment
+	}
+	return tree.IsXMLDeclaration
+}
+
+// isDeclarationOrComment is declarationOf(true): an XML declaration in
+// either form a parser leaves one.
+func isDeclarationOrComment(n *tree.Node) bool {
 	return tree.IsXMLDeclaration(n) || tree.IsXMLDeclarationComment(n)
 }
 
@@ -78,7 +91,7 @@ func isXMLDeclaration(n *tree.Node) bool {
 // differs between two versions, as a delta between them would say with
 // its Outside.
 func OutsideChanged(old, new *tree.Document) bool {
-	return !surroundingsOf(old.Doctype, old.DoctypeAfter, old.Prolog, old.Epilog).equal(surroundingsOf(new.Doctype, new.DoctypeAfter, new.Prolog, new.Epilog))
+	return !surroundingsOfDocument(old).equal(surroundingsOfDocument(new))
 }
 
 // outsideChange returns the change between two versions' surroundings, or
@@ -156,11 +169,12 @@ func (o *Outside) validate() error {
 }
 
 // validate checks that the surroundings hold only comments and processing
-// instructions (not the XML declaration: in the prolog in neither form,
-// isXMLDeclaration, since the comparisons leave it out there, so that
-// Apply would write one and the inverse's Apply not find it; in the
-// epilog, where the comparisons count the comment an HTML parser makes of
-// one, not the processing instruction), without children or attributes,
+// instructions (not the XML declaration, the processing instruction, which
+// the comparisons leave out, so that Apply would write one and the
+// inverse's Apply not find it; the comment an HTML parser makes of one is
+// a comment here, which a document read as XML holds as its author wrote
+// it, and which Apply refuses to bring to or take from a document read as
+// HTML, see applyOutside), without children or attributes,
 // each processing instruction with a target and no comment with a name,
 // as in a delta's content, and a DoctypeAfter within the prolog (0 without
 // a DOCTYPE).
@@ -183,8 +197,6 @@ func (s Surroundings) validate(which string) error {
 				return fmt.Errorf("%w: outside the root, %s %s node %d is of kind %s, not a comment or processing instruction", ErrMalformed, which, list.name, k+1, n.Kind)
 			case tree.IsXMLDeclaration(n):
 				return fmt.Errorf("%w: outside the root, %s %s node %d is an XML declaration", ErrMalformed, which, list.name, k+1)
-			case list.name == "prolog" && isXMLDeclaration(n):
-				return fmt.Errorf("%w: outside the root, %s %s node %d is an XML declaration read as HTML, the comment %q, which a delta leaves out (Apply keeps the document's own)", ErrMalformed, which, list.name, k+1, clip(n.Value))
 			case len(n.Children) > 0 || len(n.Attrs) > 0:
 				return fmt.Errorf("%w: outside the root, %s %s node %d has children or attributes", ErrMalformed, which, list.name, k+1)
 			case n.Kind == tree.ProcInst && n.Name == "":
@@ -200,20 +212,44 @@ func (s Surroundings) validate(which string) error {
 // applyOutside checks that doc's surroundings are o.Old and sets them to
 // o.New, keeping doc's XML declarations where they stand (see
 // withDeclarations). It changes nothing when they are not.
+//
+// In a document read as HTML (tree.Document.HTML) a comment
+// <!--?xml ...?--> before the root is a declaration, which the comparison
+// leaves out: a delta whose prolog holds one, made from versions read as
+// XML, would write it there and its inverse not find it, so Apply refuses
+// it (ErrConflict). A delta written before deltas carried that comment
+// when read as XML (one whose prolog holds none) applies to a document
+// read as XML as it did then, when it fits it only with the document's
+// such comments left out: Apply keeps them where they stand.
 func applyOutside(doc *tree.Document, o *Outside) error {
 	if o == nil {
 		return nil
 	}
-	have := surroundingsOf(doc.Doctype, doc.DoctypeAfter, doc.Prolog, doc.Epilog)
-	if !have.equal(o.Old) {
-		where := ""
-		if o.at.line > 0 {
-			where = fmt.Sprintf("line %d, column %d: ", o.at.line, o.at.col)
+	where := ""
+	if o.at.line > 0 {
+		where = fmt.Sprintf("line %d, column %d: ", o.at.line, o.at.col)
+	}
+	if doc.HTML {
+		for _, s := range []struct {
+			which string
+			nodes []*tree.Node
+		}{{"old", o.Old.Prolog}, {"new", o.New.Prolog}} {
+			if k := slices.IndexFunc(s.nodes, tree.IsXMLDeclarationComment); k >= 0 {
+				return fmt.Errorf("%s%w: outside the root element, the delta's %s prolog node %d is the comment %q, which in a document read as HTML is an XML declaration, which a delta leaves out (Apply keeps the document's own)", where, ErrConflict, s.which, k+1, clip(s.nodes[k].Value))
+			}
 		}
-		return fmt.Errorf("%s%w: outside the root element, the document has %s", where, ErrConflict, have.describe(o.Old))
+	}
+	isDecl := declarationOf(doc.HTML)
+	have := surroundingsOfDocument(doc)
+	if !have.equal(o.Old) {
+		legacy := surroundingsOf(doc.Doctype, doc.DoctypeAfter, doc.Prolog, doc.Epilog, true)
+		if doc.HTML || !legacy.equal(o.Old) || slices.ContainsFunc(o.New.Prolog, tree.IsXMLDeclarationComment) {
+			return fmt.Errorf("%s%w: outside the root element, the document has %s", where, ErrConflict, have.describe(o.Old))
+		}
+		have, isDecl = legacy, isDeclarationOrComment
 	}
 	n := o.New.clone()
-	prolog, after, err := withDeclarations(doc, have, n)
+	prolog, after, err := withDeclarations(doc, have, n, isDecl)
 	if err != nil {
 		return err
 	}
@@ -222,8 +258,9 @@ func applyOutside(doc *tree.Document, o *Outside) error {
 }
 
 // withDeclarations returns the prolog of new with the XML declarations of
-// doc's prolog put back, which a delta leaves out, and the DoctypeAfter of
-// a document with that prolog; old is doc's surroundings. A declaration
+// doc's prolog (isDecl) put back, which a delta leaves out, and the
+// DoctypeAfter of a document with that prolog; old is doc's surroundings
+// without them. A declaration
 // keeps its place beside the nodes around it that the change leaves: after
 // the same ones of those that stay at the start, before the same ones of
 // those that stay at the end, and among the nodes the change rewrote (in
@@ -234,7 +271,7 @@ func applyOutside(doc *tree.Document, o *Outside) error {
 // so a version whose declaration moved among nodes that stay, or that
 // gained or lost one, is not what Apply rebuilds: that is no change
 // outside the root. The error is an internal one, of places out of order.
-func withDeclarations(doc *tree.Document, old, new Surroundings) ([]*tree.Node, int, error) {
+func withDeclarations(doc *tree.Document, old, new Surroundings, isDecl func(*tree.Node) bool) ([]*tree.Node, int, error) {
 	type kept struct {
 		n       *tree.Node
 		gap     int  // how many of old's nodes precede it, then of new's
@@ -251,7 +288,7 @@ func withDeclarations(doc *tree.Document, old, new Surroundings) ([]*tree.Node, 
 	var decls []kept
 	k := 0
 	for i, p := range doc.Prolog {
-		if isXMLDeclaration(p) {
+		if isDecl(p) {
 			// Only one in the DOCTYPE's gap can stand after it: another
 			// follows the node before it, the DOCTYPE being elsewhere.
 			decls = append(decls, kept{p, k, k != old.DoctypeAfter || old.Doctype == "" || i < doctypeAt})

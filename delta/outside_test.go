@@ -51,7 +51,7 @@ func TestOutside(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !surroundingsOf(back.Doctype, back.DoctypeAfter, back.Prolog, back.Epilog).equal(surroundingsOf(a.Doctype, a.DoctypeAfter, a.Prolog, a.Epilog)) {
+	if !surroundingsOfDocument(back).equal(surroundingsOfDocument(a)) {
 		t.Fatal("Apply of the inverse does not give the first surroundings back")
 	}
 	// A document with other surroundings is refused, and left as it was.
@@ -124,7 +124,6 @@ func TestOutsideMalformed(t *testing.T) {
 		"element":             {New: Surroundings{Prolog: []*tree.Node{{Kind: tree.Element, Name: "a"}}}},
 		"text":                {Old: Surroundings{Epilog: []*tree.Node{{Kind: tree.Text, Value: "a"}}}},
 		"xml":                 {New: Surroundings{Prolog: []*tree.Node{{Kind: tree.ProcInst, Name: "xml"}}}},
-		"xml read as html":    {New: Surroundings{Prolog: []*tree.Node{{Kind: tree.Comment, Value: "a"}, {Kind: tree.Comment, Value: `?xml version="1.0"?`}}}},
 		"xml epilog":          {Old: Surroundings{Epilog: []*tree.Node{{Kind: tree.ProcInst, Name: "xml"}}}},
 		"nil":                 {New: Surroundings{Prolog: []*tree.Node{nil}}},
 		"pi without a target": {Old: Surroundings{Prolog: []*tree.Node{{Kind: tree.ProcInst, Value: "v"}}}},
@@ -168,17 +167,16 @@ func TestOutsideMalformed(t *testing.T) {
 func TestOutsideXHTMLReadEitherWay(t *testing.T) {
 	asXML := &tree.Document{Doctype: "html PUBLIC \"-//W3C//DTD XHTML 1.0 Strict//EN\"\n  \"x.dtd\""}
 	asXML.Prolog = []*tree.Node{asXML.NewNode(tree.ProcInst, "xml", `version="1.0"`)}
-	asHTML := &tree.Document{Doctype: `html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "x.dtd"`}
+	asHTML := &tree.Document{Doctype: `html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "x.dtd"`, HTML: true}
 	asHTML.Prolog = []*tree.Node{asHTML.NewNode(tree.Comment, "", `?xml version="1.0"?`)}
-	a := surroundingsOf(asXML.Doctype, asXML.DoctypeAfter, asXML.Prolog, asXML.Epilog)
-	b := surroundingsOf(asHTML.Doctype, asHTML.DoctypeAfter, asHTML.Prolog, asHTML.Epilog)
+	a, b := surroundingsOfDocument(asXML), surroundingsOfDocument(asHTML)
 	if o := outsideChange(a, b); o != nil {
 		t.Errorf("XHTML read as XML, then as HTML: a change outside the root: %+v", o)
 	}
 	// Read as HTML, a declaration after a comment is a comment too: left
 	// out wherever it stands, and kept by Apply where it stands, after
 	// the comment.
-	html1 := &tree.Document{Root: &tree.Node{Kind: tree.Element, Name: "html", XID: 1}}
+	html1 := &tree.Document{Root: &tree.Node{Kind: tree.Element, Name: "html", XID: 1}, HTML: true}
 	html1.Prolog = []*tree.Node{{Kind: tree.Comment, Value: "a"}, {Kind: tree.Comment, Value: `?xml version="1.0"?`}}
 	html2 := html1.Clone()
 	html2.Prolog[0].Value = "b"
@@ -190,7 +188,7 @@ func TestOutsideXHTMLReadEitherWay(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, err := Apply(html1, d)
-	if err != nil || len(got.Prolog) != 2 || got.Prolog[0].Value != "b" || !isXMLDeclaration(got.Prolog[1]) {
+	if err != nil || len(got.Prolog) != 2 || got.Prolog[0].Value != "b" || !tree.IsXMLDeclarationComment(got.Prolog[1]) {
 		t.Fatalf("Apply: %v, prolog %v", err, got.Prolog)
 	}
 	for _, in := range []string{

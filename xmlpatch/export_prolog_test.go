@@ -167,8 +167,9 @@ func TestExportPrologEvery(t *testing.T) {
 }
 
 // TestExportDeclarationCommentBothWays: where a declaration read as a
-// comment (<!--?xml ...?-->, an HTML parser's reading, here an XML one's)
-// stands after another comment or the DOCTYPE, the patch of a delta, and
+// comment (<!--?xml ...?-->, an HTML parser's reading, here an XML one's,
+// for which it is a comment of the author's) stands after another comment
+// or the DOCTYPE, the patch of a delta, and
 // of its inverse, carried through either delta codec first, rebuilds the
 // other version byte for byte, the declaration in its place, through the
 // patch written and read back.

@@ -36,7 +36,7 @@ func runSiteDiff(ctx context.Context, env *environment, args []string) (int, err
 	fs := newFlags(env, "site diff", "[flags] OLD NEW   (snapshots of vigil site crawl: files, or - for standard input)")
 	format := fs.String("format", "summary", "output format: summary (one line per page added, removed or changed) or json (the delta web tables)")
 	identity := fs.String("identity", "content", "what makes a page changed: content (its bytes changed, where they were read, or a binary document's hash, a PDF's without its generator's dates and identifiers; else its Last-Modified date) or date (its Last-Modified date changed, where the server sent one, as in the seed)")
-	content := fs.Bool("content", false, "also compare the two bodies of each changed page with the diff engine, and count its changes (needs snapshots crawled with --bodies)")
+	content := fs.Bool("content", false, "also compare the two bodies of each changed page with the diff engine, and count its changes (needs snapshots crawled with --bodies; --format summary only)")
 	// --whitespace and --parse are vigil diff's, for --content;
 	// --max-bytes bounds the snapshot files (and so the bodies in them).
 	var df docFlags

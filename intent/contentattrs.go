@@ -156,16 +156,16 @@ func IsPagingLink(n *tree.Node) bool {
 // attrValue returns the value of content attribute a as a leaf holds it:
 // its value, white space normalised (and, but in a URL, the invisible
 // characters left out: normalizeSpace), for an HTML state attribute its
-// name in lower case, and for an HTML src without its signing parameters
-// (unsignedURL: a signed image URL is new at every fetch; a record shows
-// the URL as written, content.shown).
+// name in lower case, and for an HTML src or href without its signing
+// parameters (unsignedURL: a signed image URL or download link is new at
+// every fetch; a record shows the URL as written, content.shown).
 func (c *content) attrValue(a tree.Attr) string {
 	if c.html {
 		name := strings.ToLower(a.Name)
 		if isStateAttr(name) {
 			return name
 		}
-		if name == "src" {
+		if name == "src" || name == "href" {
 			return unsignedURL(normalizeSpaceOnly(a.Value, false))
 		}
 	}

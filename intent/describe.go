@@ -297,7 +297,7 @@ func (c Change) Texts() (old, new string) {
 	old, new = c.Old, c.New
 	if l := c.Link; l != nil {
 		old, new = cmp.Or(old, l.OldHref), cmp.Or(new, l.NewHref)
-		if l.OldHref == l.NewHref && l.OldText != l.NewText {
+		if unsignedURL(l.OldHref) == unsignedURL(l.NewHref) && l.OldText != l.NewText {
 			old, new = cmp.Or(l.OldText, noText), cmp.Or(l.NewText, noText)+" ("+l.NewHref+")"
 		}
 	}

@@ -63,9 +63,10 @@
 // content is an absolute URL; not style, class, id, data-*, srcset,
 // nonces, a hidden input's value nor any other meta, which change at
 // every fetch, only style the page or are for machines: contentattrs.go
-// gives each rule's reason; an src is compared without the parameters
-// that sign a CDN's or a cloud store's URL, new at every fetch, as the
-// images' sources are: signedurl.go), attributes
+// gives each rule's reason; an src or href is compared without the
+// parameters that sign a CDN's or a cloud store's URL, new at every
+// fetch, as the images' sources and the links' targets are, a record
+// naming the URL as the page wrote it: signedurl.go), attributes
 // before the element's children. Any change is the superset of all
 // changes (the seed) over these leaves: an element that holds none (an
 // <hr> added) is no change. The attribute leaves are any change's only:

@@ -111,7 +111,7 @@ func TestLinkSetsEdges(t *testing.T) {
 func TestLinkEditsLong(t *testing.T) {
 	const n = 1 << 16
 	link := func(h, text string) object {
-		return object{key: h + "\x00" + text, keys: []string{h, text}, href: h, text: text}
+		return object{key: h + "\x00" + text, keys: []string{h, text}, href: h, ref: h, text: text}
 	}
 	var old, new []object
 	for i := range n {

@@ -17,7 +17,8 @@ type object struct {
 	lists []*container // list items: the lists nested in the item, in document order
 	term  string       // definition-list items: their terms, which name them (label) and pair them (keys)
 
-	href, text, src, alt string   // links and images
+	href, text, src, alt string   // links and images, as the page has them
+	ref                  string   // links: href without its signing parameters (unsignedURL), the target that identifies it
 	cells                []string // table rows
 	head                 bool     // a table's header row (container.headers)
 }

@@ -177,10 +177,14 @@ func (c *content) addLink(n *tree.Node) {
 }
 
 // appendLink adds to c's links the one at node n to href, named text.
+// The link's target is the same whatever its URL's signing parameters
+// (unsignedURL: a signed download link is new at every fetch); its
+// record names the URL as written.
 func (c *content) appendLink(n *tree.Node, href, text string) {
+	ref := unsignedURL(href)
 	c.links = append(c.links, object{
-		key: href + "\x00" + text, keys: []string{href, text},
-		node: n, pos: len(c.links) + 1, href: href, text: text,
+		key: ref + "\x00" + text, keys: []string{ref, text},
+		node: n, pos: len(c.links) + 1, href: href, ref: ref, text: text,
 	})
 }
 

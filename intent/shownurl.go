@@ -16,10 +16,11 @@ func URLAttr(attr string) bool {
 
 // shown returns value, the value of leaf l of c as a record holds it, as
 // a reader is shown it: an attribute of a page that holds a URL
-// (URLAttr) resolved against the page's address (ResolveURL), any other
-// as it is.
+// (URLAttr) resolved against the page's address (ResolveURL), with its
+// signing parameters as the page wrote them (a leaf's src or href has
+// none: attrValue), any other as it is.
 func (c *content) shown(l *leaf, value string) string {
-	if l != nil && l.kind == leafAttr && c.html && strings.EqualFold(c.attrName(l), "src") {
+	if l != nil && l.kind == leafAttr && c.html && (strings.EqualFold(c.attrName(l), "src") || strings.EqualFold(c.attrName(l), "href")) {
 		// The leaf's value is without its signing parameters
 		// (attrValue); a reader is shown the URL the page wrote.
 		value = normalizeSpaceOnly(l.node.Attrs[l.attr].Value, false)
@@ -35,10 +36,10 @@ func (c *content) shown(l *leaf, value string) string {
 // against the old version's address and <base href>, is the URL its new
 // value resolves to against the new version's: a page that came to write
 // its images absolute, or its links relative, shows a reader what it
-// showed. Without a version's address nothing is resolved, and a rewrite
-// is a change.
+// showed, whatever its signing parameters (unsignedURL). Without a
+// version's address nothing is resolved, and a rewrite is a change.
 func sameURL(cp *contentPair, r cxRecord, c Change) bool {
-	if r.op != Update || r.old == nil || r.new == nil || c.Old != c.New {
+	if r.op != Update || r.old == nil || r.new == nil || unsignedURL(c.Old) != unsignedURL(c.New) {
 		return false
 	}
 	return cp.old.resolves(r.old.leaf) && cp.new.resolves(r.new.leaf) &&

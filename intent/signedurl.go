@@ -6,13 +6,16 @@ import (
 	"strings"
 )
 
-// A CDN or a cloud store serves a private image at a signed URL: the
-// image's address with query parameters that sign it and say when the
+// A CDN or a cloud store serves a private image or file at a signed URL:
+// its address with query parameters that sign it and say when the
 // signature expires, which a page gets anew at every fetch. They are not
 // content (as a meta's absolute URL is none: isReaderMeta), so an image
 // whose URL differs only in them is the same image, for any change (an
-// src attribute) and for images (the image's source). A change of the
-// path, or of any other parameter, is still a change. The signing
+// src attribute) and for images (the image's source), and a link (a
+// signed download link) the same link, for any change (an href) and for
+// links (the link's target); a change's record names the URL as the page
+// has it. A change of the path, or of any other parameter, is still a
+// change. The signing
 // parameters, by their names in any case:
 //
 //   - AWS Signature Version 4: every X-Amz-* (X-Amz-Signature,

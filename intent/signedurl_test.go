@@ -118,3 +118,78 @@ func TestSignedImageAltChanged(t *testing.T) {
 		t.Errorf("all images: %q, want %q", got, want)
 	}
 }
+
+// TestSignedLinkURL: a link whose target differs only in its signing
+// parameters, new at every fetch (a signed download link), is the same
+// link for any change and all links; a change of its path, of another
+// parameter or of its text is a change, reported with the URLs as the
+// page has them.
+func TestSignedLinkURL(t *testing.T) {
+	const (
+		s1 = "X-Amz-Algorithm=AWS4-HMAC-SHA256&amp;X-Amz-Date=20240101T000000Z&amp;X-Amz-Signature=aaa"
+		s2 = "X-Amz-Algorithm=AWS4-HMAC-SHA256&amp;X-Amz-Date=20240101T001500Z&amp;X-Amz-Signature=bbb"
+		c1 = "Expires=1700000000&amp;Signature=one&amp;Key-Pair-Id=K2"
+		c2 = "Expires=1700000900&amp;Signature=two&amp;Key-Pair-Id=K2"
+		a1 = "sv=2022-11-02&amp;se=2024-01-01T00%3A00Z&amp;sp=r&amp;sig=x1"
+		a2 = "sv=2022-11-02&amp;se=2024-01-01T00%3A15Z&amp;sp=r&amp;sig=x2"
+	)
+	doc := func(body string) string {
+		return "<html><body><p>Downloads</p><p>" + body + "</p><p>Terms</p></body></html>"
+	}
+	for _, tc := range []struct {
+		name, old, new string
+		changed        bool       // any change and all links
+		want           [][]string // by clause (any change, all links), when set: the changes as shown
+	}{
+		{name: "aws", old: `<a href="https://b.s3.amazonaws.com/r.pdf?` + s1 + `">Report</a>`, new: `<a href="https://b.s3.amazonaws.com/r.pdf?` + s2 + `">Report</a>`},
+		{name: "cloudfront", old: `<a href="https://d1.cloudfront.net/r.pdf?` + c1 + `">Report</a>`, new: `<a href="https://d1.cloudfront.net/r.pdf?` + c2 + `">Report</a>`},
+		{name: "azure", old: `<a href="https://a.blob.core.windows.net/c/r.pdf?` + a1 + `">Report</a>`, new: `<a href="https://a.blob.core.windows.net/c/r.pdf?` + a2 + `">Report</a>`},
+		{name: "relative", old: `<a href="/r.pdf?` + s1 + `">Report</a>`, new: `<a href="/r.pdf?` + s2 + `">Report</a>`},
+		{name: "area", old: `<map name="m"><area href="/r.pdf?` + s1 + `" alt="Report"></map>`, new: `<map name="m"><area href="/r.pdf?` + s2 + `" alt="Report"></map>`},
+		{
+			name: "path changed", changed: true,
+			old: `<a href="https://cdn.example/r1.pdf?` + s1 + `">Report</a>`, new: `<a href="https://cdn.example/r2.pdf?` + s2 + `">Report</a>`,
+			want: [][]string{
+				{"https://cdn.example/r1.pdf?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Date=20240101T000000Z&X-Amz-Signature=aaa → https://cdn.example/r2.pdf?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Date=20240101T001500Z&X-Amz-Signature=bbb"},
+				{"https://cdn.example/r1.pdf?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Date=20240101T000000Z&X-Amz-Signature=aaa → https://cdn.example/r2.pdf?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Date=20240101T001500Z&X-Amz-Signature=bbb"},
+			},
+		},
+		{name: "other parameter changed", changed: true, old: `<a href="/r.pdf?v=1&amp;` + s1 + `">Report</a>`, new: `<a href="/r.pdf?v=2&amp;` + s2 + `">Report</a>`},
+		{
+			name: "text changed", changed: true,
+			old: `<a href="/r.pdf?` + s1 + `">Report</a>`, new: `<a href="/r.pdf?` + s2 + `">Annual report</a>`,
+			want: [][]string{
+				{"Report → Annual report"},
+				{"Report → Annual report (https://shop.example/r.pdf?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Date=20240101T001500Z&X-Amz-Signature=bbb)"},
+			},
+		},
+	} {
+		a, b := parseDoc(t, doc(tc.old)), parseDoc(t, doc(tc.new))
+		d, err := treediff.Diff(a, b, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, clause := range []string{"any change", "all links"} {
+			p := NewPair(a, b, d, nil)
+			p.OldURL, p.NewURL = "https://shop.example/", "https://shop.example/"
+			r, err := p.Evaluate(monitor(t, clause))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Matched != tc.changed {
+				t.Errorf("%s, %s: matched %v, changes %+v; want matched %v", tc.name, clause, r.Matched, r.AllChanges(), tc.changed)
+			}
+			if tc.want == nil {
+				continue
+			}
+			var got []string
+			for _, c := range r.AllChanges() {
+				old, new := c.Texts()
+				got = append(got, old+" → "+new)
+			}
+			if !slices.Equal(got, tc.want[i]) {
+				t.Errorf("%s, %s: changes %q, want %q", tc.name, clause, got, tc.want[i])
+			}
+		}
+	}
+}

@@ -23,7 +23,8 @@ func objectChange(pc *pathCache, kind ObjectKind, e objEdit, old, new []object, 
 }
 
 // linkChanges: links added, removed, moved, and updated (target changed,
-// text changed, or both), their targets read as sets (linkEdits).
+// text changed, or both), their targets read as sets (linkEdits), each
+// without its signing parameters (object.ref) and reported as written.
 func linkChanges(pc *pathCache, old, new []object) []Change {
 	var out []Change
 	for _, e := range linkEdits(old, new) {
@@ -40,7 +41,7 @@ func linkChanges(pc *pathCache, old, new []object) []Change {
 			info.Context = pc.node(n.node.Parent)
 		}
 		if e.op == Update {
-			if info.OldHref != info.NewHref {
+			if old[e.a].ref != new[e.b].ref {
 				c.Fields = append(c.Fields, "href")
 			}
 			if info.OldText != info.NewText {
@@ -80,38 +81,38 @@ func linkEdits(old, new []object) []objEdit {
 	for _, e := range edits {
 		switch e.op {
 		case Insert:
-			h := new[e.b].href
+			h := new[e.b].ref
 			if inOld[h] || added[h] {
 				continue
 			}
 			added[h] = true
 		case Delete:
-			h := old[e.a].href
+			h := old[e.a].ref
 			if inNew[h] || removed[h] {
 				continue
 			}
 			removed[h] = true
 		case Move:
-			h := new[e.b].href
+			h := new[e.b].ref
 			if moved[h] {
 				continue
 			}
 			moved[h] = true
 		case Update:
 			a, b := &old[e.a], &new[e.b]
-			if a.href == b.href {
+			if a.ref == b.ref {
 				// A copy of the link with the new text was there
 				// before, or one with the old text still is: a copy
 				// removed or added, no change.
-				k := [3]string{a.href, a.text, b.text}
+				k := [3]string{a.ref, a.text, b.text}
 				if retitled[k] || oldKeys[b.key] || newKeys[a.key] {
 					continue
 				}
 				retitled[k] = true
 				break
 			}
-			gone := !inNew[a.href] && !removed[a.href]
-			came := !inOld[b.href] && !added[b.href]
+			gone := !inNew[a.ref] && !removed[a.ref]
+			came := !inOld[b.ref] && !added[b.ref]
 			switch {
 			case gone && came:
 			case gone:
@@ -122,10 +123,10 @@ func linkEdits(old, new []object) []objEdit {
 				continue
 			}
 			if gone {
-				removed[a.href] = true
+				removed[a.ref] = true
 			}
 			if came {
-				added[b.href] = true
+				added[b.ref] = true
 			}
 		}
 		out = append(out, e)
@@ -138,7 +139,7 @@ func linkEdits(old, new []object) []objEdit {
 func linkSets(links []object) (hrefs, keys map[string]bool) {
 	hrefs, keys = make(map[string]bool, len(links)), make(map[string]bool, len(links))
 	for i := range links {
-		hrefs[links[i].href], keys[links[i].key] = true, true
+		hrefs[links[i].ref], keys[links[i].key] = true, true
 	}
 	return hrefs, keys
 }

@@ -21,6 +21,20 @@ func TestUnsignedURL(t *testing.T) {
 		{"azure sas", "https://a.blob.core.windows.net/c/x.png?sv=2022-11-02&se=2024-01-01T00%3A00Z&sr=b&sp=r&sig=abc%3D&w=3", "https://a.blob.core.windows.net/c/x.png?w=3"},
 		{"sas names without a sig", "/x.png?sp=1&se=2", "/x.png?sp=1&se=2"},
 		{"fragment kept", "/x.svg?X-Amz-Signature=1#icon", "/x.svg#icon"},
+		{"aws v2", "https://b.s3.amazonaws.com/x.png?AWSAccessKeyId=AK&Expires=1700000000&Signature=s%3D&x-amz-security-token=t", "https://b.s3.amazonaws.com/x.png"},
+		{"x-amz names without a signature", "/x.png?x-amz-date=1&w=2", "/x.png?x-amz-date=1&w=2"},
+		{"x-goog names without a signature", "/x.png?X-Goog-Date=1&X-Goog-Expires=900", "/x.png?X-Goog-Date=1&X-Goog-Expires=900"},
+		{"x-goog names with an aws signature", "/x.png?X-Goog-Date=1&X-Amz-Signature=s", "/x.png?X-Goog-Date=1"},
+		{"signature without a key", "/doc?signature=jane&expires=2030&policy=gdpr", "/doc?signature=jane&expires=2030&policy=gdpr"},
+		{"cloudfront keeps an ordinary name", "https://d1.cloudfront.net/x.png?Signature=s&Key-Pair-Id=K2&Expires=1&GoogleAccessId=g&AWSAccessKeyId=a", "https://d1.cloudfront.net/x.png?GoogleAccessId=g&AWSAccessKeyId=a"},
+		{"aws v2 keeps policy", "/x?AWSAccessKeyId=a&Expires=1&Signature=s&Policy=p", "/x?Policy=p"},
+		{"aws v2 without expires", "/x?AWSAccessKeyId=a&Signature=s", "/x?AWSAccessKeyId=a&Signature=s"},
+		{"cloudfront without expires or policy", "/x?Key-Pair-Id=k&Signature=s", "/x?Key-Pair-Id=k&Signature=s"},
+		{"google v2 keeps policy", "/x?GoogleAccessId=g&Expires=1&Signature=s&Policy=p", "/x?Policy=p"},
+		{"sig without sv", "/search?sig=abc&sp=1&se=2&st=3&sr=4", "/search?sig=abc&sp=1&se=2&st=3&sr=4"},
+		{"sig and sv without an expiry", "/x?sig=abc&sv=2022-11-02&sp=r", "/x?sig=abc&sv=2022-11-02&sp=r"},
+		{"azure sas with a stored policy", "/x?sv=2022-11-02&si=pol&sr=b&sig=abc&page=2", "/x?page=2"},
+		{"azure sas keeps signature", "/x?sv=2022-11-02&se=1&sig=abc&Signature=mine&Expires=3", "/x?Signature=mine&Expires=3"},
 	} {
 		if got := unsignedURL(tc.in); got != tc.want {
 			t.Errorf("%s: unsignedURL(%q) = %q, want %q", tc.name, tc.in, got, tc.want)

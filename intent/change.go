@@ -91,7 +91,11 @@ type LinkInfo struct {
 	Context string `json:"context,omitempty"`
 }
 
-// ImageInfo describes an image change.
+// ImageInfo describes an image change: the image's source and
+// alternative text before and after. In a picture whose first source is
+// the same in both versions, OldSrc and NewSrc are the first of its
+// other sources (or its img's own) that changed, "" for a source that
+// one version does not have.
 type ImageInfo struct {
 	OldSrc string `json:"oldSrc,omitempty"`
 	NewSrc string `json:"newSrc,omitempty"`

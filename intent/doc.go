@@ -397,7 +397,13 @@
 //     picture the first candidate of its first source's srcset (or
 //     data-srcset), which a browser that supports picture shows, the
 //     img's own source being the fallback of those that do not
-//     (pictureSource). The seed reads src alone.
+//     (pictureSources). A picture's image is also every image it shows
+//     on another screen or browser: the first candidate of each of its
+//     other sources and its img's own source, so that a change of any
+//     of them (a phone's crop replaced) is a change of the image's
+//     source, reported as the first of them that changed, while the
+//     other candidates of a srcset (a 2x's) are not watched. The seed
+//     reads src alone.
 //   - Insert and delete as the algorithm uses them (an old leaf with no
 //     match is deleted, a new one inserted), not as Definition 6, Fig 4.6
 //     step h and Definitions 2-3 write them (note §4.11 items 1-3); the

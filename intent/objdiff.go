@@ -19,8 +19,18 @@ type object struct {
 
 	href, text, src, alt string   // links and images, as the page has them
 	ref                  string   // links: href without its signing parameters (unsignedURL), the target that identifies it
+	srcs                 []string // images in a picture: every source it shows, src first, its img's own last (pictureSources)
 	cells                []string // table rows
 	head                 bool     // a table's header row (container.headers)
+}
+
+// sources returns the sources of image o: those of its picture (srcs),
+// or its src.
+func (o *object) sources() []string {
+	if o.srcs != nil {
+		return o.srcs
+	}
+	return []string{o.src}
 }
 
 // objEdit is an operation on objects: indexes into the old and new lists,

@@ -196,9 +196,16 @@ func (c *content) imageObjects() []object {
 }
 
 func (c *content) addImage(n *tree.Node) {
-	src, ok := pictureSource(n)
-	if !ok {
-		src, ok = imageSource(n)
+	sources := pictureSources(n)
+	src, ok := imageSource(n)
+	if len(sources) > 0 {
+		// The picture's image is its first source's; it shows its
+		// other sources' and its img's own on other screens and
+		// browsers, which are its image too.
+		if ok {
+			sources = append(sources, src)
+		}
+		src, ok = sources[0], true
 	}
 	if !ok {
 		return
@@ -209,9 +216,16 @@ func (c *content) addImage(n *tree.Node) {
 	// The image is the same whatever its URL's signing parameters
 	// (unsignedURL); its record names the URL as written.
 	same := unsignedURL(src)
+	key := same
+	for i, s := range sources {
+		sources[i] = c.resolve(s)
+		if i > 0 {
+			key += "\x01" + unsignedURL(sources[i])
+		}
+	}
 	c.images = append(c.images, object{
-		key: same + "\x00" + alt, keys: []string{alt, same},
-		node: n, pos: len(c.images) + 1, src: src, alt: alt,
+		key: key + "\x00" + alt, keys: []string{alt, same},
+		node: n, pos: len(c.images) + 1, src: src, alt: alt, srcs: sources,
 	})
 }
 
@@ -245,21 +259,23 @@ func imageSource(n *tree.Node) (string, bool) {
 	return src, hasSrc
 }
 
-// pictureSource returns the address of the image of img element n in a
-// picture: the first candidate of the srcset (or data-srcset, for a
-// picture loaded lazily) of the picture's first source element before n
-// that has one, which a browser shows where it supports picture (the
-// first source whose media and type it takes: Vigil takes the first, a
-// wide screen's where sources are written widest first, as they are),
-// as the first candidate of an img's srcset is its image without a src.
-// The img's own source is then the fallback of browsers without picture.
-// It reports false for an img not in a picture or in one without such a
+// pictureSources returns the addresses of the images of img element n
+// in a picture: the first candidate of the srcset (or data-srcset, for a
+// picture loaded lazily) of each of the picture's source elements before
+// n that has one, in order. A browser that supports picture shows the
+// first source whose media and type it takes: the first is the image
+// Vigil shows (a wide screen's, where sources are written widest first,
+// as they are), the others those of other screens and formats, as the
+// first candidate of an img's srcset is its image without a src; the
+// img's own source is the fallback of browsers without picture. It
+// returns nil for an img not in a picture or in one without such a
 // source.
-func pictureSource(n *tree.Node) (string, bool) {
+func pictureSources(n *tree.Node) []string {
 	pic := n.Parent
 	if pic == nil || !elementIs(pic, "picture") {
-		return "", false
+		return nil
 	}
+	var out []string
 	for _, m := range pic.Children {
 		if m == n {
 			break
@@ -270,12 +286,13 @@ func pictureSource(n *tree.Node) (string, bool) {
 		for _, name := range []string{"srcset", "data-srcset"} {
 			if v, ok := attrFold(m, name); ok {
 				if first := firstCandidate(v); first != "" {
-					return first, true
+					out = append(out, first)
+					break
 				}
 			}
 		}
 	}
-	return "", false
+	return out
 }
 
 // firstCandidate returns the address of the first image candidate of a

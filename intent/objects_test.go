@@ -44,7 +44,10 @@ func TestContainersPairedByContent(t *testing.T) {
 
 // TestPictureSource: a picture's image is its first source's (the first
 // candidate of its srcset), which a browser shows where it supports
-// picture, as an img's srcset is its image without a src.
+// picture, as an img's srcset is its image without a src; a change of
+// any of its sources' first candidates or of its img's own source (the
+// images it shows on another screen or browser) is a change of its
+// source, which names the source that changed.
 func TestPictureSource(t *testing.T) {
 	pic := func(source, img string) string {
 		return `<html><body><p>Cameras</p><picture>` + source + `<img src="` + img + `" alt="X"></picture></body></html>`
@@ -63,6 +66,17 @@ func TestPictureSource(t *testing.T) {
 		{"source signed anew", pic(`<source srcset="https://cdn.example/a.webp?X-Amz-Date=1&amp;X-Amz-Signature=a 1x">`, "/a.jpg"),
 			pic(`<source srcset="https://cdn.example/a.webp?X-Amz-Date=2&amp;X-Amz-Signature=b 1x">`, "/a.jpg"), ""},
 		{"picture without a source", pic("", "/a.jpg"), pic("", "/b.jpg"), "https://shop.example/b.jpg"},
+		{"second source changed", pic(`<source media="(min-width: 800px)" srcset="/a-wide.jpg"><source srcset="/a-narrow.jpg 1x, /a-narrow@2x.jpg 2x">`, "/a.jpg"),
+			pic(`<source media="(min-width: 800px)" srcset="/a-wide.jpg"><source srcset="/b-narrow.jpg 1x, /b-narrow@2x.jpg 2x">`, "/a.jpg"), "https://shop.example/b-narrow.jpg"},
+		{"second source signed anew", pic(`<source srcset="/a.webp"><source srcset="https://cdn.example/a.jpg?X-Amz-Date=1&amp;X-Amz-Signature=a">`, "/a.jpg"),
+			pic(`<source srcset="/a.webp"><source srcset="https://cdn.example/a.jpg?X-Amz-Date=2&amp;X-Amz-Signature=b">`, "/a.jpg"), ""},
+		{"second source's other candidates changed", pic(`<source srcset="/a.webp"><source srcset="/a.jpg 1x, /a@2x.jpg 2x">`, "/a.jpg"),
+			pic(`<source srcset="/a.webp"><source srcset="/a.jpg 1x, /a@3x.jpg 3x">`, "/a.jpg"), ""},
+		{"source added", pic(`<source media="(min-width: 800px)" srcset="/a-wide.jpg">`, "/a.jpg"),
+			pic(`<source media="(min-width: 800px)" srcset="/a-wide.jpg"><source srcset="/a-narrow.jpg">`, "/a.jpg"), "https://shop.example/a-narrow.jpg"},
+		{"fallback changed", pic(`<source srcset="/a.webp" type="image/webp">`, "/a.jpg"), pic(`<source srcset="/a.webp" type="image/webp">`, "/b.jpg"), "https://shop.example/b.jpg"},
+		{"source after the img", `<html><body><p>Cameras</p><picture><img src="/a.jpg" alt="X"><source srcset="/a.webp"></picture></body></html>`,
+			`<html><body><p>Cameras</p><picture><img src="/a.jpg" alt="X"><source srcset="/b.webp"></picture></body></html>`, ""},
 	} {
 		p := NewPair(parseDoc(t, tc.old), parseDoc(t, tc.new), nil, nil)
 		p.OldURL, p.NewURL = "https://shop.example/", "https://shop.example/"

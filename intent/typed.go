@@ -144,8 +144,9 @@ func linkSets(links []object) (hrefs, keys map[string]bool) {
 	return hrefs, keys
 }
 
-// imageChanges: images added, removed, moved, replaced (src changed) or
-// re-described (alt changed).
+// imageChanges: images added, removed, moved, replaced (src changed, or
+// in a picture any of its sources: changedSource) or re-described (alt
+// changed).
 func imageChanges(pc *pathCache, old, new []object) []Change {
 	var out []Change
 	for _, e := range diffObjects(old, new, true) {
@@ -160,6 +161,12 @@ func imageChanges(pc *pathCache, old, new []object) []Change {
 		if e.op == Update {
 			if unsignedURL(info.OldSrc) != unsignedURL(info.NewSrc) {
 				c.Fields = append(c.Fields, "src")
+			} else if o, n, ok := changedSource(old[e.a].sources(), new[e.b].sources()); ok {
+				// A picture that shows the same image here, another
+				// on another screen or browser: the source that
+				// changed.
+				c.Old, c.New, info.OldSrc, info.NewSrc = o, n, o, n
+				c.Fields = append(c.Fields, "src")
 			}
 			if info.OldAlt != info.NewAlt {
 				c.Fields = append(c.Fields, "alt")
@@ -169,6 +176,25 @@ func imageChanges(pc *pathCache, old, new []object) []Change {
 		out = append(out, c)
 	}
 	return out
+}
+
+// changedSource returns the first of a picture's sources, old and new
+// (object.srcs, each "" past its version's last), that differ without
+// their signing parameters (unsignedURL), and false when none does.
+func changedSource(old, new []string) (o, n string, ok bool) {
+	for i := range max(len(old), len(new)) {
+		o, n = "", ""
+		if i < len(old) {
+			o = old[i]
+		}
+		if i < len(new) {
+			n = new[i]
+		}
+		if i >= len(old) || i >= len(new) || unsignedURL(o) != unsignedURL(n) {
+			return o, n, true
+		}
+	}
+	return "", "", false
 }
 
 // tableChanges: rows added, removed and moved; for a row in both versions

@@ -512,9 +512,12 @@
 //   - Invisible characters are left out of the texts as their white space
 //     is normalised (normalizeSpace, leaveOutInvisible): the soft hyphen
 //     (U+00AD), the zero width space (U+200B), the word joiner (U+2060),
-//     the invisible operators (U+2061-U+2064) and the zero width no-break
-//     space or byte order mark (U+FEFF), which a browser draws as nothing
-//     within a line. So keywords, phrases, regular expressions and all
+//     the invisible operators (U+2061-U+2064), the zero width no-break
+//     space or byte order mark (U+FEFF) and the bidirectional formatting
+//     characters (the marks U+200E, U+200F and U+061C, the embeddings and
+//     overrides U+202A-U+202E, the isolates U+2066-U+2069, which order a
+//     line's letters but are none of them), which a browser draws as
+//     nothing within a line. So keywords, phrases, regular expressions and all
 //     words read "Re&#8203;funds" (a page hiding its keyword so) and
 //     "Donau&shy;dampf" as "Refunds" and "Donaudampf", a change that only
 //     adds or removes them is no change for any change and all words, as

@@ -20,7 +20,9 @@ import (
 // a reader sees, but kept next to other letters, marks and symbols (an
 // emoji sequence, Persian, the scripts of India), where they change the
 // shapes a browser draws; matching leaves them out everywhere, as Unicode's
-// collation does.
+// collation does. The bidirectional marks, embeddings, overrides and
+// isolates (U+200E, U+200F, U+202A-U+202E, U+2066-U+2069, U+061C) are left
+// out too: they order the letters a reader sees, but are not among them.
 func TestInvisibleCharacters(t *testing.T) {
 	page := func(body string) string { return "<html><body>" + body + "</body></html>" }
 	for _, tc := range []struct {
@@ -54,6 +56,14 @@ func TestInvisibleCharacters(t *testing.T) {
 		{"all words: ZWNJ of Persian added", page("<p>\u0645\u06cc\u062e\u0648\u0627\u0647\u0645</p>"), page("<p>\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645</p>"), `all words`, nil},
 		{"words shown without U+200B", page(`<p>Ein Schiff</p>`), page(`<p>Ein Re&#8203;funds</p>`), `all words`,
 			[]string{"~ words changed: Schiff -> Refunds"}},
+		{"any change: RLM added", page(`<p>Call 555-0100</p>`), page("<p>Call 555-0100\u200f</p>"), `any change`, nil},
+		{"any change: LRM and ALM added", page(`<p>Price 20 USD</p>`), page("<p>Price\u200e 20\u061c USD</p>"), `any change`, nil},
+		{"any change: isolates added", page("<p>User \u05d3\u05e0\u05d4 posted</p>"), page("<p>User \u2067\u05d3\u05e0\u05d4\u2069 posted</p>"), `any change`, nil},
+		{"any change: embedding and override added", page(`<p>Refunds in 5 days</p>`), page("<p>\u202aRefunds\u202c in \u202b5\u202c \u202ddays\u202e\u202c</p>"), `any change`, nil},
+		{"keyword across RLM", page(`<p>Shipping</p>`), page("<p>Shipping. Re\u200ffunds in 5 days</p>"), `keywords {Refunds}`,
+			[]string{"+ keyword added: Refunds"}},
+		{"words shown without bidi marks", page(`<p>Ein Schiff</p>`), page("<p>Ein \u2068Refunds\u2069\u200e</p>"), `all words`,
+			[]string{"~ words changed: Schiff -> Refunds"}},
 		{"list item label shown without U+200B", page(`<ul><li>Re&#8203;funds<ul><li>a</li></ul></li></ul>`), page(`<ul><li>Re&#8203;funds<ul><li>a</li><li>b</li></ul></li></ul>`), `list`,
 			[]string{"+ list item added in Refunds: b"}},
 	} {
@@ -80,6 +90,10 @@ func TestWordKeyInvisible(t *testing.T) {
 		{"Re\u200cfunds", "refunds"},
 		{"x\u2062y", "xy"},
 		{"\u200b\u200b", ""},
+		{"Re\u200efunds\u200f", "refunds"},
+		{"\u202aRefunds\u202c", "refunds"},
+		{"\u2066Re\u2067fu\u2068nds\u2069", "refunds"},
+		{"\u202b\u202d\u202e\u061c", ""},
 		{"\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645", "\u0645\u06cc\u062e\u0648\u0627\u0647\u0645"},
 	} {
 		if got := spec.WordKey(c.word, false); got != c.key {
@@ -100,6 +114,8 @@ func TestLeaveOutInvisibleRuns(t *testing.T) {
 		{"\u0915\u200b\u200d\u00ad\u200c\u0937", "\u0915\u200d\u200c\u0937"},
 		{"a\u200b\u200d\u0937", "a\u200d\u0937"},
 		{"\u0915\u200d", "\u0915\u200d"},
+		{"\u0915\u200f\u200d\u2066\u0937", "\u0915\u200d\u0937"},
+		{"\u200ea\u202bb\u202c\u2069\u061c", "ab"},
 		{"\U0001F468\u200d\U0001F469 a\u200db", "\U0001F468\u200d\U0001F469 ab"},
 		{"a" + strings.Repeat("\u200b\u200d", 50_000) + "b", "ab"},
 	} {

@@ -105,9 +105,11 @@ type ImageInfo struct {
 
 // TableInfo locates a table change: the table (its id, or "#n" for the
 // n-th table), the row's key (its first cell), and for a cell its column
-// (1-based) and the column's header. A cell of the header row (HeaderRow)
-// is its column's header: it has no row, and its change is the column's
-// (added, removed, its header changed).
+// (1-based) and the column's header. A cell of a header row (HeaderRow:
+// every row of a thead, or without one a first row all of th) is a
+// header itself, its column's or, in a thead's rows above the last, a
+// group's: it has no row, its Header is its own text, and its change is
+// the column's (added, removed, its header changed).
 type TableInfo struct {
 	Table     string `json:"table"`
 	Row       string `json:"row,omitempty"`

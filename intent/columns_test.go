@@ -122,3 +122,72 @@ func TestTableHeaderRowHeading(t *testing.T) {
 		}
 	}
 }
+
+// TestTableTheadRows: every row of a thead is a header row (a group row
+// whose cells span the columns under them, then the row that names each
+// column): a change of a group header is a header's change, not a change
+// of a row named by its first cell, a header row removed is a header
+// row removed, and the cells of the body are named by the last header row.
+func TestTableTheadRows(t *testing.T) {
+	table := func(group, head string, rows ...string) string {
+		s := `<html><body><table id="prices"><thead>`
+		if group != "" {
+			s += "<tr>"
+			for _, h := range strings.Split(group, ",") {
+				s += `<th colspan="2">` + h + "</th>"
+			}
+			s += "</tr>"
+		}
+		s += "<tr>"
+		for _, h := range strings.Split(head, ",") {
+			s += "<th>" + h + "</th>"
+		}
+		s += "</tr></thead><tbody>"
+		for _, r := range rows {
+			s += "<tr>"
+			for _, c := range strings.Split(r, ",") {
+				s += "<td>" + c + "</td>"
+			}
+			s += "</tr>"
+		}
+		return s + "</tbody></table></body></html>"
+	}
+	old := table("Camera,Price", "Brand,Model,USD,EUR", "Nikon,Z5,1299,1199", "Canon,R8,1499,1399")
+	for _, tc := range []struct {
+		name, new string
+		want      []string // heading: text, sorted
+	}{
+		{"group header renamed", table("Camera,List price", "Brand,Model,USD,EUR", "Nikon,Z5,1299,1199", "Canon,R8,1499,1399"),
+			[]string{"column header changed: Price → List price"}},
+		{"group header row removed", table("", "Brand,Model,USD,EUR", "Nikon,Z5,1299,1199", "Canon,R8,1499,1399"),
+			[]string{"header row removed: Camera | Price"}},
+		{"cell of the body", table("Camera,Price", "Brand,Model,USD,EUR", "Nikon,Z5,1199,1199", "Canon,R8,1499,1399"),
+			[]string{"cell changed in row Nikon, column USD: 1299 → 1199"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := evalClause(t, old, tc.new, `table {prices}`)
+			var got []string
+			for _, c := range r.Changes {
+				if c.Table == nil {
+					t.Fatalf("change %+v without a table", c)
+				}
+				if c.Table.HeaderRow != (c.Table.Row == "") {
+					t.Errorf("%s: header row %v, row %q", c.Heading(), c.Table.HeaderRow, c.Table.Row)
+				}
+				old, new := c.Texts()
+				text := new
+				switch c.Op {
+				case Delete:
+					text = old
+				case Update:
+					text = old + " → " + new
+				}
+				got = append(got, c.Heading()+": "+text)
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("got\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(tc.want, "\n\t"))
+			}
+		})
+	}
+}

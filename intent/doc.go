@@ -137,11 +137,15 @@
 // anchors, and inserts and deletes for the rest. Table rows that are
 // updated are reported cell by cell, the columns paired by their headers
 // (a column added is one cell inserted a row, not a shift of the cells
-// after it). A cell of the header row is its column's header, not a
-// row's cell: its change is told as the column's, "column added",
-// "column removed", "column header changed" (TableInfo.HeaderRow), not
-// as a cell of a row named by the first header ("cell added in row
-// Item"). The tables (lists) of the two versions are paired by id,
+// after it). The header rows are every row of a thead (a group row
+// whose cells span the columns under them, then the row that names each
+// column), or without a thead a first row all of th; the last of them
+// names the columns. A cell of a header row is a header, not a row's
+// cell: its change is told as the column's, "column added", "column
+// removed", "column header changed" (TableInfo.HeaderRow, its Header the
+// cell's own text), not as a cell of a row named by the first header
+// ("cell added in row Item"), and a header row added or removed is
+// "header row added" or "removed". The tables (lists) of the two versions are paired by id,
 // else by what they hold: equal ones in order, then those that share rows
 // (items), so that a table added before the others is an insert, not a
 // change of every table after it. All words is

@@ -339,7 +339,7 @@ func (c *content) addTable(n *tree.Node) {
 	var rows [][]string
 	var rowNodes []*tree.Node
 	var theadRow []string
-	headIdx := -1 // the header row's index in rows
+	head := map[int]bool{} // the header rows' indexes in rows
 	tree.Walk(n, func(m *tree.Node) bool {
 		if m.Kind != tree.Element || (m != n && (c.skip(m) || elementIs(m, "table"))) {
 			return false
@@ -358,10 +358,14 @@ func (c *content) addTable(n *tree.Node) {
 		if len(cells) == 0 {
 			return false
 		}
+		// Every row of a thead is a header row (a group's cells over
+		// the columns they span, then the row that names each column):
+		// the last names the columns. Without a thead, a first row all
+		// of th is the header row.
 		if m.Parent != nil && elementIs(m.Parent, "thead") {
-			theadRow, headIdx = cells, len(rows)
+			theadRow, head[len(rows)] = cells, true
 		} else if len(rows) == 0 && allTH && theadRow == nil {
-			theadRow, headIdx = cells, len(rows)
+			theadRow, head[len(rows)] = cells, true
 		}
 		rows = append(rows, cells)
 		rowNodes = append(rowNodes, m)
@@ -372,7 +376,7 @@ func (c *content) addTable(n *tree.Node) {
 		t.items = append(t.items, object{
 			key: strings.Join(cells, "\x1f"), keys: []string{cells[0]},
 			node: rowNodes[i], pos: i + 1, cells: cells, text: strings.Join(cells, " | "),
-			head: i == headIdx,
+			head: head[i],
 		})
 	}
 	c.tables = append(c.tables, t)

@@ -1,6 +1,7 @@
 package intent
 
 import (
+	"cmp"
 	"regexp"
 	"slices"
 	"sort"
@@ -286,6 +287,12 @@ func tableChanges(pc *pathCache, pairs [][2]*container) []Change {
 					if i < len(oldHead) {
 						info.Header = oldHead[i]
 					}
+				}
+				if info.HeaderRow {
+					// A header row's cell is a header itself: the
+					// column's (the last header row's) or a group's
+					// over several columns (a thead's rows above).
+					info.Header = cmp.Or(nv, ov)
 				}
 				c.Table = info
 				out = append(out, c)

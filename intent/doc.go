@@ -253,7 +253,9 @@
 // malformed) writes links relative too: the href and src values of its
 // tags written without a scheme (markupRefs: a tag is "<" and a letter up
 // to its ">", over lines; href= in prose or between tags, in a comment or
-// a script, or escaped in a JSON string, is none) are links, resolved against the page's address or
+// a script, or escaped in a JSON string, is none, nor is one in a
+// template, as a parsed page's, and a base in svg or math is no base,
+// as PageBase reads one) are links, resolved against the page's address or
 // the text's first base element and named by their target, placed at the
 // text node where they start, so that a relative link added as a page
 // comes to be read differently is reported, as it is between two pages. A

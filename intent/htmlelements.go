@@ -60,16 +60,30 @@ func walkChildren(n *tree.Node, space string, walk func(*tree.Node, string)) {
 
 // integrationPoint reports whether n, an element of foreign content of
 // space ("svg" or "math"), holds HTML: an HTML integration point or a
-// MathML text integration point.
+// MathML text integration point (isIntegrationPoint).
 func integrationPoint(n *tree.Node, space string) bool {
-	if space == "svg" {
-		return elementIs(n, "foreignobject", "desc", "title")
-	}
-	if elementIs(n, "mi", "mo", "mn", "ms", "mtext") {
-		return true
-	}
-	if elementIs(n, "annotation-xml") {
+	return isIntegrationPoint(localName(n.Name), space, func() string {
 		enc, _ := attrFold(n, "encoding")
+		return enc
+	})
+}
+
+// isIntegrationPoint reports whether an element called name (in any case)
+// of foreign content of space ("svg" or "math") holds HTML: svg's
+// foreignObject, desc and title, MathML's mi, mo, mn, ms and mtext, and an
+// annotation-xml whose encoding (read only for one) is text/html or
+// application/xhtml+xml. walkHTMLElements reads a parsed page's elements
+// by it, markupRefs the tags of a text.
+func isIntegrationPoint(name, space string, encoding func() string) bool {
+	name = strings.ToLower(name)
+	if space == "svg" {
+		return name == "foreignobject" || name == "desc" || name == "title"
+	}
+	switch name {
+	case "mi", "mo", "mn", "ms", "mtext":
+		return true
+	case "annotation-xml":
+		enc := encoding()
 		return strings.EqualFold(enc, "text/html") || strings.EqualFold(enc, "application/xhtml+xml")
 	}
 	return false

@@ -34,7 +34,8 @@ type markupRef struct {
 // writes relative, which TextLinks, reading absolute URLs, does not
 // find, and where the absolute URLs it finds are no link of the page
 // parsed. A tag is what the HTML tokenizer
-// reads as a start tag: "<" and an ASCII letter, then its attributes, over
+// reads as a start tag (in foreign content, where no element's text is
+// raw, the text of a style or title holds tags): "<" and an ASCII letter, then its attributes, over
 // lines, up to the ">" outside a quoted value; none is in a comment, a
 // doctype, a bogus comment (<![CDATA[ in HTML) or the text of a raw text
 // element (script, style, title, textarea...: markup.RawTextElement). An
@@ -45,9 +46,14 @@ type markupRef struct {
 // quote, "<", ">", a backslash (markup escaped in a JSON string,
 // href=\"/a\"), or "{" or "}" (a template's placeholder). A tag whose
 // quote or ">" never comes, like a comment or a raw text never closed,
-// ends the text, as the tokenizer reads it, so a text is read once.
+// ends the text, as the tokenizer reads it, so a text is read once. As
+// a parsed page's (PageBase, content.skip), a template's tags hold no
+// link nor base (its content is inert), and a base in svg or math, but in
+// their HTML integration points (a foreignObject, an mtext), is an SVG or
+// MathML element, no base (tagScope); an a in them is a link in both.
 func markupRefs(text string) []markupRef {
 	var out []markupRef
+	var scope tagScope
 	for i := 0; i < len(text); {
 		j := strings.IndexByte(text[i:], '<')
 		if j < 0 {
@@ -64,6 +70,13 @@ func markupRefs(text string) []markupRef {
 		case c == '!' || c == '?':
 			i = pastByte(text, i, '>') // a doctype, a bogus comment (<![CDATA[ in HTML)
 			continue
+		case c == '/' && i+1 < len(text) && isASCIILetter(text[i+1]):
+			start := i + 1
+			for i = start; i < len(text) && !isTagSpace(text[i]) && text[i] != '/' && text[i] != '>'; i++ {
+			}
+			scope.end(text[start:i])
+			i = tagAttrs(text, i, func(string, int, int) {})
+			continue
 		case !isASCIILetter(c):
 			continue
 		}
@@ -72,8 +85,19 @@ func markupRefs(text string) []markupRef {
 			i++
 		}
 		name := text[start:i]
+		space := scope.space()
+		encoding := ""
 		i = tagAttrs(text, i, func(attr string, v0, v1 int) {
+			if strings.EqualFold(attr, "encoding") {
+				encoding = markup.UnescapeAttr(text[v0:v1])
+			}
+			if space == "template" {
+				return // inert
+			}
 			isBase := strings.EqualFold(name, "base") && strings.EqualFold(attr, "href")
+			if isBase && space != "" {
+				return // an SVG or MathML element, no base nor link
+			}
 			if !isBase && !isRefAttr(attr) {
 				return
 			}
@@ -85,11 +109,65 @@ func markupRefs(text string) []markupRef {
 				out = append(out, markupRef{url: u, start: v0, end: v1, resource: true, absolute: true})
 			}
 		})
-		if raw := markup.RawTextElement(name); raw != "" {
+		scope.start(name, space, strings.HasSuffix(text[:i], "/>"), encoding)
+		if raw := markup.RawTextElement(name); raw != "" && space != "svg" && space != "math" {
+			// Foreign content has no raw text: an svg's style or
+			// title holds tags.
 			i = markup.RawTextEnd(text, i, raw)
 		}
 	}
 	return out
+}
+
+// tagScope follows, as markupRefs reads a text's tags, the elements that
+// change how the tags in them read, as a parsed page's walk does
+// (walkHTMLElements, content.skip): a template, whose content is inert,
+// and the foreign content of svg and math, whose base is no HTML base
+// element, with their HTML integration points (isIntegrationPoint), which
+// hold HTML again. An end tag closes the innermost such element open of
+// its name, and those in it; the tags that break out of foreign content
+// in a parser (a p, a div) do not here, so that an svg never closed keeps
+// a later base from counting, where a browser would take it.
+type tagScope struct {
+	open []scopeElement // innermost last
+}
+
+// scopeElement is an element open in a tagScope, its name in lower case
+// and the space of its content: "" for HTML, "svg", "math", or "template"
+// for a template's inert content.
+type scopeElement struct{ name, space string }
+
+// space returns the space of the tags read next.
+func (s *tagScope) space() string {
+	if len(s.open) == 0 {
+		return ""
+	}
+	return s.open[len(s.open)-1].space
+}
+
+// start reads a start tag called name, read in space, self-closing or not,
+// with its encoding attribute's value.
+func (s *tagScope) start(name, space string, selfClosing bool, encoding string) {
+	name = strings.ToLower(name)
+	switch {
+	case (space == "" || space == "template") && name == "template":
+		s.open = append(s.open, scopeElement{name, "template"})
+	case space == "" && (name == "svg" || name == "math") && !selfClosing:
+		s.open = append(s.open, scopeElement{name, name})
+	case (space == "svg" || space == "math") && !selfClosing &&
+		isIntegrationPoint(name, space, func() string { return encoding }):
+		s.open = append(s.open, scopeElement{name, ""})
+	}
+}
+
+// end reads an end tag called name.
+func (s *tagScope) end(name string) {
+	for k := len(s.open) - 1; k >= 0; k-- {
+		if strings.EqualFold(s.open[k].name, name) {
+			s.open = s.open[:k]
+			return
+		}
+	}
 }
 
 // pastByte returns the offset after the first c in text from i on, or

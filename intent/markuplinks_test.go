@@ -57,6 +57,23 @@ func TestMarkupRefs(t *testing.T) {
 		{"unclosed quote ends the text", `<a href="/a>A</a> <a href="/b">`, nil},
 		{"unclosed tag", `<a href="/a"`, []string{"/a@9"}},
 		{"no value", `<a href>x</a><a href=`, nil},
+		// A template's content is inert, and a base in svg or math is an
+		// SVG or MathML element, as a parsed page reads them (PageBase,
+		// walkHTMLElements, content.skip): no link nor base in a
+		// template, no base in foreign content but in its HTML
+		// integration points; an a in svg or math is a link there too.
+		{"in a template", `<template><a href="/a"><img src="/i.png"><base href="/t/"></template><a href="/b">`, []string{"/b@78"}},
+		{"nested templates", `<TEMPLATE><template></template><a href="/a"></Template><a href="/b">`, []string{"/b@64"}},
+		{"base in svg", `<svg><base href="/s/"></svg><base href="/h/">`, []string{"base /h/@40"}},
+		{"base in math", `<math><base href="/m/"></math><a href="x">`, []string{"x@39"}},
+		{"base in a foreignObject", `<svg><foreignObject><base href="/f/"></foreignObject></svg>`, []string{"base /f/@32"}},
+		{"base after svg's foreignObject closed", `<svg><foreignObject></foreignObject><base href="/s/"></svg>`, nil},
+		{"base in mtext", `<math><mtext><base href="/t/"></mtext></math>`, []string{"base /t/@25"}},
+		{"base in html annotation-xml", `<math><annotation-xml encoding="text/html"><base href="/x/"></annotation-xml></math>`, []string{"base /x/@55"}},
+		{"base in other annotation-xml", `<math><annotation-xml encoding="image/svg+xml"><base href="/x/"></annotation-xml></math>`, nil},
+		{"link in svg", `<svg><a href="/s"><text>S</text></a></svg>`, []string{"/s@14"}},
+		{"self-closing svg", `<svg/><base href="/h/">`, []string{"base /h/@18"}},
+		{"template in svg", `<svg><template><a href="/s"></template></svg>`, []string{"/s@24"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []string

@@ -114,6 +114,19 @@ type content struct {
 	absorbed   map[*tree.Node]listSpan // lists absorbed into another: where their items are
 }
 
+// HoldsNoLinks reports whether the links inside element n (and its
+// frames, its link elements) are none of the page's, for a
+// links sentinel as for a site crawl and the warehouse's links: those of
+// a template, whose content is inert (a browser neither shows nor
+// follows it), and of a noscript, whose content a browser that runs
+// scripts does not show and the HTML parser reads as text (see the
+// package doc: an XHTML page's noscript, which the XML parser reads as
+// elements, is read alike). The name is compared without its case and a
+// namespace prefix.
+func HoldsNoLinks(n *tree.Node) bool {
+	return n != nil && n.Kind == tree.Element && elementIs(n, "template", "noscript")
+}
+
 // isNonContent reports whether an HTML element's text is not content:
 // scripts, styles, noscript fallbacks and templates.
 func isNonContent(name string) bool {

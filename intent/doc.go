@@ -393,6 +393,20 @@
 //     versions read differently (one as markup, one as text) are
 //     compared as two texts, given the markup one's source (see above);
 //     the seed compares two parsed documents.
+//   - The links inside a noscript are none of the page's (HoldsNoLinks),
+//     for all links as for a site crawl and the warehouse's links, which
+//     share the rule, and a noscript's text is no content. Vigil fetches
+//     without running scripts, but reads a page as its users see it, in
+//     a browser that runs them, which does not show a noscript's
+//     content; the HTML parser (x/net/html, scripting on, as markup
+//     parses every page) reads it as one text, so that a link there is
+//     no element, and markup.HTMLLinks and markupRefs read it as raw
+//     text likewise. An XHTML page's noscript, which the XML parser reads
+//     as elements, is read alike (a crawl followed its links before, and
+//     a site diff against such a crawl shows the pages reached only
+//     through them as removed). A crawler that does not run scripts
+//     would find them; a page whose only way to a listing's next page is
+//     a noscript's link is crawled without it.
 //   - A feed's links are its feed links (see Feeds): the seed's links
 //     are the hyperlinks of HTML. Links are read as sets of targets (a
 //     copy added or removed is no change); the seed diffs their sequence.

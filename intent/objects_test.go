@@ -95,3 +95,36 @@ func TestPictureSource(t *testing.T) {
 		}
 	}
 }
+
+// TestNoscriptLinks: the links inside a noscript are none of the page's,
+// in HTML (whose parser reads a noscript's content as text) and in XHTML
+// (whose parser reads it as elements) alike, as a site crawl and the
+// warehouse read them (HoldsNoLinks): a browser that runs scripts does
+// not show them.
+func TestNoscriptLinks(t *testing.T) {
+	html := func(body string) string {
+		return `<html><head><title>T</title></head><body><p>Shop</p>` + body + `</body></html>`
+	}
+	xhtml := func(body string) string {
+		return `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>T</title></head><body><p>Shop</p>` + body + `</body></html>`
+	}
+	for _, tc := range []struct {
+		name     string
+		old, new string
+		want     []string
+	}{
+		{"html noscript link added", html(`<a href="/a">A</a>`), html(`<a href="/a">A</a><noscript><a href="/n">N</a></noscript>`), nil},
+		{"xhtml noscript link added", xhtml(`<a href="/a">A</a>`), xhtml(`<a href="/a">A</a><noscript><a href="/n">N</a></noscript>`), nil},
+		{"xhtml noscript link changed", xhtml(`<noscript><a href="/n1">N</a></noscript>`), xhtml(`<noscript><a href="/n2">N</a></noscript>`), nil},
+		{"xhtml link beside a noscript", xhtml(`<noscript><a href="/n">N</a></noscript>`), xhtml(`<noscript><a href="/n">N</a></noscript><a href="/b">B</a>`), []string{"+ link added: /b"}},
+	} {
+		r := evalClause(t, tc.old, tc.new, "all links")
+		var got []string
+		for _, c := range r.Changes {
+			got = append(got, c.Line())
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

@@ -340,7 +340,7 @@ func crawlLinks(ls []*vigil.Link) []Link {
 // (intent.IsPagingLink: next, prev, previous; labelled with their title), which lead to the
 // other pages of a listing split in pages as a feed's paging links do,
 // none inside a <template>, whose content is inert (a browser neither
-// shows nor follows it), all resolved against the page's base as its
+// shows nor follows it), or a <noscript> (intent.HoldsNoLinks), all resolved against the page's base as its
 // views show them
 // (intent.PageBase: its first base element with an href, passed over for
 // pageURL when it is not http or https), fragments dropped, a host spelt
@@ -366,12 +366,14 @@ func pageLinks(doc *tree.Document, pageURL string) []Link {
 		if n.Kind != tree.Element {
 			return true
 		}
-		var ref string
-		switch strings.ToLower(localName(n.Name)) {
-		case "template":
-			// Its content is inert: no frame nor paging link of the
+		if intent.HoldsNoLinks(n) {
+			// A template's content is inert, a noscript's not shown
+			// where scripts run: no frame nor paging link of the
 			// page, as it holds none of its links.
 			return false
+		}
+		var ref string
+		switch strings.ToLower(localName(n.Name)) {
 		case "frame", "iframe":
 			src, ok := attr(n, "src")
 			if !ok {

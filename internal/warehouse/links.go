@@ -15,7 +15,10 @@ import (
 // pageURL, in document order: every <a> or <area> with an href (HTML,
 // matched case-insensitively) and every element with an xlink:href (XML),
 // but those inside a <template>, whose content is inert (a browser
-// neither shows nor follows it; markup.HTMLLinks leaves them out too),
+// neither shows nor follows it; markup.HTMLLinks leaves them out too), or
+// a <noscript>, whose content a browser that runs scripts does not show
+// (intent.HoldsNoLinks: the HTML parser reads it as text; an XHTML page's
+// is left out alike),
 // resolved against pageURL and its base (intent.PageBase, as the page's
 // views and change records resolve them: the first base element with an
 // href, passed over for pageURL when it is not http or https, an ftp: or
@@ -97,12 +100,14 @@ func extractLinks(doc *tree.Document, pageURL string, crawl bool) []*vigil.Link 
 			return true
 		}
 		href, ok := "", false
+		if intent.HoldsNoLinks(n) {
+			// A template's content is inert, a noscript's not shown
+			// where scripts run: no link of the page.
+			return false
+		}
 		switch strings.ToLower(n.Name) {
 		case "a", "area":
 			href, ok = attr(n, "href")
-		case "template":
-			// Its content is inert: no link of the page.
-			return false
 		}
 		if !ok {
 			href, ok = n.Attr("xlink:href")

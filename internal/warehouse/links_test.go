@@ -49,6 +49,18 @@ func TestExtractLinks(t *testing.T) {
 	if len(got) != 1 || got[0].Target != "http://example.com/a.html" {
 		t.Errorf("links with a template: %+v, want only a.html", got)
 	}
+	// A noscript's links are none of the page's (intent.HoldsNoLinks),
+	// in XHTML too, whose parser reads its content as elements.
+	for _, page := range []string{
+		`<html><body><noscript><a href="n.html">N</a></noscript><a href="a.html">A</a></body></html>`,
+		`<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><body><noscript><a href="n.html">N</a><svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"><a xlink:href="ns.html">S</a></svg></noscript><a href="a.html">A</a></body></html>`,
+	} {
+		doc, _, _ = markup.ParseBytes([]byte(page), nil)
+		got = warehouse.ExtractLinks(doc, "http://example.com/")
+		if len(got) != 1 || got[0].Target != "http://example.com/a.html" {
+			t.Errorf("links with a noscript: %+v, want only a.html", got)
+		}
+	}
 	// <base href> moves relative links.
 	doc, _, _ = markup.ParseBytes([]byte(`<html><head><base href="http://cdn.example/x/"></head><body><a href="y">y</a></body></html>`), nil)
 	got = warehouse.ExtractLinks(doc, "http://example.com/")

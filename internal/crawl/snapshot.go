@@ -182,7 +182,7 @@ func Decode(r io.Reader, maxBytes int64) (*Snapshot, error) {
 		if field := badTime(data); field != "" {
 			return nil, vigil.Errorf(vigil.EINVALID, "snapshot: %s: %v", field, err)
 		}
-		return nil, jsonError(err)
+		return nil, jsonError(err, len(data))
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, vigil.Errorf(vigil.EINVALID, "snapshot: data after the snapshot at byte %d", dec.InputOffset())
@@ -217,15 +217,15 @@ func badTime(data []byte) string {
 }
 
 // jsonError turns an error of encoding/json into an EINVALID error that
-// says where.
-func jsonError(err error) error {
+// says where; size is the length of the input, where one cut short ends.
+func jsonError(err error, size int) error {
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.Is(err, io.EOF):
 		return vigil.Errorf(vigil.EINVALID, "snapshot: empty input")
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		return vigil.Errorf(vigil.EINVALID, "snapshot: unexpected end of input")
+		return vigil.Errorf(vigil.EINVALID, "snapshot: unexpected end of input at byte %d: the file is cut short", size)
 	case errors.As(err, &syn):
 		return vigil.Errorf(vigil.EINVALID, "snapshot: invalid JSON at byte %d: %v", syn.Offset, syn)
 	case errors.As(err, &typ):

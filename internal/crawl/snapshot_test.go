@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -145,7 +146,8 @@ func TestDecodeErrors(t *testing.T) {
 	}{
 		{"empty", nil, "snapshot: empty input"},
 		{"syntax", []byte(`{"format": "vigil-site-snapshot/2",}`), "snapshot: invalid JSON at byte 36: invalid character '}' looking for beginning of object key string"},
-		{"truncated", good[:len(good)/2], "snapshot: unexpected end of input"},
+		// cut short: where, as a syntax error says where
+		{"truncated", good[:len(good)/2], fmt.Sprintf("snapshot: unexpected end of input at byte %d: the file is cut short", len(good)/2)},
 		{"after", append(append([]byte{}, good...), []byte(`{}`)...), "snapshot: data after the snapshot at byte"},
 		{"array", []byte(`[]`), "snapshot: the snapshot: a JSON array where an object belongs"},
 		{"unknown field", edit(func(m map[string]any) { page(m, 1)["colour"] = "red" }), `snapshot: json: unknown field "colour"`},

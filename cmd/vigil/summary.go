@@ -5,13 +5,25 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/vigil-web/vigil/delta"
 	"github.com/vigil-web/vigil/markup"
 	"github.com/vigil-web/vigil/tree"
 )
+
+// lineName is a file's name as a line of the summary shows it: as it is,
+// or quoted as Go quotes a string when it holds a control character (a line
+// break would split the line) or is not UTF-8.
+func lineName(name string) string {
+	if !utf8.ValidString(name) || strings.IndexFunc(name, unicode.IsControl) >= 0 {
+		return strconv.Quote(name)
+	}
+	return name
+}
 
 // writeSummary writes one line of counts, then one line per change: the
 // path of the node in the old version, and for moves and inserts where it
@@ -24,7 +36,7 @@ func writeSummary(w io.Writer, d *delta.Delta, old, new *tree.Flat) error {
 	bw := bufio.NewWriter(w)
 	// A page's texts are joined as a reader reads them (markup.JoinTexts).
 	html := new.Len() > 0 && strings.EqualFold(new.Name(new.Root()), "html")
-	fmt.Fprintf(bw, "%s -> %s: %s\n", d.From, d.To, statsText(d.Stats(), false))
+	fmt.Fprintf(bw, "%s -> %s: %s\n", lineName(d.From), lineName(d.To), statsText(d.Stats(), false))
 	if o := d.Outside; o != nil {
 		doctype, prolog, epilog := o.Changed()
 		if doctype && strings.Join(strings.Fields(o.Old.Doctype), " ") != strings.Join(strings.Fields(o.New.Doctype), " ") {

@@ -555,6 +555,10 @@ func (s *Server) createToken(r *http.Request, u *vigil.User, name string, ttl ti
 	if strings.ContainsFunc(name, unicode.IsControl) {
 		return nil, "", fieldError("name", "name must have no control character")
 	}
+	if len(name) > 200 {
+		// The store's limit (vigil.Token.Validate), said on the field.
+		return nil, "", fieldError("name", "name: a token name is 200 bytes at most")
+	}
 	secret, err := randomSecret(32)
 	if err != nil {
 		return nil, "", err

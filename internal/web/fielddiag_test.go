@@ -33,6 +33,7 @@ func TestFieldDiagnostics(t *testing.T) {
 		{"admin missing", "PUT", "/api/v1/users/" + strconv.FormatInt(erin, 10) + "/admin", `{}`, "admin", "admin required"},
 		{"token name", "POST", "/api/v1/tokens", `{"name": " "}`, "name", "a token needs a name"},
 		{"token name control", "POST", "/api/v1/tokens", `{"name": "a\u0007b"}`, "name", "control character"},
+		{"token name too long", "POST", "/api/v1/tokens", `{"name": "` + strings.Repeat("n", 201) + `"}`, "name", "200 bytes"},
 		{"expiresIn too short", "POST", "/api/v1/tokens", `{"name": "t", "expiresIn": "5s"}`, "expiresIn", "expiresIn must be a duration"},
 		{"expiresIn not a duration", "POST", "/api/v1/tokens", `{"name": "t", "expiresIn": "a month"}`, "expiresIn", "expiresIn must be a duration"},
 		{"expiresIn empty", "POST", "/api/v1/tokens", `{"name": "t", "expiresIn": ""}`, "expiresIn", "expiresIn is empty"},

@@ -21,6 +21,11 @@ import (
 type bodyMembers struct {
 	values  []bodyValue
 	unknown *unknownMember
+	// twice is the first member given twice in an object of a type
+	// (a struct or a map), which encoding/json would read as its last
+	// value, ignoring the first: its path, or the object's when its name
+	// does not read as a field name; nil when there is none.
+	twice *string
 }
 
 // bodyValue is a value of the body at path: it lies after byte start (its
@@ -94,6 +99,7 @@ func (m *bodyMembers) value(dec *json.Decoder, t reflect.Type, path string, name
 		case t.Kind() != reflect.Map:
 			obj = nil
 		}
+		var seen map[string]bool
 		for dec.More() {
 			k, err := dec.Token()
 			key, ok := k.(string)
@@ -104,6 +110,15 @@ func (m *bodyMembers) value(dec *json.Decoder, t reflect.Type, path string, name
 			memberPath, memberNamed := path, named && fieldName.MatchString(key)
 			if memberNamed {
 				memberPath = joinPath(path, key)
+			}
+			if obj != nil {
+				if seen[key] && m.twice == nil {
+					m.twice = &memberPath
+				}
+				if seen == nil {
+					seen = map[string]bool{}
+				}
+				seen[key] = true
 			}
 			switch {
 			case obj == nil:

@@ -542,6 +542,11 @@ func readJSON(r *http.Request, v any) error {
 	if members != nil && members.unknown != nil {
 		return unknownField(members.unknown)
 	}
+	if members != nil && members.twice != nil {
+		// encoding/json keeps a member's last value: the first would be
+		// ignored, where a body is taken whole or refused.
+		return twiceField(*members.twice)
+	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
@@ -577,6 +582,15 @@ func readJSON(r *http.Request, v any) error {
 		return vigil.Errorf(vigil.EINVALID, "invalid JSON body: %s: more after the object", jsonPosition(body, more))
 	}
 	return nil
+}
+
+// twiceField is readJSON's error for a member given twice in its object,
+// at path ("" for the body's top, whose member's name is not said).
+func twiceField(path string) error {
+	if path == "" {
+		return vigil.Errorf(vigil.EINVALID, "invalid JSON body: a member is given twice: give each once")
+	}
+	return fieldError(path, fmt.Sprintf("invalid JSON body: %s is given twice: give it once", path))
 }
 
 // unknownField is readJSON's error for u, a member that the endpoint's

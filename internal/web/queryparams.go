@@ -81,6 +81,9 @@ func apiQueryParameters(doc []byte) (map[string][]string, error) {
 // filter were given. A route openapi.json does not document is not
 // checked.
 //
+// A parameter given more than once (?sentinel=1&sentinel=2) is refused
+// (EINVALID, naming it): the handlers read its first value only.
+//
 // A parameter given with an empty value (?sentinel=) is refused too
 // (EINVALID, naming it): the handlers read an empty value as the
 // parameter's absence, so a script whose variable was unset got every
@@ -114,6 +117,11 @@ func documentedQuery(params map[string][]string, pattern string, h apiFunc) apiF
 			for _, k := range keys {
 				if slices.Contains(q[k], "") {
 					return vigil.Errorf(vigil.EINVALID, "%s must not be empty: give it a value, or leave it out", k)
+				}
+				if len(q[k]) > 1 {
+					// The handlers read the first value: the others
+					// would be ignored.
+					return vigil.Errorf(vigil.EINVALID, "%s is given more than once: give it once", k)
 				}
 			}
 		}

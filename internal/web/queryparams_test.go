@@ -105,3 +105,31 @@ func TestAPIRefusesEmptyQueryValues(t *testing.T) {
 		}
 	}
 }
+
+// TestAPIRefusesRepeatedQueryParameters: a query parameter given twice
+// (?sentinel=1&sentinel=2) is refused (400, naming it), as an empty one
+// is: the handlers read its first value only, so the second was ignored,
+// and GET /api/v1/changes?sentinel=1&sentinel=2 answered sentinel 1's
+// changes alone to a script that asked for both.
+func TestAPIRefusesRepeatedQueryParameters(t *testing.T) {
+	s, u := newTestServer(t)
+	mux := http.NewServeMux()
+	s.Register(mux)
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	auth := bearer(t, s.Store, u, "vgl_repeated_query_values")
+	for _, q := range []struct{ path, name string }{
+		{"/api/v1/changes?sentinel=1&sentinel=2", "sentinel"},
+		{"/api/v1/sentinels?limit=1&limit=2", "limit"},
+		{"/api/v1/notifications?state=dead&order=desc&state=sent", "state"},
+	} {
+		status, body := apiCall(t, srv.URL, auth, "GET", q.path, "")
+		msg := ""
+		if e, ok := body["error"].(map[string]any); ok {
+			msg, _ = e["message"].(string)
+		}
+		if want := q.name + " is given more than once: give it once"; status != 400 || msg != want {
+			t.Errorf("GET %s: %d %q, want 400 %q", q.path, status, msg, want)
+		}
+	}
+}

@@ -27,7 +27,11 @@ type Sentinel struct {
 	Spec      json.RawMessage `json:"spec"`
 	Status    SentinelStatus  `json:"status"`
 	CreatedAt time.Time       `json:"createdAt"`
-	UpdatedAt time.Time       `json:"updatedAt"`
+	// UpdatedAt is when the sentinel was created or last edited (its
+	// definition saved: SentinelStore.UpdateSentinel, saving it unchanged
+	// included). Pausing, resuming and asking for a check now
+	// (SentinelStore.SetSentinelStatus) leave it.
+	UpdatedAt time.Time `json:"updatedAt"`
 	// NextCheck is when the sentinel is next due; the scheduler sets it.
 	NextCheck time.Time `json:"nextCheck,omitzero"`
 	// LastCheck is when the sentinel was last checked, zero if never.

@@ -280,7 +280,8 @@ type SentinelStore interface {
 	// number matching without Offset and Limit.
 	FindSentinels(ctx context.Context, f SentinelFilter) ([]*Sentinel, int, error)
 	// UpdateSentinel replaces name, source, spec, status, next check and
-	// time zone (Sentinel.TimeZone), and sets UpdatedAt. It keeps the
+	// time zone (Sentinel.TimeZone), and sets UpdatedAt: it saves an edit
+	// of the sentinel (SetSentinelStatus changes its status alone). It keeps the
 	// stored FeedGeneration, which it sets in s: an update made from a
 	// copy read before a rotation does not revive the revoked feed URLs.
 	// It returns ENOTFOUND if the sentinel does not exist.
@@ -295,6 +296,13 @@ type SentinelStore interface {
 	// lock of CreateSentinel's look:
 	// of a rename and an add of one name at once, one succeeds.
 	UpdateSentinels(ctx context.Context, list []*Sentinel) error
+	// SetSentinelStatus sets a sentinel's status and NextCheck, and
+	// nothing else: pausing, resuming and asking for a check now change
+	// when a sentinel is checked, not what it watches, so its UpdatedAt
+	// (the last edit of its definition) stays. It returns EINVALID for a
+	// status other than active or paused, or a NextCheck the stores
+	// cannot keep, and ENOTFOUND if the sentinel does not exist.
+	SetSentinelStatus(ctx context.Context, id int64, status SentinelStatus, next time.Time) error
 	// RotateSentinelFeed adds one to a sentinel's FeedGeneration, revoking
 	// the feed URLs made with the one before, and returns the new
 	// generation. Concurrent rotations each get a generation of their own.

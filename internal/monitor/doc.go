@@ -55,8 +55,8 @@
 // cannot be compared with the previous one (compareFailure), which stays
 // the reference; a previous crawl that cannot be compared of itself
 // (errReference: it reads, but no longer validates) stays it until the
-// sentinel is edited (or resumed, or checked now: each sets UpdatedAt),
-// the failure saying so, and the first check after that edit takes its
+// sentinel is edited (UpdatedAt; a pause, a resume or a check now is no
+// edit), the failure saying so, and the first check after that edit takes its
 // crawl as the new reference, reporting nothing. A previous crawl the
 // store gives but that cannot be read (decodeSite) is replaced by the
 // check's crawl, the check failing once to say that what changed since

@@ -278,9 +278,9 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 		// was edited since it was recorded, as its failure asks
 		// (compareFailure): this crawl is the new reference, as
 		// crawled, nothing carried over from the crawl that cannot be
-		// compared. Resuming the sentinel, or asking for a check now,
-		// does it too (each sets UpdatedAt), of a reference that
-		// cannot be compared alone: a good one is compared with.
+		// compared. Pausing, resuming and asking for a check now are
+		// no edits (SetSentinelStatus leaves UpdatedAt): they never
+		// replace it.
 		m.Logger.Warn("site's last crawl cannot be compared, sentinel edited since: this crawl is the new reference", LogSentinel, j.s.ID, logURL(site.URL), "pages", len(c.record.Snapshot.Pages), LogError, err)
 		cur = c.record
 		if j.rec.Site, err = encodeSite(cur); err != nil {

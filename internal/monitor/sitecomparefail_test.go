@@ -97,8 +97,11 @@ func TestSiteCompareFails(t *testing.T) {
 // edit that leaves the crawl as it was (the sentinel saved unchanged)
 // makes the next crawl the new reference, reporting nothing and failing
 // no more, and the check after compares with it. Pausing and resuming
-// the sentinel, which sets its UpdatedAt as an edit does, leaves a good
-// reference alone: the change made meanwhile is reported. Before, such
+// the sentinel, and asking for a check now (none sets its UpdatedAt, as
+// an edit does), leave a good
+// reference alone: the change made meanwhile is reported; nor do they
+// replace a reference that cannot be compared, which still fails the
+// check after them, saying to edit. Before, such
 // a reference was kept for ever, an edit that did not change the crawl
 // included, and the sentinel failed at every check.
 func TestSiteCompareFailsEdited(t *testing.T) {
@@ -135,8 +138,13 @@ func TestSiteCompareFailsEdited(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// Not edited since the reference: each check fails, saying what to do.
-	for range 2 {
+	// Not edited since the reference: each check fails, saying what to
+	// do; so does one after a pause, a resume and a check now, which are
+	// no edits.
+	for i := range 2 {
+		if i == 1 {
+			setStatuses(t, db, sen, now)
+		}
 		checkWhenDue(t, m, sen, &now)
 		msg := stateSummary(t, db, sen).CheckErrors[start]
 		for _, want := range []string{"could not be compared with its last crawl", "stays the reference until the sentinel is edited",
@@ -177,20 +185,33 @@ func TestSiteCompareFailsEdited(t *testing.T) {
 	// Paused and resumed: the good reference stays, and the change made
 	// meanwhile is reported.
 	site.Set(docsRelease("Run the newest installer.", "Ask us.", true), nil)
-	for _, st := range []vigil.SentinelStatus{vigil.SentinelPaused, vigil.SentinelActive} {
-		if cur, err = db.FindSentinelByID(ctx, sen.ID); err != nil {
-			t.Fatal(err)
-		}
-		cur.Status = st
-		if err := db.UpdateSentinel(ctx, cur); err != nil {
-			t.Fatal(err)
-		}
-	}
+	setStatuses(t, db, sen, now)
 	checkWhenDue(t, m, cur, &now)
 	if sum := stateSummary(t, db, cur); len(sum.CheckErrors) != 0 {
 		t.Errorf("after the resume: errors %v; want none", sum.CheckErrors)
 	}
 	wantGuideChanged(t, db, cur, site.URL("/docs/guide.html"), "after the resume: the guide changed")
+}
+
+// setStatuses pauses sentinel s, resumes it and asks for a check of it
+// at now, as the API and the dashboard do (SetSentinelStatus): none of
+// them is an edit.
+func setStatuses(t *testing.T, db vigil.Store, s *vigil.Sentinel, now time.Time) {
+	t.Helper()
+	ctx := context.Background()
+	cur, err := db.FindSentinelByID(ctx, s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range []vigil.SentinelStatus{vigil.SentinelPaused, vigil.SentinelActive, vigil.SentinelActive} {
+		next := cur.NextCheck
+		if st == vigil.SentinelActive {
+			next = now
+		}
+		if err := db.SetSentinelStatus(ctx, s.ID, st, next); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // checkWhenDue moves the clock *now to when sentinel s is due, as its

@@ -224,6 +224,28 @@ func (db *DB) UpdateSentinels(ctx context.Context, list []*vigil.Sentinel) error
 	return nil
 }
 
+// SetSentinelStatus implements vigil.SentinelStore: one statement,
+// which writes the status and the next check alone, so that a pause, a
+// resume or a check now neither counts as an edit (UpdatedAt) nor writes
+// back a stale copy of what an edit saved meanwhile.
+func (db *DB) SetSentinelStatus(ctx context.Context, id int64, status vigil.SentinelStatus, next time.Time) error {
+	if status != vigil.SentinelActive && status != vigil.SentinelPaused {
+		return vigil.Errorf(vigil.EINVALID, "sentinel status %q must be active or paused", status)
+	}
+	if err := vigil.CheckStorableTime("sentinel nextCheck", next); err != nil {
+		return err
+	}
+	err := db.update(ctx, func(tx execer) error {
+		var one int
+		err := tx.QueryRowContext(ctx, q("UPDATE sentinels SET status = ?, next_check = ? WHERE id = ? RETURNING 1"), string(status), tv(next), id).Scan(&one)
+		return notFound(err, "sentinel %d not found", id)
+	})
+	if err != nil {
+		return fmt.Errorf("set the status of sentinel %d: %w", id, err)
+	}
+	return nil
+}
+
 // RotateSentinelFeed implements vigil.SentinelStore: one statement, so
 // that concurrent rotations add one each.
 func (db *DB) RotateSentinelFeed(ctx context.Context, id int64) (int64, error) {

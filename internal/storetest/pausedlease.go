@@ -37,14 +37,13 @@ func testRecordChecksPausedLease(t *testing.T, s interface {
 	set := t0.Add(2 * time.Hour)
 	for i, sn := range sens {
 		// Paused as the API and the dashboard pause: the sentinel read,
-		// its status set, written back with the NextCheck it read.
+		// its status set with the NextCheck it read.
 		cur, err := s.FindSentinelByID(ctx, sn.ID)
 		must(t, err)
-		cur.Status = vigil.SentinelPaused
 		if i == 1 {
 			cur.NextCheck = set
 		}
-		must(t, s.UpdateSentinel(ctx, cur))
+		must(t, s.SetSentinelStatus(ctx, cur.ID, vigil.SentinelPaused, cur.NextCheck))
 	}
 	checked := t0.Add(time.Minute)
 	recs := make([]*vigil.CheckRecord, len(sens))

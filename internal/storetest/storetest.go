@@ -58,6 +58,7 @@ func Run(t *testing.T, open Opener) {
 		"SentinelNameUnique":          testSentinelNameUnique,
 		"SentinelRenameUnique":        testSentinelRenameUnique,
 		"SentinelsUpdated":            testSentinelsUpdatedTogether,
+		"SentinelStatus":              testSentinelStatus,
 		"SentinelFeedRotation":        testSentinelFeedRotation,
 		"SentinelFeedConcurrent":      testSentinelFeedRotationConcurrent,
 		"SentinelTimeZone":            testSentinelTimeZone,

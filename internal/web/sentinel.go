@@ -475,7 +475,8 @@ func (s *Server) ownSentinel(ctx context.Context, u *vigil.User, idText string) 
 }
 
 // setStatus pauses, resumes or schedules a sentinel for a check now, for
-// u, its owner, in whose zone a refusal says a time.
+// u, its owner, in whose zone a refusal says a time. None of them is an
+// edit: the sentinel's UpdatedAt stays (vigil.SentinelStore.SetSentinelStatus).
 func (s *Server) setStatus(ctx context.Context, u *vigil.User, sen *vigil.Sentinel, action string) error {
 	now := s.now().UTC()
 	switch action {
@@ -508,7 +509,10 @@ func (s *Server) setStatus(ctx context.Context, u *vigil.User, sen *vigil.Sentin
 	default:
 		return vigil.Errorf(vigil.ENOTFOUND, "no sentinel action: the actions are pause, resume, check-now and delete")
 	}
-	if err := s.Store.UpdateSentinel(ctx, sen); err != nil {
+	// The status and the next check alone: not an edit of the sentinel,
+	// whose UpdatedAt stays (a site's reference that can never be
+	// compared again is replaced after an edit alone).
+	if err := s.Store.SetSentinelStatus(ctx, sen.ID, sen.Status, sen.NextCheck); err != nil {
 		return err
 	}
 	s.kick()

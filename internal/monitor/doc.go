@@ -60,7 +60,9 @@
 // crawl as the new reference, reporting nothing. A previous crawl the
 // store gives but that cannot be read (decodeSite) is replaced by the
 // check's crawl, the check failing once to say that what changed since
-// was not compared (unreadableFailure). A start page that comes to
+// was not compared (unreadableFailure), and telling the contacts at
+// once (failedOnce): that failure ends at the next check, before a run
+// of failures is told. A start page that comes to
 // redirect out of the directory the site was crawled in (no scope
 // written) fails the check, the previous crawl staying the reference,
 // but for a move to https alone (same host, each scheme's default port,

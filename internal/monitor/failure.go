@@ -56,6 +56,39 @@ func (m *Monitor) failedUnrecorded(ctx context.Context, j *job, ps *pageState, u
 	ps.CheckError, ps.CheckErrorOf = why, j.plan.checkKey()
 }
 
+// failedOnce records a failure of j's check of the page url as
+// failedUnrecorded does, for a failure that ends with this check (a site
+// whose last crawl could not be read, its crawl the new reference): the
+// next check works, ending the run of failures before FailureNotice, so
+// the sentinel's contacts are told of it now, once, unless failure
+// notices are off (FailureNotice negative). The run stays untold
+// (FailureSent), so the next check says nothing of it working again.
+// A failure that may pass (a fetch, a store busy) waits for
+// FailureNotice instead (pageFailing).
+func (m *Monitor) failedOnce(ctx context.Context, j *job, ps *pageState, url, why string, now time.Time) {
+	told := ps.FailureSent
+	m.failedUnrecorded(ctx, j, ps, url, why, now)
+	if !told && ps.FailureSent {
+		return // the run's notice, sent now, says why
+	}
+	if m.FailureNotice < 0 || !j.plan.notifies() {
+		return
+	}
+	at := messageTime(now, j.location())
+	url = vigil.RedactURL(url) // the notice names the page, never its password
+	msg := &vigil.Message{SentinelID: j.s.ID, SentinelName: j.s.Name, URL: url, Changes: []*vigil.MessageItem{},
+		Subject: subjectLine(j.s.Name, subjectEntry{page: url, what: " check failed at " + at}),
+		Failure: &vigil.PageFailure{URL: url, Since: now.UTC(), Error: why}}
+	msg.Text = fmt.Sprintf("Sentinel %s failed to check %s at %s.\nThe error: %s\n\n"+
+		"Vigil goes on checking it; nothing needs doing.\n", j.s.Name, url, at, why)
+	msg.HTML = fmt.Sprintf("<p>Sentinel <b>%s</b> failed to check <a href=\"%s\">%s</a> at %s.</p>\n"+
+		"<p>The error: %s</p>\n<p>Vigil goes on checking it; nothing needs doing.</p>\n",
+		html.EscapeString(j.s.Name), html.EscapeString(url), html.EscapeString(url), at, html.EscapeString(why))
+	m.addLinks(ctx, j, msg)
+	m.holdTold(j.rec, "check failed once, owner told", LogSentinel, j.s.ID, logURL(url))
+	m.enqueue(j, msg, -1, now)
+}
+
 // pageWorks records a good fetch of a sentinel's page: it ends a run of
 // failures, and if its contacts were told of that run, tells them it is
 // over.

@@ -255,12 +255,13 @@ func (m *Monitor) checkSite(ctx context.Context, j *job, now time.Time, grant *m
 		// lest the user never hear that what changed since the last
 		// crawl was not compared: the next check compares with this
 		// crawl. Kept as the previous crawl, the unreadable one would
-		// fail every check. As a failed check, it says nothing else of
+		// fail every check. Its contacts are told now (failedOnce): the
+		// run of failures ends at the next check. As a failed check, it says nothing else of
 		// its crawl (noteMisses): the next check notes it.
 		j.st.SiteNotes, j.st.SiteNotesOf = nil, ""
 		noteMisses = false
 		j.outcome = schedule.Failed
-		m.failedUnrecorded(ctx, j, ps, site.URL, unreadableFailure(unreadable), now)
+		m.failedOnce(ctx, j, ps, site.URL, unreadableFailure(unreadable), now)
 		m.Logger.Error("site check failed: site snapshot unreadable, this crawl the new reference", LogSentinel, j.s.ID, logURL(site.URL), LogError, unreadable)
 		return
 	}

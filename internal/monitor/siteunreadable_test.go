@@ -77,3 +77,69 @@ func TestSiteSnapshotUnreadable(t *testing.T) {
 		})
 	}
 }
+
+// TestSiteSnapshotUnreadableTold: the sentinel's contacts are told of a
+// check whose previous crawl could not be read, at once and once: the
+// failure ends at the next check, long before a run of failures is told
+// (FailureNotice), and the next check, which works, sends nothing of
+// working again. With failure notices off, or an interactive sentinel,
+// nobody is told. Before, the failure showed only on the dashboard and
+// in lastFetchError until the next check.
+func TestSiteSnapshotUnreadableTold(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		every  string
+		notice time.Duration
+		told   bool
+	}{
+		{"notified", "Notify By webhook https://hooks.example.test/x Every immediate", 0, true},
+		{"failure notices off", "Notify By webhook https://hooks.example.test/x Every immediate", -1, false},
+		{"interactive", "Every interactive", 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			db, wh, u := testStore(t)
+			site := crawltest.NewSite(t, docsRelease("Run the installer.", "Ask us.", true))
+			start := site.URL("/docs/")
+			now := time.Now().UTC()
+			sen := createSentinel(t, db, spec.NewChecker(now), u, "docs", "Create Sentinel docs Using site "+start+" "+tc.every)
+			m := siteMonitor(db, wh, fetch.Options{}, &now)
+			m.FailureNotice = tc.notice
+			runOnce(t, m, 1) // the reference
+
+			states, err := db.SentinelStates(ctx, []int64{sen.ID})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := db.RecordChecks(ctx, []*vigil.CheckRecord{{SentinelID: sen.ID, CheckedAt: now, NextCheck: now.Add(time.Hour),
+				State: states[sen.ID], Site: []byte("not a site record")}}); err != nil {
+				t.Fatal(err)
+			}
+			checkAnHourLater(t, m, db, sen, &now)
+			failures := func() (n int, last *vigil.PageFailure) {
+				for _, msg := range messagesOf(t, db, u, sen) {
+					if msg.Failure != nil {
+						n, last = n+1, msg.Failure
+					}
+				}
+				return n, last
+			}
+			n, f := failures()
+			switch {
+			case !tc.told && n != 0:
+				t.Fatalf("%d failure notices, want none", n)
+			case tc.told && n != 1:
+				t.Fatalf("%d failure notices, want 1", n)
+			case tc.told && (f.URL != start || f.Recovered || !strings.Contains(f.Error, "last crawl could not be read") ||
+				!strings.Contains(f.Error, "was not compared")):
+				t.Errorf("failure notice %+v: want %s failed, its last crawl not read, the change since not compared", f, start)
+			}
+
+			// The next check works, and tells nothing more of the failure.
+			checkAnHourLater(t, m, db, sen, &now)
+			if again, _ := failures(); again != n {
+				t.Errorf("%d failure notices after the check that worked, want %d", again, n)
+			}
+		})
+	}
+}

@@ -84,7 +84,8 @@ type FetchResult struct {
 // body; when a redirect was refused (robots.txt, the address guard,
 // CheckRedirect), the result's URL is where it led; when no answer came
 // (a connection refused, a name that does not resolve, a timeout before
-// the answer), the result holds the URL of the page that failed, no
+// the answer, redirects that loop or pass the cap, a rendered page that
+// did not come), the result holds the URL of the page that failed, no
 // status, and the time spent (FetchedAt, Duration), which its failed
 // version keeps. An error wrapping
 // ErrHostBusy is not the page's: it (or the page a redirect led to) was

@@ -48,7 +48,10 @@ func isRedirect(status int) bool {
 // redirect led to that fails is named the same way ("redirect to URL:
 // HTTP error status 404"). A redirect to a page the fetch asked already
 // is a loop, which fails at once naming the pages on it ("redirect loop:
-// A → B → A", ErrRedirects), where it was followed to MaxRedirects.
+// A → B → A", ErrRedirects), where it was followed to MaxRedirects; a
+// loop, and a fetch redirected more than MaxRedirects times, give a
+// result holding the URL asked, no status, and the time the redirects
+// took.
 func (c *Client) follow(ctx context.Context, req *vigil.FetchRequest, u *url.URL) (*vigil.FetchResult, error) {
 	var start, deadline time.Time
 	retried := false
@@ -129,11 +132,15 @@ func (c *Client) follow(ctx context.Context, req *vigil.FetchRequest, u *url.URL
 		if slices.Contains(chain, next.String()) {
 			// Asked again, it answers again as it did: a loop, which
 			// following to the cap only made requests of.
-			return nil, fmt.Errorf("fetch %s: %w", vigil.RedactURL(req.URL), &redirectLoopError{chain: append(chain, next.String())})
+			// The page asked fails, after the time its redirects took,
+			// which its failed version keeps as any other's.
+			res := &vigil.FetchResult{URL: chain[0], FetchedAt: start, Duration: time.Since(start)}
+			return res, fmt.Errorf("fetch %s: %w", vigil.RedactURL(req.URL), &redirectLoopError{chain: append(chain, next.String())})
 		}
 		chain = append(chain, next.String())
 		if hops >= c.opt.MaxRedirects {
-			return nil, fmt.Errorf("fetch %s: %w: more than %d redirects", vigil.RedactURL(req.URL), ErrRedirects, c.opt.MaxRedirects)
+			res := &vigil.FetchResult{URL: chain[0], FetchedAt: start, Duration: time.Since(start)}
+			return res, fmt.Errorf("fetch %s: %w: more than %d redirects", vigil.RedactURL(req.URL), ErrRedirects, c.opt.MaxRedirects)
 		}
 		if next.User != nil {
 			// Credentials the user never typed for that host, as a

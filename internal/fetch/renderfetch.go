@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -36,10 +37,19 @@ func (c *Client) render(ctx context.Context, req *vigil.FetchRequest, u *url.URL
 	deadline := start.Add(c.opt.TotalTimeout)
 	page, retried := req.URL, false
 	for {
-		p, err := c.renderOnce(ctx, deadline, req, page)
+		p, asked, err := c.renderOnce(ctx, deadline, req, page)
 		if err != nil {
 			release()
-			return nil, err
+			if !asked || errors.Is(err, ErrUnsupported) {
+				// Never asked for (its host refused), or what came is
+				// no page to render (a download): no result.
+				return nil, err
+			}
+			// The browser asked for the page and none came (a refused
+			// connection, a timeout, a redirect loop): the page that
+			// failed and the time the fetch took, as the plain fetch
+			// gives when no answer came (follow).
+			return &vigil.FetchResult{URL: page, FetchedAt: start, Duration: time.Since(start)}, err
 		}
 		var wait time.Duration
 		final, err := url.Parse(p.URL)
@@ -63,8 +73,9 @@ func (c *Client) render(ctx context.Context, req *vigil.FetchRequest, u *url.URL
 
 // renderOnce renders target, req's URL or the page a retry asks again,
 // by deadline: its status 200 and URL target when the Renderer is no
-// PageRenderer (or tells neither).
-func (c *Client) renderOnce(ctx context.Context, deadline time.Time, req *vigil.FetchRequest, target string) (*RenderedPage, error) {
+// PageRenderer (or tells neither). asked reports whether the Renderer
+// was asked for the page (its host not refused first).
+func (c *Client) renderOnce(ctx context.Context, deadline time.Time, req *vigil.FetchRequest, target string) (_ *RenderedPage, asked bool, _ error) {
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	if !c.opt.AllowPrivateNetworks {
@@ -73,20 +84,20 @@ func (c *Client) renderOnce(ctx context.Context, deadline time.Time, req *vigil.
 			err = c.checkHost(ctx, page.Hostname())
 		}
 		if err != nil {
-			return nil, fmt.Errorf("fetch %s: %w", vigil.RedactURL(req.URL), err)
+			return nil, false, fmt.Errorf("fetch %s: %w", vigil.RedactURL(req.URL), err)
 		}
 	}
 	p := &RenderedPage{}
 	if pr, ok := c.opt.Renderer.(PageRenderer); ok {
 		rp, err := pr.RenderPage(ctx, target)
 		if err != nil {
-			return nil, fmt.Errorf("fetch %s: render: %w", vigil.RedactURL(req.URL), c.hintTooLarge(err))
+			return nil, true, fmt.Errorf("fetch %s: render: %w", vigil.RedactURL(req.URL), c.hintTooLarge(err))
 		}
 		p = rp
 	} else {
 		html, err := c.opt.Renderer.Render(ctx, target)
 		if err != nil {
-			return nil, fmt.Errorf("fetch %s: render: %w", vigil.RedactURL(req.URL), c.hintTooLarge(err))
+			return nil, true, fmt.Errorf("fetch %s: render: %w", vigil.RedactURL(req.URL), c.hintTooLarge(err))
 		}
 		p.HTML = html
 	}
@@ -96,7 +107,7 @@ func (c *Client) renderOnce(ctx context.Context, deadline time.Time, req *vigil.
 	if p.URL == "" {
 		p.URL = target
 	}
-	return p, nil
+	return p, true, nil
 }
 
 // renderedResult is the result of req's render p, started at start.

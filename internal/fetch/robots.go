@@ -256,20 +256,29 @@ func parseRobots(status int, body []byte) *robotsRules {
 
 // robotsPaths returns body, a robots.txt, with the path of each of its
 // Allow and Disallow lines in the form robotsPath gives a page's path,
-// so that the two compare as RFC 9309 (§2.2.2) says they do.
+// so that the two compare as RFC 9309 (§2.2.2) says they do. A line
+// ends at "\n" or "\r", as the parser reads it (RFC 9309 §2.2: CR, LF
+// or CRLF).
 func robotsPaths(body []byte) []byte {
-	lines := bytes.SplitAfter(body, []byte("\n"))
-	for i, line := range lines {
-		colon := bytes.IndexByte(line, ':')
-		if colon < 0 {
-			continue
+	out := make([]byte, 0, len(body))
+	for len(body) > 0 {
+		end := bytes.IndexAny(body, "\r\n") + 1
+		if end == 0 {
+			end = len(body)
 		}
-		switch strings.ToLower(strings.TrimSpace(string(line[:colon]))) {
-		case "allow", "disallow":
-			lines[i] = append(line[:colon+1:colon+1], robotsPath(string(line[colon+1:]))...)
+		line := body[:end]
+		body = body[end:]
+		if colon := bytes.IndexByte(line, ':'); colon >= 0 {
+			switch strings.ToLower(strings.TrimSpace(string(line[:colon]))) {
+			case "allow", "disallow":
+				out = append(out, line[:colon+1]...)
+				out = append(out, robotsPath(string(line[colon+1:]))...)
+				continue
+			}
 		}
+		out = append(out, line...)
 	}
-	return bytes.Join(lines, nil)
+	return out
 }
 
 // robotsPath returns p, a path (with its query) of a page or of a

@@ -266,3 +266,21 @@ func TestRobotsPercentEncoding(t *testing.T) {
 		}
 	}
 }
+
+// TestRobotsPercentEncodingCRLines: a robots.txt whose lines end in a
+// carriage return alone (which the parser takes for a line end) has its
+// rules' paths read in the same form as a page's path, as one whose lines
+// end in "\n".
+func TestRobotsPercentEncodingCRLines(t *testing.T) {
+	const body = "User-agent: *\rDisallow: /%7ejoe\rDisallow: /café\r"
+	rules := parseRobots(200, []byte(body))
+	for _, raw := range []string{"http://h.example/~joe", "http://h.example/%7Ejoe", "http://h.example/caf%C3%A9"} {
+		u, err := url.Parse(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rules.allowed("vigil", u) {
+			t.Errorf("allowed(%s) = true, want false", raw)
+		}
+	}
+}

@@ -154,6 +154,10 @@ func (s *tagScope) start(name, space string, selfClosing bool, encoding string) 
 		s.open = append(s.open, scopeElement{name, "template"})
 	case space == "" && (name == "svg" || name == "math") && !selfClosing:
 		s.open = append(s.open, scopeElement{name, name})
+	case (space == "svg" || space == "math") && (name == "svg" || name == "math") && !selfClosing:
+		// An svg in an svg (or a math in it) stays in its space; followed,
+		// so that its end tag does not close the outer one's.
+		s.open = append(s.open, scopeElement{name, space})
 	case (space == "svg" || space == "math") && !selfClosing &&
 		isIntegrationPoint(name, space, func() string { return encoding }):
 		s.open = append(s.open, scopeElement{name, ""})

@@ -74,6 +74,8 @@ func TestMarkupRefs(t *testing.T) {
 		{"link in svg", `<svg><a href="/s"><text>S</text></a></svg>`, []string{"/s@14"}},
 		{"self-closing svg", `<svg/><base href="/h/">`, []string{"base /h/@18"}},
 		{"template in svg", `<svg><template><a href="/s"></template></svg>`, []string{"/s@24"}},
+		{"nested svg", `<svg><svg></svg><base href="/s/"></svg><base href="/h/">`, []string{"base /h/@51"}},
+		{"svg in math", `<math><svg></svg><base href="/m/"></math>`, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []string

@@ -297,3 +297,29 @@ func TestStoredCheckedLoadsUnderLaterRules(t *testing.T) {
 		})
 	}
 }
+
+// TestJSONTwiceQuotesName: a member written twice is named in its error as
+// an unknown member is, through short: a name that holds a terminal's
+// control characters, or a long one, is not written raw into the message.
+func TestJSONTwiceQuotesName(t *testing.T) {
+	long := strings.Repeat("k", 500)
+	for _, key := range []string{"\x1b]0;x\x07", long} {
+		k, _ := json.Marshal(key)
+		doc := `{"name":"a","using":{"sentinel":"b"},"monitor":{"kind":"all links",` + string(k) + `:1,` + string(k) + `:2}}`
+		_, err := DecodeSentinel([]byte(doc))
+		var fe FieldErrors
+		if !errors.As(err, &fe) {
+			t.Fatalf("error %v (%T), want FieldErrors", err, err)
+		}
+		twice := false
+		for _, e := range fe {
+			if strings.ContainsAny(e.Error(), "\x1b\x07") || strings.Contains(e.Error(), long) {
+				t.Errorf("error %q holds the member's name raw", e.Error())
+			}
+			twice = twice || strings.Contains(e.Msg, "given twice")
+		}
+		if !twice {
+			t.Errorf("errors %q: want one of a member given twice", fe.Error())
+		}
+	}
+}

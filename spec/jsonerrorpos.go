@@ -40,7 +40,8 @@ func sortByPlace(errs FieldErrors, data []byte) {
 
 // fieldOffsets returns the byte offset in data at which each member and
 // item begins, by its path as the decoder names it ("using.url",
-// "monitor.and[1]"; "" for the document), the first of a name written
+// "monitor.and[1]"; "" for the document; an unknown member's name
+// through short), the first of a name written
 // twice; and the paths of the members written twice in one object, once
 // each, in the order of their second writing.
 func fieldOffsets(data []byte) (at map[string]int64, twice []string) {
@@ -66,10 +67,14 @@ func fieldOffsets(data []byte) (at map[string]int64, twice []string) {
 				if err != nil || !ok {
 					return false
 				}
+				// Named as the decoder names an unknown member
+				// (short): the name is the user's, and a message
+				// quotes it.
+				name := join(path, short(key))
 				if seen[key]++; seen[key] == 2 {
-					twice = append(twice, join(path, key))
+					twice = append(twice, name)
 				}
-				if !value(join(path, key), off) {
+				if !value(name, off) {
 					return false
 				}
 			}

@@ -85,6 +85,9 @@ func unsignedURL(u string) string {
 	if h := strings.IndexByte(query, '#'); h >= 0 {
 		query, frag = query[:h], query[h:]
 	}
+	if !mayBeSigned(query) {
+		return u // most URLs: no scheme's signature, nothing to split
+	}
 	params := strings.Split(query, "&")
 	names := make([]string, len(params))
 	for i, p := range params {
@@ -145,6 +148,24 @@ func isSigningParam(name string, schemes []*signingScheme) bool {
 	for _, s := range schemes {
 		if s.prefix != "" && strings.HasPrefix(name, s.prefix) || slices.Contains(s.params, name) {
 			return true
+		}
+	}
+	return false
+}
+
+// mayBeSigned reports whether query may hold a signature parameter of a
+// signingScheme: each one's name holds "sig" (in any case), which a name
+// may also write percent-encoded. attrValue reads every src and href of
+// a page through unsignedURL, most of them with no signature.
+func mayBeSigned(query string) bool {
+	for i := 0; i+2 < len(query); i++ {
+		switch query[i] {
+		case '%':
+			return true
+		case 's', 'S':
+			if query[i+1]|0x20 == 'i' && query[i+2]|0x20 == 'g' {
+				return true
+			}
 		}
 	}
 	return false

@@ -16,10 +16,12 @@ import (
 )
 
 // lineName is a file's name as a line of the summary shows it: as it is,
-// or quoted as Go quotes a string when it holds a control character (a line
-// break would split the line) or is not UTF-8.
+// or quoted as Go quotes a string (and %q the texts of the changes) when
+// it holds a character that quoting escapes, one a terminal would act on
+// rather than show (a line break or a line separator would split the
+// line, a bidirectional override reorder it), or is not UTF-8.
 func lineName(name string) string {
-	if !utf8.ValidString(name) || strings.IndexFunc(name, unicode.IsControl) >= 0 {
+	if !utf8.ValidString(name) || strings.IndexFunc(name, func(r rune) bool { return !strconv.IsPrint(r) }) >= 0 {
 		return strconv.Quote(name)
 	}
 	return name

@@ -31,3 +31,24 @@ func TestSummaryQuotesOddFileNames(t *testing.T) {
 		t.Errorf("summary:\n%s\nwant two lines, the first starting %q", out, want)
 	}
 }
+
+// TestLineNameQuotesUnprintable: a name is quoted when %q would escape a
+// character of it, as the texts of the changes are: a control character,
+// and a bidirectional override (U+202E) or a line separator (U+2028),
+// which would reorder or break the line in a terminal or an editor.
+func TestLineNameQuotesUnprintable(t *testing.T) {
+	for name, quoted := range map[string]bool{
+		"old.xml":           false,
+		"a b/café.xml":      false,
+		"new\nline.xml":     true,
+		"lmx.\u202enew.xml": true,
+		"a\u2028b.xml":      true,
+		"bad\xffutf8.xml":   true,
+		"\u05e2\u05d1.xml":  false,
+	} {
+		got := lineName(name)
+		if want := strconv.Quote(name); quoted && got != want || !quoted && got != name {
+			t.Errorf("lineName(%q) = %s, want quoted %v", name, got, quoted)
+		}
+	}
+}

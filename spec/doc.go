@@ -251,8 +251,10 @@
 //     lapsed start and end times and events ("From 01/01/2003 has passed",
 //     at the date, with what to write instead), during(s) when s is not
 //     active ("start event is invalid"), To Now, cycles between lifespans,
-//     and a start not before the end ("To 11/01/2003 is not after From
-//     12/01/2003").
+//     a start not before the end ("To 11/01/2003 is not after From
+//     12/01/2003"), and a From or To, or the default To after a From,
+//     after the year 9999, the last an RFC 3339 time (the stored and JSON
+//     form) can hold.
 //
 // Warnings (Checked.Warnings) report what is legal but redundant: "X OR Y"
 // when every X change is a Y change (the seed's own scenario 2 writes
@@ -298,7 +300,10 @@
 // "defaulted" (see Checked.Defaulted), "urls", "requires" (see
 // Checked.Requires), "site" (see Checked.Site), "start", "end" (RFC 3339)
 // and "warnings"; the decoder ignores them. AND and OR chains are written as one array:
-// {"or": [a, b, c]} is (a OR b) OR c.
+// {"or": [a, b, c]} is (a OR b) OR c. A member written twice in one
+// object is an error at its path ("name: given twice"), where a JSON
+// decoder would keep the last silently; a stored sentinel read back is
+// not refused for it.
 //
 // # Differences from the seed
 //

@@ -36,7 +36,8 @@ func Build(old, new *tree.Document) (*Delta, error) {
 	if err != nil {
 		return nil, err
 	}
-	d.Outside = outsideChange(surroundingsOfDocument(old), surroundingsOfDocument(new))
+	html := comparedAsHTML(old.HTML, new.HTML)
+	d.Outside = outsideChange(surroundingsOf(old.Doctype, old.DoctypeAfter, old.Prolog, old.Epilog, html), surroundingsOf(new.Doctype, new.DoctypeAfter, new.Prolog, new.Epilog, html))
 	return d, nil
 }
 
@@ -137,7 +138,8 @@ func BuildMatched(m *Matching) (*Delta, error) {
 		return nil, err
 	}
 	o, n := m.Old.Flat, m.New.Flat
-	d.Outside = outsideChange(surroundingsOf(o.Doctype, o.DoctypeAfter, o.Prolog, o.Epilog, o.HTML), surroundingsOf(n.Doctype, n.DoctypeAfter, n.Prolog, n.Epilog, n.HTML))
+	html := comparedAsHTML(o.HTML, n.HTML)
+	d.Outside = outsideChange(surroundingsOf(o.Doctype, o.DoctypeAfter, o.Prolog, o.Epilog, html), surroundingsOf(n.Doctype, n.DoctypeAfter, n.Prolog, n.Epilog, html))
 	return d, nil
 }
 

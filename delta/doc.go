@@ -275,7 +275,9 @@
 //     (tree.IsXMLDeclarationComment), so that XHTML read as XML in one
 //     version and as HTML in the next is no change. Read as XML,
 //     <!--?xml version="1.0"?--> is a comment like any other, which a
-//     delta carries. Apply keeps the document's declarations where they
+//     delta carries, but between a version read as HTML and one read as
+//     XML (the first as a browser serialises it), where it is the
+//     declaration in both. Apply keeps the document's declarations where they
 //     stand, beside the nodes around them that the change leaves; a
 //     declaration that moved, came or went is not rebuilt. A delta whose
 //     prolog holds the processing instruction is malformed (Validate):

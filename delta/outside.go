@@ -62,6 +62,18 @@ func surroundingsOfDocument(doc *tree.Document) Surroundings {
 	return surroundingsOf(doc.Doctype, doc.DoctypeAfter, doc.Prolog, doc.Epilog, doc.HTML)
 }
 
+// comparedAsHTML reports whether a delta between two versions, one read
+// as HTML or not (old, new: tree.Document.HTML), leaves the comments
+// <!--?xml ...?--> before their roots out as declarations: when either
+// was. A version read as HTML and the next read as XML that holds the
+// comment as written (the first as a browser, or WriteXML, serialises
+// it) are then no change there, as XHTML read either way is; had the
+// second's comment been carried, Apply would refuse the delta for the
+// first (applyOutside), the version it was computed from. The version
+// read as XML takes such a delta as one written before deltas carried
+// those comments (applyOutside), keeping its own.
+func comparedAsHTML(old, new bool) bool { return old || new }
+
 // declarationOf returns the test of an XML declaration as the parser of a
 // document leaves one in its prolog: the processing instruction of an XML
 // parser (tree.IsXMLDeclaration), and in a document an HTML parser read
@@ -91,7 +103,8 @@ func isDeclarationOrComment(n *tree.Node) bool {
 // differs between two versions, as a delta between them would say with
 // its Outside.
 func OutsideChanged(old, new *tree.Document) bool {
-	return !surroundingsOfDocument(old).equal(surroundingsOfDocument(new))
+	html := comparedAsHTML(old.HTML, new.HTML)
+	return !surroundingsOf(old.Doctype, old.DoctypeAfter, old.Prolog, old.Epilog, html).equal(surroundingsOf(new.Doctype, new.DoctypeAfter, new.Prolog, new.Epilog, html))
 }
 
 // outsideChange returns the change between two versions' surroundings, or

@@ -121,10 +121,11 @@ type content struct {
 // follows it), and of a noscript, whose content a browser that runs
 // scripts does not show and the HTML parser reads as text (see the
 // package doc: an XHTML page's noscript, which the XML parser reads as
-// elements, is read alike). The name is compared without its case and a
-// namespace prefix.
+// elements, is read alike). The name is compared without its case, and
+// only unprefixed, as isNonContent compares it: an XML document's own
+// prefixed element (an XSLT stylesheet's xsl:template) is not HTML's.
 func HoldsNoLinks(n *tree.Node) bool {
-	return n != nil && n.Kind == tree.Element && elementIs(n, "template", "noscript")
+	return n != nil && n.Kind == tree.Element && len(n.Name) == 8 && isNonContent(n.Name)
 }
 
 // isNonContent reports whether an HTML element's text is not content:

@@ -67,7 +67,7 @@ func normalizeSpaceOnly(s string, invisible bool) string {
 // Persian or of the scripts of India), so that a change of it there is a
 // change of the text.
 func leaveOutInvisible(s string) string {
-	if !strings.ContainsAny(s, spec.Invisible) {
+	if !strings.ContainsFunc(s, spec.IsInvisible) {
 		return s
 	}
 	var b strings.Builder

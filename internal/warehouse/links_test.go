@@ -61,6 +61,13 @@ func TestExtractLinks(t *testing.T) {
 			t.Errorf("links with a noscript: %+v, want only a.html", got)
 		}
 	}
+	// An XML document's own prefixed element is not HTML's template: an
+	// XSLT stylesheet's links inside xsl:template are its links.
+	doc, _, _ = markup.ParseBytes([]byte(`<?xml version="1.0"?><xsl:stylesheet xmlns:xsl="http://www.w3.org/1999/XSL/Transform" version="1.0"><xsl:template match="/"><a href="x.html">X</a></xsl:template></xsl:stylesheet>`), nil)
+	got = warehouse.ExtractLinks(doc, "http://example.com/")
+	if len(got) != 1 || got[0].Target != "http://example.com/x.html" {
+		t.Errorf("links in an xsl:template: %+v, want x.html", got)
+	}
 	// <base href> moves relative links.
 	doc, _, _ = markup.ParseBytes([]byte(`<html><head><base href="http://cdn.example/x/"></head><body><a href="y">y</a></body></html>`), nil)
 	got = warehouse.ExtractLinks(doc, "http://example.com/")

@@ -28,8 +28,9 @@ import (
 //	5: until XHTML read as XML kept the white space of its pre, textarea, script and style as HTML does.
 //	6: until a body read as its source was one text node, not one a line (splitLines), and one served as text (text/plain, JSON) was read as HTML.
 //	7: until a body read as its source in a charset that is not ASCII-compatible (UTF-16 by its label or byte-order mark, ISO-2022-JP) was decoded before the ASCII page around it was written (markup.DecodeNotASCIICompatible).
-//	8: since.
-const treeReading = 8
+//	8: until a comment before the root shaped like an XML declaration (<!--?xml ...?-->) in a version read as XML was in its deltas (the tree was the same: the delta left the comment out).
+//	9: since.
+const treeReading = 9
 
 // treeStampPrefix starts the stamp of a stored tree delta; the reading
 // number and a newline follow. A compressed delta never starts with a NUL.

@@ -8,16 +8,17 @@ import (
 // Error codes carried by domain errors. The web adapter maps each code to an
 // HTTP status in one table; the command line maps them to exit codes.
 const (
-	ECONFLICT       = "ECONFLICT"       // the action conflicts with the current state
-	EINTERNAL       = "EINTERNAL"       // an unexpected failure; details are logged, not shown
-	EINVALID        = "EINVALID"        // the input is invalid; the message says which field
-	ENOTFOUND       = "ENOTFOUND"       // the entity does not exist
-	EUNAUTHORIZED   = "EUNAUTHORIZED"   // no valid session or token
-	EFORBIDDEN      = "EFORBIDDEN"      // the caller is known but the request is refused (a missing CSRF token)
-	ETOOLARGE       = "ETOOLARGE"       // the request is over a size limit
-	EMETHOD         = "EMETHOD"         // the resource exists but not with this method
-	ENOTIMPLEMENTED = "ENOTIMPLEMENTED" // the operation is not supported by this backend
-	EUNAVAILABLE    = "EUNAVAILABLE"    // the store is busy with another writer for now; the same request may succeed later
+	ECONFLICT         = "ECONFLICT"         // the action conflicts with the current state
+	EINTERNAL         = "EINTERNAL"         // an unexpected failure; details are logged, not shown
+	EINVALID          = "EINVALID"          // the input is invalid; the message says which field
+	ENOTFOUND         = "ENOTFOUND"         // the entity does not exist
+	EUNAUTHORIZED     = "EUNAUTHORIZED"     // no valid session or token
+	EFORBIDDEN        = "EFORBIDDEN"        // the caller is known but the request is refused (a missing CSRF token)
+	ETOOLARGE         = "ETOOLARGE"         // the request is over a size limit
+	EMETHOD           = "EMETHOD"           // the resource exists but not with this method
+	ENOTIMPLEMENTED   = "ENOTIMPLEMENTED"   // the operation is not supported by this backend
+	EUNAVAILABLE      = "EUNAVAILABLE"      // the store is busy with another writer for now; the same request may succeed later
+	EUNSUPPORTEDMEDIA = "EUNSUPPORTEDMEDIA" // the request's body is not of a type the operation reads (not JSON)
 )
 
 // Error is a domain error: a code a program can branch on and a message a

@@ -11,30 +11,32 @@ import (
 
 // codes maps each domain error code to its HTTP status: the one table.
 var codes = map[string]int{
-	vigil.ECONFLICT:       http.StatusConflict,
-	vigil.EINVALID:        http.StatusBadRequest,
-	vigil.ENOTFOUND:       http.StatusNotFound,
-	vigil.EUNAUTHORIZED:   http.StatusUnauthorized,
-	vigil.EFORBIDDEN:      http.StatusForbidden,
-	vigil.ETOOLARGE:       http.StatusRequestEntityTooLarge,
-	vigil.EMETHOD:         http.StatusMethodNotAllowed,
-	vigil.ENOTIMPLEMENTED: http.StatusNotImplemented,
-	vigil.EUNAVAILABLE:    http.StatusServiceUnavailable,
-	vigil.EINTERNAL:       http.StatusInternalServerError,
+	vigil.ECONFLICT:         http.StatusConflict,
+	vigil.EINVALID:          http.StatusBadRequest,
+	vigil.ENOTFOUND:         http.StatusNotFound,
+	vigil.EUNAUTHORIZED:     http.StatusUnauthorized,
+	vigil.EFORBIDDEN:        http.StatusForbidden,
+	vigil.ETOOLARGE:         http.StatusRequestEntityTooLarge,
+	vigil.EMETHOD:           http.StatusMethodNotAllowed,
+	vigil.ENOTIMPLEMENTED:   http.StatusNotImplemented,
+	vigil.EUNAVAILABLE:      http.StatusServiceUnavailable,
+	vigil.EUNSUPPORTEDMEDIA: http.StatusUnsupportedMediaType,
+	vigil.EINTERNAL:         http.StatusInternalServerError,
 }
 
 // errorTitles names what went wrong, by domain error code, as the title
 // of the dashboard's error page; another code's page is titled "Error".
 var errorTitles = map[string]string{
-	vigil.ECONFLICT:       "Conflict",
-	vigil.EINVALID:        "Invalid request",
-	vigil.ENOTFOUND:       "Not found",
-	vigil.EUNAUTHORIZED:   "Not signed in",
-	vigil.EFORBIDDEN:      "Refused",
-	vigil.ETOOLARGE:       "Too large",
-	vigil.EMETHOD:         "Method not allowed",
-	vigil.ENOTIMPLEMENTED: "Not supported",
-	vigil.EUNAVAILABLE:    "Busy",
+	vigil.ECONFLICT:         "Conflict",
+	vigil.EINVALID:          "Invalid request",
+	vigil.ENOTFOUND:         "Not found",
+	vigil.EUNAUTHORIZED:     "Not signed in",
+	vigil.EFORBIDDEN:        "Refused",
+	vigil.ETOOLARGE:         "Too large",
+	vigil.EMETHOD:           "Method not allowed",
+	vigil.ENOTIMPLEMENTED:   "Not supported",
+	vigil.EUNAVAILABLE:      "Busy",
+	vigil.EUNSUPPORTEDMEDIA: "Unsupported media type",
 }
 
 // errorStatus returns the HTTP status of a domain error code.

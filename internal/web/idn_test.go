@@ -93,7 +93,7 @@ func TestHostNameDNSRulesAPI(t *testing.T) {
 	}
 	body := `{"source":"Create Sentinel a\nUsing http://a..example/"}`
 	rec := httptest.NewRecorder()
-	if err := s.handleSentinelCheck(rec, httptest.NewRequest("POST", "/api/v1/sentinels/check", strings.NewReader(body)), ada); err != nil {
+	if err := s.handleSentinelCheck(rec, jsonRequest("POST", "/api/v1/sentinels/check", body), ada); err != nil {
 		t.Fatal(err)
 	}
 	var res CheckResult

@@ -94,7 +94,7 @@ func TestReadJSONNestedFieldPath(t *testing.T) {
 		"unnamed, nested":   {`{"notify":{"<b>":1}}`, "notify", "invalid JSON body: a field notify does not take: its fields are args, every"},
 	}
 	for name, tc := range tests {
-		req := httptest.NewRequest("POST", "/api/v1/x", strings.NewReader(tc.body))
+		req := jsonRequest("POST", "/api/v1/x", tc.body)
 		var v body
 		err := readJSON(req, &v)
 		if vigil.ErrorCode(err) != vigil.EINVALID || vigil.ErrorMessage(err) != tc.want {
@@ -215,7 +215,7 @@ func TestReadJSONFieldNamesExact(t *testing.T) {
 		t.Errorf("time zone set to %q", u.TimeZone)
 	}
 	// The field spelt as it is still sets it.
-	req := httptest.NewRequest("PATCH", "/api/v1/me", strings.NewReader(`{"timeZone":"Asia/Tokyo"}`))
+	req := jsonRequest("PATCH", "/api/v1/me", `{"timeZone":"Asia/Tokyo"}`)
 	if err := s.handleMeUpdate(httptest.NewRecorder(), req, u); err != nil || u.TimeZone != "Asia/Tokyo" {
 		t.Errorf("timeZone: %v, %q", err, u.TimeZone)
 	}
@@ -299,7 +299,7 @@ func FuzzReadJSON(f *testing.F) {
 			Name      string `json:"name"`
 			ExpiresIn string `json:"expiresIn"`
 		}
-		req := httptest.NewRequest("POST", "/api/v1/tokens", strings.NewReader(body))
+		req := jsonRequest("POST", "/api/v1/tokens", body)
 		err := readJSON(req, &in)
 		if err == nil {
 			return

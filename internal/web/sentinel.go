@@ -528,7 +528,11 @@ func (s *Server) setStatus(ctx context.Context, u *vigil.User, sen *vigil.Sentin
 // not take, is named by its path (bodyMembers: "operands[1].args", as the
 // JSON form of a sentinel names its fields) in the message and in the
 // error's diagnostic's field (fieldError), as a member a route refuses is.
+// A body not said to be JSON (jsonContentType) is refused unread.
 func readJSON(r *http.Request, v any) error {
+	if err := jsonContentType(r); err != nil {
+		return err
+	}
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		if big := tooLarge(err); big != nil {

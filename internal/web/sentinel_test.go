@@ -234,7 +234,7 @@ func TestAPIIDTooLarge(t *testing.T) {
 func TestCheckReplacing(t *testing.T) {
 	s, u := newTestServer(t)
 	for _, body := range []string{`{"source":"Create Sentinel a Using http://a.example/","replacing":-5}`} {
-		req := httptest.NewRequest("POST", "/api/v1/sentinels/check", strings.NewReader(body))
+		req := jsonRequest("POST", "/api/v1/sentinels/check", body)
 		rec := httptest.NewRecorder()
 		err := s.handleSentinelCheck(rec, req, u)
 		want := "replacing -5 is not a positive sentinel id"

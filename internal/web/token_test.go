@@ -84,7 +84,7 @@ func TestTokenName(t *testing.T) {
 		"trimmed": {`{"name":"  ci bot "}`, "", "ci bot"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			req := httptest.NewRequest("POST", "/api/v1/tokens", strings.NewReader(tc.body))
+			req := jsonRequest("POST", "/api/v1/tokens", tc.body)
 			req.AddCookie(&http.Cookie{Name: sessionCookie, Value: value})
 			rec := httptest.NewRecorder()
 			err := s.handleTokenCreate(rec, req, u)

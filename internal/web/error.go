@@ -102,6 +102,14 @@ func fieldError(field, msg string) error {
 	return &diagnosticsError{err: vigil.Errorf(vigil.EINVALID, "%s", msg), Diagnostics: []Diagnostic{{Field: field, Message: msg}}}
 }
 
+// fieldConflict is fieldError's ECONFLICT: the member field of a
+// request's JSON body clashes with what is stored (a user's email another
+// user has), named in its one diagnostic as a sentinel's name another
+// sentinel has is (nameTakenField).
+func fieldConflict(field, msg string) error {
+	return &diagnosticsError{err: vigil.Errorf(vigil.ECONFLICT, "%s", msg), Diagnostics: []Diagnostic{{Field: field, Message: msg}}}
+}
+
 // retryAfterBusy is the Retry-After, in seconds, of an answer that the
 // store is busy (EUNAVAILABLE).
 const retryAfterBusy = "10"

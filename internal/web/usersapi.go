@@ -1,6 +1,7 @@
 package web
 
 import (
+	"fmt"
 	"net/http"
 	"strconv"
 
@@ -121,7 +122,7 @@ func (s *Server) handleUserCreate(w http.ResponseWriter, r *http.Request, caller
 	}
 	u.PasswordHash = hash
 	if err := s.Store.CreateUser(r.Context(), u); vigil.ErrorCode(err) == vigil.ECONFLICT {
-		return vigil.Errorf(vigil.ECONFLICT, "%s is already a user", u.Email)
+		return fieldConflict("email", fmt.Sprintf("%s is already a user", u.Email))
 	} else if err != nil {
 		return err
 	}

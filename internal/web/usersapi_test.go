@@ -397,3 +397,24 @@ func TestUsersAPITokenResetGrantedMeanwhile(t *testing.T) {
 		}
 	}
 }
+
+// TestUsersAPIEmailTaken: adding a user of an e-mail address another
+// user has (in any case) is 409 with a diagnostic on email, as a
+// sentinel's name another sentinel has is 409 on name, so that a client
+// marks the field without reading the message.
+func TestUsersAPIEmailTaken(t *testing.T) {
+	s, admin := newTestServer(t)
+	c := newSignedIn(t, s, admin)
+	status, v := apiCall(t, c.srv.URL, bearer(t, s.Store, admin, "admin-secret"), "POST", "/api/v1/users", `{"email": "ADMIN@example.com"}`)
+	if status != http.StatusConflict {
+		t.Fatalf("%d %v, want 409", status, v)
+	}
+	e, _ := v["error"].(map[string]any)
+	diags, _ := e["diagnostics"].([]any)
+	if e["code"] != vigil.ECONFLICT || e["message"] != "admin@example.com is already a user" || len(diags) != 1 {
+		t.Fatalf("error %v", e)
+	}
+	if d, _ := diags[0].(map[string]any); d["field"] != "email" || d["message"] != e["message"] {
+		t.Errorf("diagnostic %v, want field email", d)
+	}
+}

@@ -303,6 +303,16 @@ type SentinelStore interface {
 	// status other than active or paused, or a NextCheck the stores
 	// cannot keep, and ENOTFOUND if the sentinel does not exist.
 	SetSentinelStatus(ctx context.Context, id int64, status SentinelStatus, next time.Time) error
+	// UpdateSentinelsIf is UpdateSentinels with a precondition on the
+	// first sentinel of list: in the same transaction, before it is
+	// written, it reads that sentinel as stored, locked against every
+	// other writer until the commit, and calls check with it; if check
+	// returns an error, it updates none and returns that error. An edit
+	// made from a copy read earlier (an HTTP If-Match on its revision)
+	// cannot then overwrite one saved in between: the comparison and the
+	// write are one atomic step. It returns ENOTFOUND, without calling
+	// check, if that sentinel does not exist.
+	UpdateSentinelsIf(ctx context.Context, list []*Sentinel, check func(stored *Sentinel) error) error
 	// RotateSentinelFeed adds one to a sentinel's FeedGeneration, revoking
 	// the feed URLs made with the one before, and returns the new
 	// generation. Concurrent rotations each get a generation of their own.

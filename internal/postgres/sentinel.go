@@ -241,6 +241,15 @@ func (db *DB) UpdateSentinel(ctx context.Context, s *vigil.Sentinel) error {
 // roll back, reviving feed URLs a rotation revoked; it reads it back
 // instead.
 func (db *DB) UpdateSentinels(ctx context.Context, list []*vigil.Sentinel) error {
+	return db.UpdateSentinelsIf(ctx, list, nil)
+}
+
+// UpdateSentinelsIf implements vigil.SentinelStore: UpdateSentinels, the
+// first sentinel of list read FOR UPDATE at its place in the id order
+// (which locks its row until the commit, and reads the last committed
+// version of it) and given to check (nil: no check) before it is
+// written.
+func (db *DB) UpdateSentinelsIf(ctx context.Context, list []*vigil.Sentinel, check func(stored *vigil.Sentinel) error) error {
 	for _, s := range list {
 		if err := s.Validate(); err != nil {
 			return err
@@ -266,6 +275,15 @@ func (db *DB) UpdateSentinels(ctx context.Context, list []*vigil.Sentinel) error
 		for _, i := range order {
 			s := list[i]
 			k := &kept[i]
+			if i == 0 && check != nil {
+				stored, err := scanSentinel(tx.QueryRowContext(ctx, q("SELECT "+sentinelColumns+" FROM sentinels WHERE id = ? FOR UPDATE"), s.ID))
+				if err != nil {
+					return notFound(err, "sentinel %d not found", s.ID)
+				}
+				if err := check(stored); err != nil {
+					return err
+				}
+			}
 			err := tx.QueryRowContext(ctx, q(`UPDATE sentinels SET name = ?, source = ?, spec = ?, status = ?, updated_at = ?, next_check = ?, time_zone = ?
 				WHERE id = ? RETURNING created_at, owner_id, last_check, feed_generation, importance`),
 				s.Name, s.Source, specValue(s.Spec), string(s.Status), tv(now), tv(s.NextCheck), s.TimeZone, s.ID).

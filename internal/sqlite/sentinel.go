@@ -188,6 +188,15 @@ func (db *DB) UpdateSentinel(ctx context.Context, s *vigil.Sentinel) error {
 // roll back, reviving feed URLs a rotation revoked; it reads it back
 // instead.
 func (db *DB) UpdateSentinels(ctx context.Context, list []*vigil.Sentinel) error {
+	return db.UpdateSentinelsIf(ctx, list, nil)
+}
+
+// UpdateSentinelsIf implements vigil.SentinelStore: UpdateSentinels, the
+// first sentinel of list read inside its write transaction (BEGIN
+// IMMEDIATE: no other writer, of any process, writes between the read
+// and the update) and given to check (nil: no check) before any is
+// written.
+func (db *DB) UpdateSentinelsIf(ctx context.Context, list []*vigil.Sentinel, check func(stored *vigil.Sentinel) error) error {
 	for _, s := range list {
 		if err := s.Validate(); err != nil {
 			return err
@@ -199,6 +208,15 @@ func (db *DB) UpdateSentinels(ctx context.Context, list []*vigil.Sentinel) error
 	now := db.now().UTC()
 	kept := make([]vigil.Sentinel, len(list)) // what the store keeps of each, read back
 	err := db.update(ctx, func(tx execer) error {
+		if check != nil {
+			stored, err := scanSentinel(tx.QueryRowContext(ctx, q("SELECT "+sentinelColumns+" FROM sentinels WHERE id = ?"), list[0].ID))
+			if err != nil {
+				return notFound(err, "sentinel %d not found", list[0].ID)
+			}
+			if err := check(stored); err != nil {
+				return err
+			}
+		}
 		if err := renamesFree(ctx, tx, list); err != nil {
 			return err
 		}

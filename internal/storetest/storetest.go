@@ -59,6 +59,7 @@ func Run(t *testing.T, open Opener) {
 		"SentinelRenameUnique":        testSentinelRenameUnique,
 		"SentinelsUpdated":            testSentinelsUpdatedTogether,
 		"SentinelStatus":              testSentinelStatus,
+		"SentinelsUpdatedIf":          testSentinelsUpdatedIf,
 		"SentinelFeedRotation":        testSentinelFeedRotation,
 		"SentinelFeedConcurrent":      testSentinelFeedRotationConcurrent,
 		"SentinelTimeZone":            testSentinelTimeZone,

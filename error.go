@@ -19,6 +19,7 @@ const (
 	ENOTIMPLEMENTED   = "ENOTIMPLEMENTED"   // the operation is not supported by this backend
 	EUNAVAILABLE      = "EUNAVAILABLE"      // the store is busy with another writer for now; the same request may succeed later
 	EUNSUPPORTEDMEDIA = "EUNSUPPORTEDMEDIA" // the request's body is not of a type the operation reads (not JSON)
+	EPRECONDITION     = "EPRECONDITION"     // the entity is no longer the revision the request was made on (a stale If-Match)
 )
 
 // Error is a domain error: a code a program can branch on and a message a

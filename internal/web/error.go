@@ -21,6 +21,7 @@ var codes = map[string]int{
 	vigil.ENOTIMPLEMENTED:   http.StatusNotImplemented,
 	vigil.EUNAVAILABLE:      http.StatusServiceUnavailable,
 	vigil.EUNSUPPORTEDMEDIA: http.StatusUnsupportedMediaType,
+	vigil.EPRECONDITION:     http.StatusPreconditionFailed,
 	vigil.EINTERNAL:         http.StatusInternalServerError,
 }
 
@@ -37,6 +38,7 @@ var errorTitles = map[string]string{
 	vigil.ENOTIMPLEMENTED:   "Not supported",
 	vigil.EUNAVAILABLE:      "Busy",
 	vigil.EUNSUPPORTEDMEDIA: "Unsupported media type",
+	vigil.EPRECONDITION:     "Changed meanwhile",
 }
 
 // errorStatus returns the HTTP status of a domain error code.

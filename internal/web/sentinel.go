@@ -42,6 +42,11 @@ type sentinelInput struct {
 	// editor says the input is the dashboard editor's form, whose only
 	// field is the source: its error for none names no JSON form.
 	editor bool
+	// precondition, if not nil, is checked against the edited sentinel
+	// as stored, in the transaction that saves the edit
+	// (vigil.SentinelStore.UpdateSentinelsIf): the If-Match of PUT
+	// /api/v1/sentinels/{id}. Nil: the last write wins.
+	precondition func(stored *vigil.Sentinel) error
 	// live says the input is the live check's, which warns at their URLs
 	// of the pages and webhooks this server does not reach
 	// (Server.Unreachable). A save does not ask: those warnings are the
@@ -330,7 +335,11 @@ func (s *Server) saveSentinelOnce(ctx context.Context, u *vigil.User, in *sentin
 	if replacing != nil {
 		out.ID, out.Status, out.CreatedAt = replacing.ID, replacing.Status, replacing.CreatedAt
 		// The edit and its users are saved together or not at all.
-		err = s.Store.UpdateSentinels(ctx, append([]*vigil.Sentinel{out}, users...))
+		if in.precondition != nil {
+			err = s.Store.UpdateSentinelsIf(ctx, append([]*vigil.Sentinel{out}, users...), in.precondition)
+		} else {
+			err = s.Store.UpdateSentinels(ctx, append([]*vigil.Sentinel{out}, users...))
+		}
 	} else {
 		err = s.Store.CreateSentinel(ctx, out)
 	}
@@ -896,7 +905,7 @@ func (s *Server) handleSentinelCreate(w http.ResponseWriter, r *http.Request, u 
 		return err
 	}
 	w.Header().Set("Location", "/api/v1/sentinels/"+strconv.FormatInt(sen.ID, 10))
-	writeJSON(w, http.StatusCreated, s.sentinelView(r.Context(), sen))
+	s.writeSentinel(w, r, http.StatusCreated, sen)
 	return nil
 }
 
@@ -960,16 +969,26 @@ func (s *Server) handleSentinelGet(w http.ResponseWriter, r *http.Request, u *vi
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, s.sentinelView(r.Context(), sen))
+	s.writeSentinel(w, r, http.StatusOK, sen)
 	return nil
 }
 
+// handleSentinelUpdate replaces a sentinel's source. With If-Match, only
+// the revision it names is replaced (sentinelMatches): checked at once,
+// before the body is read, and again as the edit is saved, in its
+// transaction, so that an edit saved in between is never overwritten.
 func (s *Server) handleSentinelUpdate(w http.ResponseWriter, r *http.Request, u *vigil.User) error {
 	old, err := s.ownSentinel(r.Context(), u, r.PathValue("id"))
 	if err != nil {
 		return err
 	}
 	var in sentinelInput
+	if tags := ifMatch(r); tags != nil {
+		if err := sentinelMatches(tags, old); err != nil {
+			return err
+		}
+		in.precondition = func(stored *vigil.Sentinel) error { return sentinelMatches(tags, stored) }
+	}
 	if err := readJSON(r, &in); err != nil {
 		return err
 	}
@@ -977,7 +996,7 @@ func (s *Server) handleSentinelUpdate(w http.ResponseWriter, r *http.Request, u 
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, s.sentinelView(r.Context(), sen))
+	s.writeSentinel(w, r, http.StatusOK, sen)
 	return nil
 }
 
@@ -1044,7 +1063,7 @@ func (s *Server) sentinelAction(action string) apiFunc {
 		if err := s.setStatus(r.Context(), u, sen, action); err != nil {
 			return err
 		}
-		writeJSON(w, http.StatusOK, s.sentinelView(r.Context(), sen))
+		s.writeSentinel(w, r, http.StatusOK, sen)
 		return nil
 	}
 }

@@ -59,7 +59,7 @@ func TestSanitizer(t *testing.T) {
 
 func TestErrorTable(t *testing.T) {
 	for code, status := range map[string]int{vigil.EINVALID: 400, vigil.EUNAUTHORIZED: 401, vigil.EFORBIDDEN: 403, vigil.ETOOLARGE: 413, vigil.EMETHOD: 405, vigil.ENOTFOUND: 404,
-		vigil.ECONFLICT: 409, vigil.ENOTIMPLEMENTED: 501, vigil.EUNAVAILABLE: 503, vigil.EUNSUPPORTEDMEDIA: 415, vigil.EINTERNAL: 500, "EOTHER": 500} {
+		vigil.ECONFLICT: 409, vigil.ENOTIMPLEMENTED: 501, vigil.EUNAVAILABLE: 503, vigil.EUNSUPPORTEDMEDIA: 415, vigil.EPRECONDITION: 412, vigil.EINTERNAL: 500, "EOTHER": 500} {
 		if got := errorStatus(code); got != status {
 			t.Errorf("%s: %d, want %d", code, got, status)
 		}

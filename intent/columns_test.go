@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/vigil-web/vigil/tree"
 )
 
 // TestTableColumns: the columns of a table's versions are paired by their
@@ -189,5 +191,93 @@ func TestTableTheadRows(t *testing.T) {
 				t.Errorf("got\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(tc.want, "\n\t"))
 			}
 		})
+	}
+}
+
+// TestTableColumnSpans: a cell is identified by the columns it spans
+// (its colspan), in a header row as in a body row: a group header over
+// several columns is numbered by the first of them and paired by them,
+// so that a column added or removed beside a group is that column added
+// or removed, not a group's header changed.
+func TestTableColumnSpans(t *testing.T) {
+	// row makes a row of tag cells, each "text" or "text:colspan".
+	row := func(tag, cells string) string {
+		s := "<tr>"
+		for _, c := range strings.Split(cells, ",") {
+			text, span, ok := strings.Cut(c, ":")
+			if ok {
+				s += "<" + tag + ` colspan="` + span + `">` + text + "</" + tag + ">"
+			} else {
+				s += "<" + tag + ">" + text + "</" + tag + ">"
+			}
+		}
+		return s + "</tr>"
+	}
+	table := func(group, head string, rows ...string) string {
+		s := `<html><body><table id="stock"><thead>` + row("th", group) + row("th", head) + "</thead><tbody>"
+		for _, r := range rows {
+			s += row("td", r)
+		}
+		return s + "</tbody></table></body></html>"
+	}
+	old := table("Price:2,Stock", "Min,Max,Qty", "10,20,5", "n/a:2,7")
+	// cell shows a change: op, row ("head" for a header row's cells),
+	// column, header, old -> new
+	cell := func(c Change) string {
+		row := c.Table.Row
+		if c.Table.HeaderRow {
+			row = "head"
+		}
+		return fmt.Sprintf("%s %s %s:%d:%s %q->%q", c.Kind, c.Op, row, c.Table.Column, c.Table.Header, c.Old, c.New)
+	}
+	for _, tc := range []struct {
+		name, new string
+		want      []string
+	}{
+		{"group header renamed", table("Price:2,Inventory", "Min,Max,Qty", "10,20,5", "n/a:2,7"),
+			[]string{`table-cell update head:3:Inventory "Stock"->"Inventory"`}},
+		{"column added under a group", table("Price:3,Stock", "Min,Avg,Max,Qty", "10,15,20,5", "n/a:3,7"),
+			[]string{`table-cell insert 10:2:Avg ""->"15"`, `table-cell insert head:2:Avg ""->"Avg"`}},
+		{"column added with its group", table("Price:2,Rating,Stock", "Min,Max,Stars,Qty", "10,20,4,5", "n/a:2,3,7"),
+			[]string{`table-cell insert 10:3:Stars ""->"4"`, `table-cell insert head:3:Rating ""->"Rating"`,
+				`table-cell insert head:3:Stars ""->"Stars"`, `table-cell insert n/a:3:Stars ""->"3"`}},
+		{"column removed with its group", table("Price:2", "Min,Max", "10,20", "n/a:2"),
+			[]string{`table-cell delete 10:3:Qty "5"->""`, `table-cell delete head:3:Qty "Qty"->""`,
+				`table-cell delete head:3:Stock "Stock"->""`, `table-cell delete n/a:3:Qty "7"->""`}},
+		{"column added before the groups", table("Item,Price:2,Stock", "Name,Min,Max,Qty", "A,10,20,5", "B,n/a:2,7"),
+			[]string{`table-cell insert A:1:Name ""->"A"`, `table-cell insert B:1:Name ""->"B"`,
+				`table-cell insert head:1:Item ""->"Item"`, `table-cell insert head:1:Name ""->"Name"`}},
+		{"cell after a spanning cell", table("Price:2,Stock", "Min,Max,Qty", "10,20,5", "n/a:2,8"),
+			[]string{`table-cell update n/a:3:Qty "7"->"8"`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := evalClause(t, old, tc.new, `table {stock}`)
+			var got []string
+			for _, c := range r.Changes {
+				if c.Table == nil {
+					t.Fatalf("change %+v without a table", c)
+				}
+				got = append(got, cell(c))
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("got\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(tc.want, "\n\t"))
+			}
+		})
+	}
+}
+
+// TestColspan: a colspan is read as HTML reads it.
+func TestColspan(t *testing.T) {
+	for v, want := range map[string]int{
+		"2": 2, " 3": 3, "+4": 4, "5px": 5, "0": 1, "": 1, "x": 1, "-2": 1, "99999999999999999999": maxColspan,
+	} {
+		n := &tree.Node{Kind: tree.Element, Name: "td", Attrs: []tree.Attr{{Name: "COLSPAN", Value: v}}}
+		if got := colspan(n); got != want {
+			t.Errorf("colspan=%q: got %d, want %d", v, got, want)
+		}
+	}
+	if got := colspan(&tree.Node{Kind: tree.Element, Name: "td"}); got != 1 {
+		t.Errorf("no colspan: got %d, want 1", got)
 	}
 }

@@ -140,7 +140,10 @@
 // after it). The header rows are every row of a thead (a group row
 // whose cells span the columns under them, then the row that names each
 // column), or without a thead a first row all of th; the last of them
-// names the columns. A cell of a header row is a header, not a row's
+// names the columns. A cell, of a header row or the body, is identified
+// by the columns it spans (its colspan): two versions' cells pair by the
+// columns they share, so that a column added beside a group is that
+// column added, not a group's header changed. A cell of a header row is a header, not a row's
 // cell: its change is told as the column's, "column added", "column
 // removed", "column header changed" (TableInfo.HeaderRow, its Header the
 // cell's own text), not as a cell of a row named by the first header

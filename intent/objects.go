@@ -337,6 +337,7 @@ func (c *content) addTable(n *tree.Node) {
 	t := &container{node: n, index: len(c.tables) + 1}
 	t.id, _ = attrFold(n, "id")
 	var rows [][]string
+	var rowSpans [][]int // each row's cells' colspans
 	var rowNodes []*tree.Node
 	var theadRow []string
 	head := map[int]bool{} // the header rows' indexes in rows
@@ -348,10 +349,12 @@ func (c *content) addTable(n *tree.Node) {
 			return true
 		}
 		var cells []string
+		var spans []int
 		allTH := true
 		for _, cell := range m.Children {
 			if elementIs(cell, "td", "th") && !c.skip(cell) {
 				cells = append(cells, c.subtreeText(cell, nil))
+				spans = append(spans, colspan(cell))
 				allTH = allTH && elementIs(cell, "th")
 			}
 		}
@@ -360,14 +363,16 @@ func (c *content) addTable(n *tree.Node) {
 		}
 		// Every row of a thead is a header row (a group's cells over
 		// the columns they span, then the row that names each column):
-		// the last names the columns. Without a thead, a first row all
-		// of th is the header row.
+		// the last names the columns, a header over several of them
+		// naming each. Without a thead, a first row all of th is the
+		// header row.
 		if m.Parent != nil && elementIs(m.Parent, "thead") {
-			theadRow, head[len(rows)] = cells, true
+			theadRow, head[len(rows)] = columnTexts(cells, spans), true
 		} else if len(rows) == 0 && allTH && theadRow == nil {
-			theadRow, head[len(rows)] = cells, true
+			theadRow, head[len(rows)] = columnTexts(cells, spans), true
 		}
 		rows = append(rows, cells)
+		rowSpans = append(rowSpans, spans)
 		rowNodes = append(rowNodes, m)
 		return false
 	})
@@ -375,11 +380,60 @@ func (c *content) addTable(n *tree.Node) {
 	for i, cells := range rows {
 		t.items = append(t.items, object{
 			key: strings.Join(cells, "\x1f"), keys: []string{cells[0]},
-			node: rowNodes[i], pos: i + 1, cells: cells, text: strings.Join(cells, " | "),
+			node: rowNodes[i], pos: i + 1, cells: cells, spans: rowSpans[i], text: strings.Join(cells, " | "),
 			head: head[i],
 		})
 	}
 	c.tables = append(c.tables, t)
+}
+
+// maxColspan is the most columns a cell spans, as HTML caps colspan.
+const maxColspan = 1000
+
+// colspan returns the number of columns table cell n spans, its colspan
+// read as HTML reads it: the digits it starts with after white space and
+// an optional +, 1 when there are none or they make 0, at most
+// maxColspan.
+func colspan(n *tree.Node) int {
+	v, ok := attrFold(n, "colspan")
+	if !ok {
+		return 1
+	}
+	v = strings.TrimLeft(v, " \t\n\f\r")
+	v = strings.TrimPrefix(v, "+")
+	span := 0
+	for i := 0; i < len(v) && '0' <= v[i] && v[i] <= '9'; i++ {
+		span = min(span*10+int(v[i]-'0'), maxColspan)
+	}
+	return max(span, 1)
+}
+
+// columnTexts returns a row's texts column by column: a cell's text for
+// each column it spans (spans[k], the colspan of cells[k]).
+func columnTexts(cells []string, spans []int) []string {
+	var out []string
+	for k, cell := range cells {
+		for range spans[k] {
+			out = append(out, cell)
+		}
+	}
+	return out
+}
+
+// columnCells returns, for each column table row o spans, the index of
+// its cell over that column: a cell of colspan n is over n columns.
+func (o *object) columnCells() []int {
+	var out []int
+	for k := range o.cells {
+		n := 1
+		if k < len(o.spans) {
+			n = o.spans[k]
+		}
+		for range n {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // pickContainers pairs the containers the change type names (ids or

@@ -244,14 +244,15 @@ func tableChanges(pc *pathCache, pairs [][2]*container) []Change {
 				head, headDone = columnPairs(oldHead, newHead), true
 			}
 			a, b := &old[e.a], &new[e.b]
+			ac, bc := a.columnCells(), b.columnCells()
 			// Past the headers, columns pair by position.
 			cols := head[:len(head):len(head)]
-			for k := 0; k < max(len(a.cells)-len(oldHead), len(b.cells)-len(newHead)); k++ {
+			for k := 0; k < max(len(ac)-len(oldHead), len(bc)-len(newHead)); k++ {
 				cols = append(cols, [2]int{len(oldHead) + k, len(newHead) + k})
 			}
-			for _, col := range cols {
-				i, j := col[0], col[1]
-				hasOld, hasNew := i >= 0 && i < len(a.cells), j >= 0 && j < len(b.cells)
+			for _, cp := range cellPairs(cols, ac, bc) {
+				i, j := cp[0], cp[1]
+				hasOld, hasNew := i >= 0, j >= 0
 				var ov, nv string
 				if hasOld {
 					ov = a.cells[i]
@@ -277,15 +278,19 @@ func tableChanges(pc *pathCache, pairs [][2]*container) []Change {
 				case !hasNew:
 					c.Op = Delete
 				}
-				if hasNew || !hasOld {
-					info.Column = j + 1
-					if j < len(newHead) {
-						info.Header = newHead[j]
+				// A cell's column is the first it spans (a row's
+				// columnCells are in order).
+				if hasNew {
+					col := sort.SearchInts(bc, j)
+					info.Column = col + 1
+					if col < len(newHead) {
+						info.Header = newHead[col]
 					}
 				} else {
-					info.Column = i + 1
-					if i < len(oldHead) {
-						info.Header = oldHead[i]
+					col := sort.SearchInts(ac, i)
+					info.Column = col + 1
+					if col < len(oldHead) {
+						info.Header = oldHead[col]
 					}
 				}
 				if info.HeaderRow {
@@ -296,6 +301,64 @@ func tableChanges(pc *pathCache, pairs [][2]*container) []Change {
 				}
 				c.Table = info
 				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// cellPairs pairs the cells of two versions of a table row by the columns
+// they span: cols are the columns paired (columnPairs, -1 for a column of
+// one version only), ac and bc the cell over each column of the old row
+// and of the new (object.columnCells). A cell is paired with the first
+// cell of the other row it shares a column with that is not paired yet;
+// a cell left unpaired is one version's only (-1 for the other). The
+// pairs come in the order of the columns, each once, as old and new
+// indexes into the rows' cells.
+func cellPairs(cols [][2]int, ac, bc []int) [][2]int {
+	cellAt := func(cells []int, col int) int {
+		if col < 0 || col >= len(cells) {
+			return -1
+		}
+		return cells[col]
+	}
+	nOld, nNew := 0, 0
+	if len(ac) > 0 {
+		nOld = ac[len(ac)-1] + 1
+	}
+	if len(bc) > 0 {
+		nNew = bc[len(bc)-1] + 1
+	}
+	pairOfOld, pairOfNew := make([]int, nOld), make([]int, nNew)
+	for k := range pairOfOld {
+		pairOfOld[k] = -1
+	}
+	for k := range pairOfNew {
+		pairOfNew[k] = -1
+	}
+	for _, col := range cols {
+		i, j := cellAt(ac, col[0]), cellAt(bc, col[1])
+		if i >= 0 && j >= 0 && pairOfOld[i] < 0 && pairOfNew[j] < 0 {
+			pairOfOld[i], pairOfNew[j] = j, i
+		}
+	}
+	var out [][2]int
+	doneOld, doneNew := make([]bool, nOld), make([]bool, nNew)
+	for _, col := range cols {
+		if i := cellAt(ac, col[0]); i >= 0 && !doneOld[i] {
+			j := pairOfOld[i]
+			out = append(out, [2]int{i, j})
+			doneOld[i] = true
+			if j >= 0 {
+				doneNew[j] = true
+			}
+		}
+		if j := cellAt(bc, col[1]); j >= 0 && !doneNew[j] {
+			i := pairOfNew[j]
+			out = append(out, [2]int{i, j})
+			doneNew[j] = true
+			if i >= 0 {
+				doneOld[i] = true
 			}
 		}
 	}

@@ -89,7 +89,7 @@ func (c *chainChecker) facts(x tree.XID) *nodeFacts {
 // since all of a delta's reads are of its source version.
 func (c *chainChecker) step(k int, d *Delta) error {
 	if o := d.Outside; o != nil {
-		if c.outside != nil && !c.outside.equal(o.Old) {
+		if c.outside != nil && !outsideFollows(*c.outside, o) {
 			return fmt.Errorf("outside the root element, it finds %s, where delta %d leaves them", o.Old.describe(*c.outside), c.outsideStep+1)
 		}
 		c.outside, c.outsideStep = &o.New, k

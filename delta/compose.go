@@ -111,6 +111,9 @@ func compose(d1, d2 *Delta) (*Delta, error) {
 		return nil, fmt.Errorf("%w", err)
 	}
 	if d.Outside, err = composeOutside(d1.Outside, d2.Outside); err != nil {
+		if errors.Is(err, ErrNeedsDocuments) {
+			return nil, err
+		}
 		return nil, fmt.Errorf("%w: %v", ErrNotComposable, err)
 	}
 	Canonicalize(d)

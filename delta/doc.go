@@ -285,7 +285,10 @@
 //     again; for the same reason Apply refuses (ErrConflict) a delta
 //     whose prolog holds the comment when the document was read as HTML.
 //     A delta written when the comment was left out of XML documents too
-//     applies to them as it did then.
+//     applies to them as it did then, and follows and composes with one
+//     written since as Apply takes them in turn; Compose refuses
+//     (ErrNeedsDocuments) such a first delta whose source could have held
+//     the comment in more than one place.
 //   - A move carries only the XID of the moved subtree's root, as the XyDiff
 //     tool writes it; the seed's full XID-map of the moved data cannot be
 //     stated once the moved subtree itself changes.

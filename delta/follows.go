@@ -6,7 +6,9 @@ import "fmt"
 // them shows that d2 does not follow d1: the fingerprint of its root
 // element (ToFingerprint of d1, FromFingerprint of d2, where both are
 // known), and, where both change it, what stands outside the root element
-// (Outside), which the fingerprint does not cover. Otherwise it returns
+// (Outside), which the fingerprint does not cover (across a delta written
+// before deltas carried a comment <!--?xml ...?--> before the root, as
+// Apply reads it: outsideFollows). Otherwise it returns
 // an error wrapping ErrNotComposable that says what differs and, when
 // what they say shows d2 leading to d1's source instead, that the two are
 // in the wrong order.
@@ -21,7 +23,7 @@ func Follows(d1, d2 *Delta) error {
 	switch {
 	case d1.ToFingerprint != 0 && d2.FromFingerprint != 0 && d1.ToFingerprint != d2.FromFingerprint:
 		msg = fmt.Sprintf("its source is not the previous delta's target (fingerprint %s, not %s)", fingerprintString(d2.FromFingerprint), fingerprintString(d1.ToFingerprint))
-	case d1.Outside != nil && d2.Outside != nil && !d1.Outside.New.equal(d2.Outside.Old):
+	case d1.Outside != nil && d2.Outside != nil && !outsideFollows(d1.Outside.New, d2.Outside):
 		msg = fmt.Sprintf("outside the root element, its source has %s, where the previous delta leaves them", d2.Outside.Old.describe(d1.Outside.New))
 	default:
 		return nil
@@ -44,7 +46,7 @@ func leadsTo(a, b *Delta) bool {
 		said = true
 	}
 	if a.Outside != nil && b.Outside != nil {
-		if !a.Outside.New.equal(b.Outside.Old) {
+		if !outsideFollows(a.Outside.New, b.Outside) {
 			return false
 		}
 		said = true

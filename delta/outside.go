@@ -372,17 +372,143 @@ func withDeclarations(doc *tree.Document, old, new Surroundings, isDecl func(*tr
 }
 
 // composeOutside returns the change of two consecutive deltas outside the
-// root, or an error when the second does not start where the first ends.
+// root, or an error when the second does not start where the first ends
+// (outsideFollows). When one of them was written before deltas carried a
+// comment <!--?xml ...?--> before the root of a document read as XML, the
+// composition is what Apply does with the two in turn: the other's
+// surroundings with that delta applied as Apply applies it, keeping the
+// comments where they stand (applyOutside). For the first written so,
+// the source's comments stand where undoing the first delta puts the
+// second's source's back; when the first delta does not lead from there
+// alone to the second's source (onlySource), the source's cannot be told,
+// and the composition is refused (ErrNeedsDocuments).
 func composeOutside(a, b *Outside) (*Outside, error) {
 	switch {
 	case a == nil:
 		return b.unplaced(), nil
 	case b == nil:
 		return a.unplaced(), nil
-	case !a.New.equal(b.Old):
+	case a.New.equal(b.Old):
+		return outsideChange(a.Old, b.New), nil
+	case !outsideFollows(a.New, b):
 		return nil, fmt.Errorf("outside the root element, the first delta leaves %s", a.New.describe(b.Old))
+	case hasDeclarationComment(a.New):
+		// The second written before: applied to what the first leaves.
+		last, err := applySurroundings(a.New, b)
+		if err != nil {
+			return nil, err
+		}
+		return outsideChange(a.Old, last), nil
 	}
-	return outsideChange(a.Old, b.New), nil
+	// The first written before: its source's comments are the second's
+	// source's.
+	first, err := applySurroundings(b.Old, invertOutside(a))
+	if err != nil {
+		return nil, err
+	}
+	if mid, err := applySurroundings(first, a); err != nil || !mid.equal(b.Old) || !onlySource(first, a) {
+		return nil, fmt.Errorf("%w: outside the root element, the first delta, written before deltas carried a comment <!--?xml ...?--> before the root, does not show where such a comment stood in its source; use ComposeWith", ErrNeedsDocuments)
+	}
+	return outsideChange(first, b.New), nil
+}
+
+// maxSourceTries bounds the surroundings onlySource tries.
+const maxSourceTries = 4096
+
+// onlySource reports whether first is the only source, as to where its
+// comments shaped like an XML declaration stand, from which Apply takes
+// a delta written before deltas carried them (a) to where it takes first:
+// one of them moved to any other place (beside another node, on the
+// other side of the DOCTYPE) leads elsewhere. Apply places them by the
+// nodes a keeps around them, so one among nodes a rewrites could have
+// stood among them elsewhere. Past maxSourceTries places, it reports
+// false.
+func onlySource(first Surroundings, a *Outside) bool {
+	want, err := applySurroundings(first, a)
+	if err != nil {
+		return false
+	}
+	var seq []*tree.Node // first's prolog, nil standing for the DOCTYPE
+	for k, n := range first.Prolog {
+		if first.Doctype != "" && k == first.DoctypeAfter {
+			seq = append(seq, nil)
+		}
+		seq = append(seq, n)
+	}
+	if first.Doctype != "" && first.DoctypeAfter >= len(first.Prolog) {
+		seq = append(seq, nil)
+	}
+	tries := 0
+	for i, n := range seq {
+		if n == nil || !tree.IsXMLDeclarationComment(n) {
+			continue
+		}
+		rest := slices.Delete(slices.Clone(seq), i, i+1)
+		for j := range len(rest) + 1 {
+			if tries++; tries > maxSourceTries {
+				return false
+			}
+			alt := Surroundings{Doctype: first.Doctype, Epilog: first.Epilog}
+			for _, m := range slices.Insert(slices.Clone(rest), j, n) {
+				if m == nil {
+					alt.DoctypeAfter = len(alt.Prolog)
+				} else {
+					alt.Prolog = append(alt.Prolog, m)
+				}
+			}
+			if alt.equal(first) {
+				continue
+			}
+			if got, err := applySurroundings(alt, a); err == nil && got.equal(want) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// outsideFollows reports whether a delta whose change outside the root is
+// o applies to what the deltas before it leave there (left), as Apply
+// applies it (applyOutside): where it finds left, or, in a document read
+// as XML, across a delta written before deltas carried a comment
+// <!--?xml ...?--> before its root, which leaves them out: when o was
+// written so (left holds such comments, o neither, and left without them
+// is o.Old) or the delta before it was (left holds none, and o.Old without
+// its own is left, Apply having kept the document's where they stand).
+func outsideFollows(left Surroundings, o *Outside) bool {
+	switch {
+	case left.equal(o.Old):
+		return true
+	case hasDeclarationComment(left):
+		return !hasDeclarationComment(o.New) && left.withoutDeclarationComments().equal(o.Old)
+	default:
+		return hasDeclarationComment(o.Old) && o.Old.withoutDeclarationComments().equal(left)
+	}
+}
+
+// hasDeclarationComment reports whether s holds before the root a comment
+// shaped like an XML declaration (tree.IsXMLDeclarationComment), which
+// deltas written before they carried it in a document read as XML leave
+// out.
+func hasDeclarationComment(s Surroundings) bool {
+	return slices.ContainsFunc(s.Prolog, tree.IsXMLDeclarationComment)
+}
+
+// withoutDeclarationComments returns s as a delta written before deltas
+// carried a comment <!--?xml ...?--> before the root of a document read
+// as XML has it: without those comments.
+func (s Surroundings) withoutDeclarationComments() Surroundings {
+	return surroundingsOf(s.Doctype, s.DoctypeAfter, s.Prolog, s.Epilog, true)
+}
+
+// applySurroundings returns what stands outside the root of a document
+// read as XML whose surroundings are s once Apply has applied o to it.
+func applySurroundings(s Surroundings, o *Outside) (Surroundings, error) {
+	doc := &tree.Document{Doctype: s.Doctype, DoctypeAfter: s.DoctypeAfter, Prolog: s.Prolog, Epilog: s.Epilog}
+	if err := applyOutside(doc, o.unplaced()); err != nil {
+		return Surroundings{}, err
+	}
+	return surroundingsOfDocument(doc), nil
 }
 
 // Changed reports which parts of the surroundings o changes: the DOCTYPE

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -138,6 +139,15 @@ type editorData struct {
 	// read in when it was saved (sentinelLocation), in which it runs
 	// until it is saved again; empty for a new sentinel.
 	SavedZone string
+	// Revision is the revision of the sentinel edited that the form
+	// carries (revisionField), on which alone its save is made; empty
+	// for a new sentinel, and for the form again of one posted without
+	// it.
+	Revision string
+	// Stale says the form was posted on a revision that is no longer the
+	// stored one, and not saved (editorStale): Editing is the sentinel as
+	// it is now, and Revision its revision.
+	Stale bool
 }
 
 type segment struct {
@@ -186,7 +196,7 @@ func (s *Server) handleSentinelCreatePage(w http.ResponseWriter, r *http.Request
 	src := formSource(r)
 	sen, err := s.saveSentinel(r.Context(), sess.User, &sentinelInput{Source: src, editor: true}, nil)
 	if err != nil {
-		return s.editorError(w, r, sess, nil, src, err)
+		return s.editorError(w, r, sess, nil, src, "", err)
 	}
 	return s.seeOtherDone(w, r, sentinelPath(sen.ID), "created")
 }
@@ -199,8 +209,10 @@ func formSource(r *http.Request) string {
 	return strings.ReplaceAll(r.PostFormValue("source"), "\r\n", "\n")
 }
 
-// editorError shows the editor again with the problems of src marked.
-func (s *Server) editorError(w http.ResponseWriter, r *http.Request, sess *session, editing *vigil.Sentinel, src string, err error) error {
+// editorError shows the editor again with the problems of src marked;
+// rev is the revision the form was posted with (formRevision), which it
+// carries again.
+func (s *Server) editorError(w http.ResponseWriter, r *http.Request, sess *session, editing *vigil.Sentinel, src, rev string, err error) error {
 	de, ok := err.(*diagnosticsError)
 	if !ok {
 		if vigil.ErrorCode(err) != vigil.EINVALID {
@@ -208,16 +220,29 @@ func (s *Server) editorError(w http.ResponseWriter, r *http.Request, sess *sessi
 		}
 		de = &diagnosticsError{err: &vigil.Error{Code: vigil.EINVALID}, Diagnostics: []Diagnostic{{Message: vigil.ErrorMessage(err)}}}
 	}
-	data := &editorData{Editing: editing, Source: src, Errors: de.Diagnostics, Segments: segments(src, de.Diagnostics), TimeZone: s.zoneName(sess.User)}
+	data, title, err := s.editorAgain(r, sess, editing, src, de.Diagnostics)
+	if err != nil {
+		return err
+	}
+	data.Revision = rev
+	return s.page(w, r, sess, http.StatusUnprocessableEntity, "sentinel", title, "sentinels", data)
+}
+
+// editorAgain returns the editor of editing (nil for a new sentinel)
+// shown again on a form that was not saved, with src, its source, and
+// diags, its problems, marked, and the page's title.
+func (s *Server) editorAgain(r *http.Request, sess *session, editing *vigil.Sentinel, src string, diags []Diagnostic) (*editorData, string, error) {
+	data := &editorData{Editing: editing, Source: src, Errors: diags, Segments: segments(src, diags), TimeZone: s.zoneName(sess.User)}
 	title := "New sentinel"
 	if editing != nil {
 		title = "Sentinel " + editing.Name
 		data.SavedZone = s.sentinelLocation(editing).String()
+		var err error
 		if data.Row, err = s.sentinelRow(r.Context(), editing, s.sentinelView(r.Context(), editing)); err != nil {
-			return err
+			return nil, "", err
 		}
 	}
-	return s.page(w, r, sess, http.StatusUnprocessableEntity, "sentinel", title, "sentinels", data)
+	return data, title, nil
 }
 
 // sentinelChangesPage is the most changes a sentinel's page lists at once.
@@ -242,19 +267,35 @@ func (s *Server) handleSentinelPage(w http.ResponseWriter, r *http.Request, sess
 	}
 	p.Total, p.Shown = total, len(changes)
 	data := &editorData{Editing: sen, Source: sen.Source, Segments: segments(sen.Source, nil), Row: row, Changes: changes, ChangesPager: p, Done: s.takeDone(w, r),
-		TimeZone: s.zoneName(sess.User), SavedZone: s.sentinelLocation(sen).String()}
+		TimeZone: s.zoneName(sess.User), SavedZone: s.sentinelLocation(sen).String(), Revision: sentinelETag(sen)}
 	data.Feeds = s.feedLinks(r, sen)
 	return s.page(w, r, sess, http.StatusOK, "sentinel", "Sentinel "+sen.Name, "sentinels", data)
 }
 
+// handleSentinelUpdatePage saves the editor's form. A form carrying the
+// revision it was rendered from (formRevision) is saved only on that
+// revision: checked at once, and again in the save's transaction; on
+// another, the editor is shown again, nothing saved (editorStale).
 func (s *Server) handleSentinelUpdatePage(w http.ResponseWriter, r *http.Request, sess *session) error {
 	old, err := s.ownSentinel(r.Context(), sess.User, r.PathValue("id"))
 	if err != nil {
 		return err
 	}
 	src := formSource(r)
-	if _, err := s.saveSentinel(r.Context(), sess.User, &sentinelInput{Source: src, editor: true}, old); err != nil {
-		return s.editorError(w, r, sess, old, src, err)
+	in := &sentinelInput{Source: src, editor: true}
+	rev, precondition := formRevision(r)
+	if precondition != nil {
+		if formMatches(rev, old) != nil {
+			return s.editorStale(w, r, sess, old, src)
+		}
+		in.precondition = precondition
+	}
+	if _, err := s.saveSentinel(r.Context(), sess.User, in, old); err != nil {
+		var stale *staleFormError
+		if errors.As(err, &stale) {
+			return s.editorStale(w, r, sess, stale.current, src)
+		}
+		return s.editorError(w, r, sess, old, src, rev, err)
 	}
 	return s.seeOtherDone(w, r, sentinelPath(old.ID), "saved")
 }

@@ -45,7 +45,8 @@ type sentinelInput struct {
 	// precondition, if not nil, is checked against the edited sentinel
 	// as stored, in the transaction that saves the edit
 	// (vigil.SentinelStore.UpdateSentinelsIf): the If-Match of PUT
-	// /api/v1/sentinels/{id}. Nil: the last write wins.
+	// /api/v1/sentinels/{id}, or the revision of the editor's form
+	// (formRevision). Nil: the last write wins.
 	precondition func(stored *vigil.Sentinel) error
 	// live says the input is the live check's, which warns at their URLs
 	// of the pages and webhooks this server does not reach

@@ -241,8 +241,26 @@ func (s *Server) editorAgain(r *http.Request, sess *session, editing *vigil.Sent
 		if data.Row, err = s.sentinelRow(r.Context(), editing, s.sentinelView(r.Context(), editing)); err != nil {
 			return nil, "", err
 		}
+		if data.Changes, data.ChangesPager, err = s.sentinelChanges(r, editing); err != nil {
+			return nil, "", err
+		}
 	}
 	return data, title, nil
+}
+
+// sentinelChanges returns the page of sen's changes that r asks for (the
+// first, for a form posted back), and its pager.
+func (s *Server) sentinelChanges(r *http.Request, sen *vigil.Sentinel) ([]*vigil.Change, *pager, error) {
+	p, err := dashboardPage(r, sentinelChangesPage, sentinelChangesPage)
+	if err != nil {
+		return nil, nil, err
+	}
+	changes, total, err := s.Store.FindChanges(r.Context(), vigil.ChangeFilter{SentinelID: sen.ID, Offset: p.Offset, Limit: p.Limit})
+	if err != nil {
+		return nil, nil, err
+	}
+	p.Total, p.Shown = total, len(changes)
+	return changes, p, nil
 }
 
 // sentinelChangesPage is the most changes a sentinel's page lists at once.
@@ -257,15 +275,10 @@ func (s *Server) handleSentinelPage(w http.ResponseWriter, r *http.Request, sess
 	if err != nil {
 		return err
 	}
-	p, err := dashboardPage(r, sentinelChangesPage, sentinelChangesPage)
+	changes, p, err := s.sentinelChanges(r, sen)
 	if err != nil {
 		return err
 	}
-	changes, total, err := s.Store.FindChanges(r.Context(), vigil.ChangeFilter{SentinelID: sen.ID, Offset: p.Offset, Limit: p.Limit})
-	if err != nil {
-		return err
-	}
-	p.Total, p.Shown = total, len(changes)
 	data := &editorData{Editing: sen, Source: sen.Source, Segments: segments(sen.Source, nil), Row: row, Changes: changes, ChangesPager: p, Done: s.takeDone(w, r),
 		TimeZone: s.zoneName(sess.User), SavedZone: s.sentinelLocation(sen).String(), Revision: sentinelETag(sen)}
 	data.Feeds = s.feedLinks(r, sen)

@@ -33,6 +33,7 @@ func readAsTextServer(t *testing.T) (get func(path string) string, res int64, vs
 // versions.
 type readAsTextEnv struct {
 	s   *Server
+	u   *vigil.User // the sentinel's owner, signed in by get
 	sen *vigil.Sentinel
 	get func(path string) string
 	res int64
@@ -89,7 +90,7 @@ func newReadAsTextEnv(t *testing.T) *readAsTextEnv {
 		}
 		return string(b)
 	}
-	return &readAsTextEnv{s: s, sen: sen, get: get, res: vs[0].ResourceID, vs: vs}
+	return &readAsTextEnv{s: s, u: u, sen: sen, get: get, res: vs[0].ResourceID, vs: vs}
 }
 
 // TestDiffPageReadAsTextAsRecorded: the diff page says why a side is read

@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -50,5 +51,42 @@ func TestSentinelPageNoChangesPastEnd(t *testing.T) {
 	page := e.get(fmt.Sprintf("/sentinels/%d?offset=50", e.sen.ID))
 	if !strings.Contains(page, "No change found yet.") {
 		t.Errorf("the page does not say there is no change:\n%s", page[strings.Index(page, "<h2>Changes</h2>"):])
+	}
+}
+
+// TestEditorAgainListsChanges: the editor shown again, for a source with
+// errors or a form opened on an older revision, lists the sentinel's
+// changes as its page does; it said "No change found yet." of a sentinel
+// with changes.
+func TestEditorAgainListsChanges(t *testing.T) {
+	e := newReadAsTextEnv(t)
+	c := &vigil.Change{SentinelID: e.sen.ID, ResourceID: e.res, FromVersion: e.vs[0].ID, ToVersion: e.vs[2].ID,
+		DetectedAt: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Summary: "the one change", Records: []byte("[]")}
+	if err := e.s.Store.CreateChange(context.Background(), c); err != nil {
+		t.Fatal(err)
+	}
+	client := newSignedIn(t, e.s, e.u)
+	path := fmt.Sprintf("/sentinels/%d", e.sen.ID)
+	_, opened := client.do("GET", path, "")
+	rev := formRevisionOf(opened)
+	if rev == "" {
+		t.Fatal("the editor has no revision field")
+	}
+	for _, tc := range []struct {
+		name, src, rev string
+		status         int
+	}{
+		{"errors", "Create Sentinel p Using", rev, http.StatusUnprocessableEntity},
+		{"stale", "Create Sentinel p Using http://a.example/q", `W/"stale"`, http.StatusConflict},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, page := client.do("POST", path, editorForm(tc.src, tc.rev))
+			if code != tc.status {
+				t.Fatalf("POST: %d, want %d:\n%s", code, tc.status, page)
+			}
+			if !strings.Contains(page, ">the one change<") || strings.Contains(page, "No change found yet.") {
+				t.Errorf("the editor shown again does not list the change:\n%s", page[strings.Index(page, "<h2>Changes</h2>"):])
+			}
+		})
 	}
 }

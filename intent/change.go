@@ -105,8 +105,10 @@ type ImageInfo struct {
 
 // TableInfo locates a table change: the table (its id, or "#n" for the
 // n-th table), the row's key (its first cell), and for a cell its column
-// (1-based; for a cell over several columns, its colspan, the first of
-// them) and the column's header. A cell of a header row (HeaderRow:
+// (1-based, where HTML's table model places it, a rowspan above it
+// counted; for a cell over several columns, its colspan, the first of
+// them) and the column's header (the lowest header cell over the
+// column). A cell of a header row (HeaderRow:
 // every row of a thead, or without one a first row all of th) is a
 // header itself, its column's or, in a thead's rows above the last, a
 // group's: it has no row, its Header is its own text, and its change is

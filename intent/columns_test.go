@@ -281,3 +281,164 @@ func TestColspan(t *testing.T) {
 		t.Errorf("no colspan: got %d, want 1", got)
 	}
 }
+
+// TestTableRowSpans: a cell's columns are its slots in HTML's table model
+// (slotGrid), rowspan read: a header cell over two header rows takes its
+// column in the second too, so that the second row's cells are the
+// columns after it, and a body cell over several rows shifts the cells of
+// the rows below it; a change is told under its column's header.
+func TestTableRowSpans(t *testing.T) {
+	// page makes a table of the header and body rows given as HTML.
+	page := func(head, body string) string {
+		return `<html><body><table id="t"><thead>` + head + `</thead><tbody>` + body + `</tbody></table></body></html>`
+	}
+	const nameOverPrice = `<tr><th rowspan="2">Name</th><th colspan="2">Price</th></tr><tr><th>Old</th><th>New</th></tr>`
+	// cell shows a change: op, row ("head" for a header row's cells),
+	// column, header, old -> new
+	cell := func(c Change) string {
+		row := c.Table.Row
+		if c.Table.HeaderRow {
+			row = "head"
+		}
+		return fmt.Sprintf("%s %s %s:%d:%s %q->%q", c.Kind, c.Op, row, c.Table.Column, c.Table.Header, c.Old, c.New)
+	}
+	for _, tc := range []struct {
+		name, old, new string
+		want           []string
+	}{
+		{"rowspan header, new price changed",
+			page(nameOverPrice, `<tr><td>Boots</td><td>59</td><td>49</td></tr>`),
+			page(nameOverPrice, `<tr><td>Boots</td><td>59</td><td>45</td></tr>`),
+			[]string{`table-cell update Boots:3:New "49"->"45"`}},
+		{"rowspan header, old price changed",
+			page(nameOverPrice, `<tr><td>Boots</td><td>59</td><td>49</td></tr>`),
+			page(nameOverPrice, `<tr><td>Boots</td><td>69</td><td>49</td></tr>`),
+			[]string{`table-cell update Boots:2:Old "59"->"69"`}},
+		{"rowspan header, second header renamed",
+			page(nameOverPrice, `<tr><td>Boots</td><td>59</td><td>49</td></tr>`),
+			page(`<tr><th rowspan="2">Name</th><th colspan="2">Price</th></tr><tr><th>Was</th><th>New</th></tr>`,
+				`<tr><td>Boots</td><td>59</td><td>49</td></tr>`),
+			[]string{`table-cell update head:2:Was "Old"->"Was"`}},
+		{"rowspan header, column added under the group",
+			page(nameOverPrice, `<tr><td>Boots</td><td>59</td><td>49</td></tr>`),
+			page(`<tr><th rowspan="2">Name</th><th colspan="3">Price</th></tr><tr><th>Old</th><th>New</th><th>Club</th></tr>`,
+				`<tr><td>Boots</td><td>59</td><td>49</td><td>45</td></tr>`),
+			[]string{`table-cell insert Boots:4:Club ""->"45"`, `table-cell insert head:4:Club ""->"Club"`}},
+		// Boots spans two rows: the second row's cells are the second
+		// and third columns, Old and New.
+		{"body rowspan shifts the row below",
+			page(nameOverPrice, `<tr><td rowspan="2">Boots</td><td>59</td><td>49</td></tr><tr><td>39</td><td>35</td></tr>`),
+			page(nameOverPrice, `<tr><td rowspan="2">Boots</td><td>59</td><td>49</td></tr><tr><td>39</td><td>29</td></tr>`),
+			[]string{`table-cell update 39:3:New "35"->"29"`}},
+		{"rowspan 0 reaches the end of the row group",
+			page(nameOverPrice, `<tr><td rowspan="0">Boots</td><td>59</td><td>49</td></tr><tr><td>39</td><td>35</td></tr><tr><td>19</td><td>15</td></tr>`),
+			page(nameOverPrice, `<tr><td rowspan="0">Boots</td><td>59</td><td>49</td></tr><tr><td>39</td><td>35</td></tr><tr><td>19</td><td>12</td></tr>`),
+			[]string{`table-cell update 19:3:New "15"->"12"`}},
+		// A rowspan ends with its row group: the tbody's first row is
+		// not shifted by the thead's Name, which asks for ten rows.
+		{"rowspan ends with its row group",
+			page(`<tr><th rowspan="10">Name</th><th>Old</th><th>New</th></tr>`, `<tr><td>Boots</td><td>59</td><td>49</td></tr>`),
+			page(`<tr><th rowspan="10">Name</th><th>Old</th><th>New</th></tr>`, `<tr><td>Boots</td><td>59</td><td>45</td></tr>`),
+			[]string{`table-cell update Boots:3:New "49"->"45"`}},
+		{"huge spans are capped",
+			page(`<tr><th rowspan="65534" colspan="1000">Name</th><th>Price</th></tr><tr><th>Old</th></tr>`,
+				`<tr><td rowspan="99999999" colspan="99999999">Boots</td><td>59</td></tr><tr><td>49</td></tr>`),
+			page(`<tr><th rowspan="65534" colspan="1000">Name</th><th>Price</th></tr><tr><th>Old</th></tr>`,
+				`<tr><td rowspan="99999999" colspan="99999999">Boots</td><td>59</td></tr><tr><td>45</td></tr>`),
+			[]string{`table-cell update 45:1001:Old "49"->"45"`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := evalClause(t, tc.old, tc.new, `table {t}`)
+			var got []string
+			for _, c := range r.Changes {
+				if c.Table == nil {
+					t.Fatalf("change %+v without a table", c)
+				}
+				got = append(got, cell(c))
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("got\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(tc.want, "\n\t"))
+			}
+		})
+	}
+}
+
+// TestTableHeadersOverColumns: a column's header is the lowest header
+// cell over it, which may be one above the last header row whose rowspan
+// reaches down past it.
+func TestTableHeadersOverColumns(t *testing.T) {
+	doc := parseDoc(t, `<html><body><table><thead>`+
+		`<tr><th rowspan="2">Name</th><th colspan="2">Price</th><th rowspan="2">Stock</th></tr>`+
+		`<tr><th>Old</th><th>New</th></tr></thead>`+
+		`<tbody><tr><td>Boots</td><td>59</td><td>49</td><td>3</td></tr></tbody></table></body></html>`)
+	tables := newContent(doc, nil, nil, false, newSymtab()).tableObjects()
+	if len(tables) != 1 {
+		t.Fatalf("%d tables, want 1", len(tables))
+	}
+	tb := tables[0]
+	if want := []string{"Name", "Old", "New", "Stock"}; !slices.Equal(tb.headers, want) {
+		t.Errorf("headers %q, want %q", tb.headers, want)
+	}
+	if want := []string{"Name", "Price\x1fOld", "Price\x1fNew", "Stock"}; !slices.Equal(tb.headerKeys, want) {
+		t.Errorf("header keys %q, want %q", tb.headerKeys, want)
+	}
+	if got, want := tb.items[1].cols, []int{1, 2}; !slices.Equal(got, want) {
+		t.Errorf("second header row's columns %v, want %v", got, want)
+	}
+}
+
+// TestRowspan: a rowspan is read as HTML reads it.
+func TestRowspan(t *testing.T) {
+	for v, want := range map[string]int{
+		"2": 2, " 3": 3, "+4": 4, "5px": 5, "0": 0, "00": 0, "": 1, "x": 1, "-2": 1, "99999999999999999999": maxRowspan,
+	} {
+		n := &tree.Node{Kind: tree.Element, Name: "td", Attrs: []tree.Attr{{Name: "ROWSPAN", Value: v}}}
+		if got := rowspan(n); got != want {
+			t.Errorf("rowspan=%q: got %d, want %d", v, got, want)
+		}
+	}
+	if got := rowspan(&tree.Node{Kind: tree.Element, Name: "td"}); got != 1 {
+		t.Errorf("no rowspan: got %d, want 1", got)
+	}
+}
+
+// TestSlotGrid: cells take the first free slot of their row, and the
+// grid keeps a column's free row, not its slots, so that the most a cell
+// may span (maxRowspan rows of maxColspan columns), in every row, costs
+// a few thousand columns, not a hundred million slots.
+func TestSlotGrid(t *testing.T) {
+	var g slotGrid
+	group, other := &tree.Node{}, &tree.Node{}
+	place := func(spans ...[2]int) []int {
+		var cols []int
+		for _, s := range spans {
+			cols = append(cols, g.place(s[0], s[1]))
+		}
+		return cols
+	}
+	for _, step := range []struct {
+		group *tree.Node
+		cells [][2]int // colspan, rowspan
+		want  []int
+	}{
+		{group, [][2]int{{1, 3}, {2, 1}, {1, 0}}, []int{0, 1, 3}},
+		{group, [][2]int{{1, 1}, {1, 1}}, []int{1, 2}},
+		{group, [][2]int{{1, 1}}, []int{1}},
+		{group, [][2]int{{1, 1}}, []int{0}},
+		{other, [][2]int{{1, 1}}, []int{0}},
+	} {
+		g.row(step.group)
+		if got := place(step.cells...); !slices.Equal(got, step.want) {
+			t.Errorf("row %d: columns %v, want %v", g.y, got, step.want)
+		}
+	}
+	g = slotGrid{}
+	for range 100 {
+		g.row(group)
+		place([2]int{maxColspan, maxRowspan}, [2]int{maxColspan, 0})
+	}
+	if len(g.freeY) > 200*maxColspan {
+		t.Errorf("%d columns for 100 rows of two cells", len(g.freeY))
+	}
+}

@@ -139,11 +139,22 @@
 // (a column added is one cell inserted a row, not a shift of the cells
 // after it). The header rows are every row of a thead (a group row
 // whose cells span the columns under them, then the row that names each
-// column), or without a thead a first row all of th; the last of them
-// names the columns. A cell, of a header row or the body, is identified
-// by the columns it spans (its colspan): two versions' cells pair by the
-// columns they share, so that a column added beside a group is that
-// column added, not a group's header changed. A cell of a header row is a header, not a row's
+// column), or without a thead a first row all of th. A cell, of a
+// header row or the body, is identified by the columns it spans: its
+// slots in HTML's table model ("forming a table"), each cell at the first
+// column of its row not taken, by a cell of the row or by one above
+// whose rowspan reaches it, over colspan columns (1 to 1000) of rowspan
+// rows (0 to 65534, 0 to the end of its row group, none past it). A
+// column's header is the lowest header cell over it (one of the last
+// header row, or one above that reaches down past it, a "Name" of
+// rowspan 2 beside a "Price" split into "Old" and "New"), and the
+// columns of two versions pair by every header cell over them, top to
+// bottom; two versions' cells pair by the columns they share, so that a
+// column added beside a group is that column added, not a group's header
+// changed, and a cell below one of rowspan 2 is named by its own column.
+// The grid keeps each column's first free row, not its slots, so that
+// the largest spans cost a table no more than its columns. A cell of a
+// header row is a header, not a row's
 // cell: its change is told as the column's, "column added", "column
 // removed", "column header changed" (TableInfo.HeaderRow, its Header the
 // cell's own text), not as a cell of a row named by the first header

@@ -21,6 +21,7 @@ type object struct {
 	ref                  string   // links: href without its signing parameters (unsignedURL), the target that identifies it
 	srcs                 []string // images in a picture: every source it shows, src first, its img's own last (pictureSources)
 	cells                []string // table rows
+	cols                 []int    // table rows: each cell's first column, its place in the table's slots (slotGrid)
 	spans                []int    // table rows: each cell's colspan (columnCells)
 	head                 bool     // a table's header row (container.headers)
 }

@@ -2,6 +2,7 @@ package intent
 
 import (
 	"cmp"
+	"math"
 	"strconv"
 	"strings"
 
@@ -311,12 +312,13 @@ func hasPrefixFold(s, prefix string) bool {
 
 // container is a table or a list.
 type container struct {
-	node    *tree.Node
-	id      string
-	index   int        // 1-based among the containers of its kind
-	headers []string   // tables: column headers
-	items   []object   // rows or items
-	parent  *container // lists: the list it is nested in, within the content
+	node       *tree.Node
+	id         string
+	index      int        // 1-based among the containers of its kind
+	headers    []string   // tables: each column's header, the lowest header cell over it
+	headerKeys []string   // tables: each column's header cells, top to bottom, joined by \x1f (columnPairs)
+	items      []object   // rows or items
+	parent     *container // lists: the list it is nested in, within the content
 }
 
 // name returns the container's id, or "#n".
@@ -337,10 +339,12 @@ func (c *content) addTable(n *tree.Node) {
 	t := &container{node: n, index: len(c.tables) + 1}
 	t.id, _ = attrFold(n, "id")
 	var rows [][]string
-	var rowSpans [][]int // each row's cells' colspans
+	var rowCols, rowSpans [][]int // each row's cells' first columns and colspans
 	var rowNodes []*tree.Node
-	var theadRow []string
+	var headRows []int     // the header rows' indexes in rows
+	var theadOpen bool     // a thead's row has been seen
 	head := map[int]bool{} // the header rows' indexes in rows
+	var g slotGrid
 	tree.Walk(n, func(m *tree.Node) bool {
 		if m.Kind != tree.Element || (m != n && (c.skip(m) || elementIs(m, "table"))) {
 			return false
@@ -348,13 +352,16 @@ func (c *content) addTable(n *tree.Node) {
 		if !elementIs(m, "tr") {
 			return true
 		}
+		g.row(m.Parent)
 		var cells []string
-		var spans []int
+		var cols, spans []int
 		allTH := true
 		for _, cell := range m.Children {
 			if elementIs(cell, "td", "th") && !c.skip(cell) {
+				span := colspan(cell)
 				cells = append(cells, c.subtreeText(cell, nil))
-				spans = append(spans, colspan(cell))
+				cols = append(cols, g.place(span, rowspan(cell)))
+				spans = append(spans, span)
 				allTH = allTH && elementIs(cell, "th")
 			}
 		}
@@ -362,78 +369,179 @@ func (c *content) addTable(n *tree.Node) {
 			return false
 		}
 		// Every row of a thead is a header row (a group's cells over
-		// the columns they span, then the row that names each column):
-		// the last names the columns, a header over several of them
-		// naming each. Without a thead, a first row all of th is the
-		// header row.
+		// the columns they span, then the row that names each column).
+		// Without a thead, a first row all of th is the header row.
 		if m.Parent != nil && elementIs(m.Parent, "thead") {
-			theadRow, head[len(rows)] = columnTexts(cells, spans), true
-		} else if len(rows) == 0 && allTH && theadRow == nil {
-			theadRow, head[len(rows)] = columnTexts(cells, spans), true
+			theadOpen, head[len(rows)] = true, true
+			headRows = append(headRows, len(rows))
+		} else if len(rows) == 0 && allTH && !theadOpen {
+			head[len(rows)] = true
+			headRows = append(headRows, len(rows))
 		}
 		rows = append(rows, cells)
+		rowCols = append(rowCols, cols)
 		rowSpans = append(rowSpans, spans)
 		rowNodes = append(rowNodes, m)
 		return false
 	})
-	t.headers = theadRow
+	// A column's header is the lowest header cell over it (one of the
+	// last header row, or one above whose rowspan reaches down past it);
+	// its key, which pairs the columns of two versions, is every header
+	// cell over it, top to bottom.
+	for _, i := range headRows {
+		for k, cell := range rows[i] {
+			for col := rowCols[i][k]; col < rowCols[i][k]+rowSpans[i][k]; col++ {
+				for len(t.headers) <= col {
+					t.headers = append(t.headers, "")
+					t.headerKeys = append(t.headerKeys, "")
+				}
+				if t.headerKeys[col] != "" {
+					t.headerKeys[col] += "\x1f"
+				}
+				t.headers[col] = cell
+				t.headerKeys[col] += cell
+			}
+		}
+	}
 	for i, cells := range rows {
 		t.items = append(t.items, object{
 			key: strings.Join(cells, "\x1f"), keys: []string{cells[0]},
-			node: rowNodes[i], pos: i + 1, cells: cells, spans: rowSpans[i], text: strings.Join(cells, " | "),
-			head: head[i],
+			node: rowNodes[i], pos: i + 1, cells: cells, cols: rowCols[i], spans: rowSpans[i],
+			text: strings.Join(cells, " | "), head: head[i],
 		})
 	}
 	c.tables = append(c.tables, t)
 }
 
-// maxColspan is the most columns a cell spans, as HTML caps colspan.
-const maxColspan = 1000
+// maxColspan and maxRowspan are the most columns and rows a cell spans,
+// as HTML caps colspan and rowspan.
+const (
+	maxColspan = 1000
+	maxRowspan = 65534
+)
 
 // colspan returns the number of columns table cell n spans, its colspan
 // read as HTML reads it: the digits it starts with after white space and
 // an optional +, 1 when there are none or they make 0, at most
 // maxColspan.
 func colspan(n *tree.Node) int {
-	v, ok := attrFold(n, "colspan")
+	span, ok := spanAttr(n, "colspan", maxColspan)
+	if !ok || span == 0 {
+		return 1
+	}
+	return span
+}
+
+// rowspan returns the number of rows table cell n spans, its rowspan read
+// as HTML reads it: the digits it starts with after white space and an
+// optional +, 1 when there are none, at most maxRowspan; 0 is every row
+// to the end of its row group (slotGrid.place).
+func rowspan(n *tree.Node) int {
+	span, ok := spanAttr(n, "rowspan", maxRowspan)
 	if !ok {
 		return 1
 	}
+	return span
+}
+
+// spanAttr reads attribute name of n as HTML reads a non-negative
+// integer: the digits it starts with after white space and an optional +,
+// capped at most; false when it is absent or has no digits.
+func spanAttr(n *tree.Node, name string, most int) (int, bool) {
+	v, ok := attrFold(n, name)
+	if !ok {
+		return 0, false
+	}
 	v = strings.TrimLeft(v, " \t\n\f\r")
 	v = strings.TrimPrefix(v, "+")
-	span := 0
+	span, digits := 0, false
 	for i := 0; i < len(v) && '0' <= v[i] && v[i] <= '9'; i++ {
-		span = min(span*10+int(v[i]-'0'), maxColspan)
+		span, digits = min(span*10+int(v[i]-'0'), most), true
 	}
-	return max(span, 1)
+	return span, digits
 }
 
-// columnTexts returns a row's texts column by column: a cell's text for
-// each column it spans (spans[k], the colspan of cells[k]).
-func columnTexts(cells []string, spans []int) []string {
-	var out []string
-	for k, cell := range cells {
-		for range spans[k] {
-			out = append(out, cell)
+// slotGrid places a table's cells in its slots as HTML's table model
+// does ("forming a table"): a row's cell takes the first column from the
+// left not taken in that row, by a cell of the row or by one above whose
+// rowspan reaches it, and takes colspan columns of rowspan rows, rowspan
+// 0 to the end of the row group. It keeps, for each column, the row the
+// cells placed so far leave it free from, not the slots themselves, so
+// that a cell of a huge span costs no more than one of colspan columns.
+type slotGrid struct {
+	group   *tree.Node // the rows' parent: a thead, tbody or tfoot, or the table
+	started bool       // a row has been placed
+	y       int        // the current row in its group
+	freeY   []int      // for each column, the first row of the group free in it
+}
+
+// row starts a row of row group group: a group other than the last row's
+// starts the grid over, as a row group ends every rowspan in it.
+func (g *slotGrid) row(group *tree.Node) {
+	if !g.started || g.group != group {
+		g.group, g.started, g.y, g.freeY = group, true, 0, g.freeY[:0]
+		return
+	}
+	g.y++
+}
+
+// place places a cell of colspan columns and rowspan rows in the current
+// row and returns its first column.
+func (g *slotGrid) place(colspan, rowspan int) int {
+	x := 0
+	for x < len(g.freeY) && g.freeY[x] > g.y {
+		x++
+	}
+	until := g.y + rowspan
+	if rowspan == 0 {
+		until = math.MaxInt // to the end of the group
+	}
+	for col := x; col < x+colspan; col++ {
+		if col == len(g.freeY) {
+			g.freeY = append(g.freeY, 0)
 		}
+		g.freeY[col] = max(g.freeY[col], until)
 	}
-	return out
+	return x
 }
 
-// columnCells returns, for each column table row o spans, the index of
-// its cell over that column: a cell of colspan n is over n columns.
+// columnCells returns, for each column table row o reaches, the index of
+// its cell over that column, -1 for a column none of its cells is over
+// (one taken by a cell above whose rowspan reaches the row, or left
+// empty): a cell is over the colspan columns from its first.
 func (o *object) columnCells() []int {
-	var out []int
+	width := 0
 	for k := range o.cells {
-		n := 1
-		if k < len(o.spans) {
-			n = o.spans[k]
-		}
-		for range n {
-			out = append(out, k)
+		width = max(width, o.cellCol(k)+o.cellSpan(k))
+	}
+	out := make([]int, width)
+	for col := range out {
+		out[col] = -1
+	}
+	for k := range o.cells {
+		for col := o.cellCol(k); col < o.cellCol(k)+o.cellSpan(k); col++ {
+			out[col] = k
 		}
 	}
 	return out
+}
+
+// cellCol returns the first column (0-based) that table row o's cell k is
+// over: its place in the table's slots, or without one (a row made
+// otherwise) its index.
+func (o *object) cellCol(k int) int {
+	if k < len(o.cols) {
+		return o.cols[k]
+	}
+	return k
+}
+
+// cellSpan returns the number of columns table row o's cell k is over.
+func (o *object) cellSpan(k int) int {
+	if k < len(o.spans) {
+		return o.spans[k]
+	}
+	return 1
 }
 
 // pickContainers pairs the containers the change type names (ids or

@@ -207,19 +207,19 @@ func tableChanges(pc *pathCache, pairs [][2]*container) []Change {
 	for _, pr := range pairs {
 		o, n := pr[0], pr[1]
 		var old, new []object
-		var oldHead, newHead []string
+		var oldHead, newHead, oldKeys, newKeys []string
 		name := ""
 		if o != nil {
-			old, name, oldHead = o.items, o.name(), o.headers
+			old, name, oldHead, oldKeys = o.items, o.name(), o.headers, o.headerKeys
 		}
 		if n != nil {
-			new, name, newHead = n.items, n.name(), n.headers
+			new, name, newHead, newKeys = n.items, n.name(), n.headers, n.headerKeys
 		}
 		if oldHead == nil {
-			oldHead = newHead
+			oldHead, oldKeys = newHead, newKeys
 		}
 		if newHead == nil {
-			newHead = oldHead
+			newHead, newKeys = oldHead, oldKeys
 		}
 		var head [][2]int // the columns of the headers, paired once
 		headDone := false
@@ -241,7 +241,7 @@ func tableChanges(pc *pathCache, pairs [][2]*container) []Change {
 				continue
 			}
 			if !headDone {
-				head, headDone = columnPairs(oldHead, newHead), true
+				head, headDone = columnPairs(oldKeys, newKeys), true
 			}
 			a, b := &old[e.a], &new[e.b]
 			ac, bc := a.columnCells(), b.columnCells()
@@ -278,16 +278,16 @@ func tableChanges(pc *pathCache, pairs [][2]*container) []Change {
 				case !hasNew:
 					c.Op = Delete
 				}
-				// A cell's column is the first it spans (a row's
-				// columnCells are in order).
+				// A cell's column is the first it spans, where the
+				// table's slots place it (slotGrid).
 				if hasNew {
-					col := sort.SearchInts(bc, j)
+					col := b.cellCol(j)
 					info.Column = col + 1
 					if col < len(newHead) {
 						info.Header = newHead[col]
 					}
 				} else {
-					col := sort.SearchInts(ac, i)
+					col := a.cellCol(i)
 					info.Column = col + 1
 					if col < len(oldHead) {
 						info.Header = oldHead[col]
@@ -310,7 +310,8 @@ func tableChanges(pc *pathCache, pairs [][2]*container) []Change {
 // cellPairs pairs the cells of two versions of a table row by the columns
 // they span: cols are the columns paired (columnPairs, -1 for a column of
 // one version only), ac and bc the cell over each column of the old row
-// and of the new (object.columnCells). A cell is paired with the first
+// and of the new (object.columnCells, -1 for a column none of the row's
+// own cells is over). A cell is paired with the first
 // cell of the other row it shares a column with that is not paired yet;
 // a cell left unpaired is one version's only (-1 for the other). The
 // pairs come in the order of the columns, each once, as old and new
@@ -323,11 +324,11 @@ func cellPairs(cols [][2]int, ac, bc []int) [][2]int {
 		return cells[col]
 	}
 	nOld, nNew := 0, 0
-	if len(ac) > 0 {
-		nOld = ac[len(ac)-1] + 1
+	for _, k := range ac {
+		nOld = max(nOld, k+1)
 	}
-	if len(bc) > 0 {
-		nNew = bc[len(bc)-1] + 1
+	for _, k := range bc {
+		nNew = max(nNew, k+1)
 	}
 	pairOfOld, pairOfNew := make([]int, nOld), make([]int, nNew)
 	for k := range pairOfOld {

@@ -269,7 +269,9 @@
 // to its ">", over lines; href= in prose or between tags, in a comment or
 // a script, or escaped in a JSON string, is none, nor is one in a
 // template, as a parsed page's, and a base in svg or math is no base,
-// as PageBase reads one) are links, resolved against the page's address or
+// but in their HTML integration points, as PageBase reads one: an
+// annotation-xml of HTML holds HTML, and an svg an annotation-xml holds
+// is SVG, whose foreignObject holds HTML, as the HTML parser has them) are links, resolved against the page's address or
 // the text's first base element and named by their target, placed at the
 // text node where they start, so that a relative link added as a page
 // comes to be read differently is reported, as it is between two pages. A

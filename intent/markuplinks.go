@@ -49,8 +49,10 @@ type markupRef struct {
 // ends the text, as the tokenizer reads it, so a text is read once. As
 // a parsed page's (PageBase, content.skip), a template's tags hold no
 // link nor base (its content is inert), and a base in svg or math, but in
-// their HTML integration points (a foreignObject, an mtext), is an SVG or
-// MathML element, no base (tagScope); an a in them is a link in both.
+// their HTML integration points (a foreignObject, an mtext, an
+// annotation-xml of HTML; an svg that an annotation-xml holds is SVG, its
+// foreignObject one of them), is an SVG or MathML element, no base
+// (tagScope); an a in them is a link in both.
 func markupRefs(text string) []markupRef {
 	var out []markupRef
 	var scope tagScope
@@ -124,7 +126,10 @@ func markupRefs(text string) []markupRef {
 // (walkHTMLElements, content.skip): a template, whose content is inert,
 // and the foreign content of svg and math, whose base is no HTML base
 // element, with their HTML integration points (isIntegrationPoint), which
-// hold HTML again. An end tag closes the innermost such element open of
+// hold HTML again, and an svg that an annotation-xml holds, SVG again
+// (an annotation-xml of HTML, an integration point, holds HTML, whose
+// svg is SVG). It follows each element of foreign content, as the parser
+// puts it in its space. An end tag closes the innermost element open of
 // its name, and those in it; the tags that break out of foreign content
 // in a parser (a p, a div) do not here, so that an svg never closed keeps
 // a later base from counting, where a browser would take it.
@@ -154,15 +159,30 @@ func (s *tagScope) start(name, space string, selfClosing bool, encoding string) 
 		s.open = append(s.open, scopeElement{name, "template"})
 	case space == "" && (name == "svg" || name == "math") && !selfClosing:
 		s.open = append(s.open, scopeElement{name, name})
-	case (space == "svg" || space == "math") && (name == "svg" || name == "math") && !selfClosing:
-		// An svg in an svg (or a math in it) stays in its space; followed,
-		// so that its end tag does not close the outer one's.
-		s.open = append(s.open, scopeElement{name, space})
 	case (space == "svg" || space == "math") && !selfClosing &&
 		isIntegrationPoint(name, space, func() string { return encoding }):
 		s.open = append(s.open, scopeElement{name, ""})
+	case space == "math" && name == "svg" && !selfClosing && s.open[len(s.open)-1].name == "annotation-xml":
+		// An svg an annotation-xml holds (one that is no integration
+		// point, of another encoding or none) is SVG, as the parser
+		// puts it, not MathML: its foreignObject holds HTML, its mi
+		// does not.
+		s.open = append(s.open, scopeElement{name, "svg"})
+	case (space == "svg" || space == "math") && !selfClosing && (name == "svg" || name == "math" || len(s.open) < maxForeignDepth):
+		// Each element of foreign content stays in its space; followed,
+		// so that an svg knows whether an annotation-xml holds it, and
+		// an svg in an svg (or a math in it) its end tag does not close
+		// the outer one's. Past maxForeignDepth only svg and math are,
+		// so that a text of tags never closed costs each end tag a
+		// bounded search.
+		s.open = append(s.open, scopeElement{name, space})
 	}
 }
+
+// maxForeignDepth is how deep tagScope follows the elements of foreign
+// content that do not change the space of the tags in them: the HTML
+// parser (x/net/html) takes no more than 512 elements open.
+const maxForeignDepth = 512
 
 // end reads an end tag called name.
 func (s *tagScope) end(name string) {

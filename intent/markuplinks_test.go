@@ -71,6 +71,9 @@ func TestMarkupRefs(t *testing.T) {
 		{"base in mtext", `<math><mtext><base href="/t/"></mtext></math>`, []string{"base /t/@25"}},
 		{"base in html annotation-xml", `<math><annotation-xml encoding="text/html"><base href="/x/"></annotation-xml></math>`, []string{"base /x/@55"}},
 		{"base in other annotation-xml", `<math><annotation-xml encoding="image/svg+xml"><base href="/x/"></annotation-xml></math>`, nil},
+		{"base in the foreignObject of an annotation-xml's svg", `<math><annotation-xml encoding="image/svg+xml"><svg><foreignObject><base href="/x/">`, []string{"base /x/@79"}},
+		{"base in the mi of an annotation-xml's svg", `<math><annotation-xml><svg><mi><base href="/x/">`, nil},
+		{"base in the foreignObject of an annotation-xml's mrow's svg", `<math><annotation-xml><mrow><svg><foreignObject><base href="/x/">`, nil},
 		{"link in svg", `<svg><a href="/s"><text>S</text></a></svg>`, []string{"/s@14"}},
 		{"self-closing svg", `<svg/><base href="/h/">`, []string{"base /h/@18"}},
 		{"template in svg", `<svg><template><a href="/s"></template></svg>`, []string{"/s@24"}},
@@ -140,6 +143,7 @@ func FuzzMarkupRefs(f *testing.F) {
 		"<a\nclass=x\nhref = /c >\n<link href=\"//d.example/e\"/>",
 		`<a href="/a`, `<a href=`, `<a =x href=y/>`, `{"h":"<a href=\"/a\">"}`,
 		`<!-- <a href="/a"> --!><!--><script src="/s">'<img src="/i">'</SCRIPT ><![CDATA[<a href="/c">]]><title>`,
+		`<math><annotation-xml encoding="image/svg+xml"><svg><foreignObject><base href="/x/"></foreignObject></svg></annotation-xml><annotation-xml encoding="text/html"><svg><a href="/y">`,
 	} {
 		f.Add(s)
 	}

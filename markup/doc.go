@@ -153,7 +153,10 @@
 // characters, invalid UTF-8); ParseHTML reads anything, as a browser does,
 // and CheckBinary tells a file that is not text at all (ErrBinary: a NUL
 // byte in the first 8 000 bytes, or a control character in every twenty
-// there), for a caller handed files of unknown kind. The HTML parser (x/net/html) refuses
+// there), for a caller handed files of unknown kind, as CheckEmpty tells one
+// with no element and no text (ErrEmpty: only white space, comments,
+// processing instructions and a DOCTYPE), which ParseHTML reads as an empty
+// page. The HTML parser (x/net/html) refuses
 // documents with more than 512 open elements. Most such pages never close
 // their <font> or <b> tags: ParseHTML reads them again with the formatting
 // tags beyond 200 open left out, text kept (a departure from the browser's

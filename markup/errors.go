@@ -26,6 +26,10 @@ var ErrHTMLTooDeep = errors.New("too deep for the HTML parser; a well-formed doc
 // not text: an image, an archive, an executable.
 var ErrBinary = errors.New("binary input, not XML or HTML")
 
+// ErrEmpty is wrapped by the error CheckEmpty returns for an input with no
+// element and no text.
+var ErrEmpty = errors.New("empty document")
+
 // LimitError is the error for an input past one of Options' limits: Err
 // says what went past the limit and where, without naming the option, and
 // Error adds the Options field that changes the limit. A program that

@@ -286,11 +286,13 @@ func readDocument(env *environment, name string, f *docFlags) ([]byte, *markup.O
 	return b, opt, nil
 }
 
-// checkDocument refuses what the parsers would misread: an empty input,
-// and, unless --parse says what it is, a binary one.
+// checkDocument refuses what the parsers would misread: an input with no
+// element and no text (empty, blank, or only comments, processing
+// instructions and a DOCTYPE), which the HTML parser reads as an empty
+// page, and, unless --parse says what it is, a binary one.
 func checkDocument(name string, b []byte, opt *markup.Options) error {
-	if len(bytes.TrimSpace(bytes.TrimPrefix(b, utf8BOM))) == 0 {
-		return fmt.Errorf("%s: empty document: no root element", displayName(name))
+	if err := markup.CheckEmpty(b); err != nil {
+		return fmt.Errorf("%s: %w", displayName(name), err)
 	}
 	// A file of unknown kind: the HTML parser would read an image as a
 	// page. (With --parse, the user says what it is.)
@@ -350,6 +352,11 @@ func decodeDeltas(b []byte) ([]*delta.Delta, string, error) {
 	t := bytes.TrimSpace(b)
 	if len(t) == 0 {
 		return nil, "", errors.New("no delta in the file: it is empty")
+	}
+	if err := markup.CheckEmpty(b); err != nil {
+		// Comments alone, which the XML decoder would report as an
+		// unexpected end of the file.
+		return nil, "", fmt.Errorf("no delta in the file: %w", err)
 	}
 	if startsJSON(t) {
 		// An array first is the likeliest slip: deltas put in a list.

@@ -212,7 +212,7 @@ func runDiff(ctx context.Context, env *environment, args []string) (int, error) 
 		// XHTML that is well-formed in one version only: the trees differ
 		// where the parsers do.
 		fmt.Fprintf(env.stderr, "vigil diff: note: %s is read as %s and %s as %s; --parse %s reads both alike\n",
-			displayName(oldName), strings.ToUpper(oldFormat.String()), displayName(newName), strings.ToUpper(newFormat.String()), markup.HTML)
+			inputName(oldName), strings.ToUpper(oldFormat.String()), inputName(newName), strings.ToUpper(newFormat.String()), markup.HTML)
 	}
 	liftDiffMemory := limitDiffMemory(int64(oldSize + newSize))
 	opt := &treediff.Options{Algorithm: treediff.Algorithm(*algorithm)}
@@ -301,9 +301,9 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 	if sameFile(fs.Arg(0), fs.Arg(1)) {
 		const args = "the arguments are a document, then a delta or an XML patch"
 		if fs.Arg(0) == fs.Arg(1) {
-			return exitError, fmt.Errorf("DOC and DELTA are one file, %s (%s)", fs.Arg(0), args)
+			return exitError, fmt.Errorf("DOC and DELTA are one file, %s (%s)", inputName(fs.Arg(0)), args)
 		}
-		return exitError, fmt.Errorf("%s is %s: DOC and DELTA are one file (%s)", fs.Arg(1), fs.Arg(0), args)
+		return exitError, fmt.Errorf("%s is %s: DOC and DELTA are one file (%s)", inputName(fs.Arg(1)), inputName(fs.Arg(0)), args)
 	}
 	if err := outputNotInput(env, fs.Arg(0), fs.Arg(1)); err != nil {
 		return exitError, err
@@ -321,7 +321,7 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 			// DOC is read as the patch addresses it, normalised by
 			// default; kept, its texts are other nodes.
 			if df.whitespace == "keep" {
-				return exitError, fmt.Errorf("%s: the patch addresses the documents with white space normalised (%s: made by vigil diff --whitespace normalize): --whitespace keep would apply it to other nodes", displayName(fs.Arg(1)), normalizedPatchPI)
+				return exitError, fmt.Errorf("%s: the patch addresses the documents with white space normalised (%s: made by vigil diff --whitespace normalize): --whitespace keep would apply it to other nodes", inputName(fs.Arg(1)), normalizedPatchPI)
 			}
 		} else if keepWhitespaceUnlessSet(fs, &df) {
 			// Read again, as the patch addresses it.
@@ -333,16 +333,16 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 	}
 	ds, _, err := decodeDeltas(raw)
 	if err != nil {
-		err = fmt.Errorf("%s: %w", displayName(fs.Arg(1)), err)
+		err = fmt.Errorf("%s: %w", inputName(fs.Arg(1)), err)
 		// The likeliest slip: the arguments swapped.
 		if _, _, notDelta := decodeDeltas(b); notDelta == nil {
-			return exitError, fmt.Errorf("%w (%s is a delta: the arguments are DOC DELTA, in that order)", err, displayName(fs.Arg(0)))
+			return exitError, fmt.Errorf("%w (%s is a delta: the arguments are DOC DELTA, in that order)", err, inputName(fs.Arg(0)))
 		}
 		return exitError, err
 	}
 	renumbered, err := renumber(ds)
 	if err != nil {
-		return exitError, fmt.Errorf("%s: %w", displayName(fs.Arg(1)), err)
+		return exitError, fmt.Errorf("%s: %w", inputName(fs.Arg(1)), err)
 	}
 	if *reverse {
 		inv := make([]*delta.Delta, len(ds))
@@ -352,7 +352,7 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 			// numbered afresh, and the first operation would fail on a
 			// node it did not mean.
 			if len(d.Ops) > 0 && len(d.ToXIDMap.XIDs) == 0 {
-				return exitError, fmt.Errorf("%s: delta %d has no target XID-map (toXidMap): --reverse needs it to find the new version's nodes", displayName(fs.Arg(1)), i+1)
+				return exitError, fmt.Errorf("%s: delta %d has no target XID-map (toXidMap): --reverse needs it to find the new version's nodes", inputName(fs.Arg(1)), i+1)
 			}
 			inv[len(ds)-1-i] = delta.Invert(d)
 		}
@@ -381,19 +381,19 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 			// The other end of the delta: the slips of patching twice,
 			// or of undoing what was not done.
 			if fp == last.ToFingerprint {
-				hint = displayName(fs.Arg(0)) + " is the version the delta leads to: patched already? --reverse undoes the delta"
+				hint = inputName(fs.Arg(0)) + " is the version the delta leads to: patched already? --reverse undoes the delta"
 				if *reverse {
-					hint = displayName(fs.Arg(0)) + " is the version the delta starts from: without --reverse, patch applies the delta to it"
+					hint = inputName(fs.Arg(0)) + " is the version the delta starts from: without --reverse, patch applies the delta to it"
 				}
 			}
-			return exitError, fmt.Errorf("the delta does not fit %s: %w (%s)", displayName(fs.Arg(0)), err, hint)
+			return exitError, fmt.Errorf("the delta does not fit %s: %w (%s)", inputName(fs.Arg(0)), err, hint)
 		}
 	}
 	// The document gets the XIDs the first delta expects: those of its
 	// source version, or of a first version when the delta has no map.
 	if m := first.FromXIDMap; len(m.XIDs) > 0 {
 		if err := doc.SetXIDMap(m); err != nil {
-			return exitError, fmt.Errorf("the delta does not fit %s: %w (%s)", displayName(fs.Arg(0)), err, fits)
+			return exitError, fmt.Errorf("the delta does not fit %s: %w (%s)", inputName(fs.Arg(0)), err, fits)
 		}
 	} else {
 		doc.AssignXIDs()
@@ -416,10 +416,10 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 		if se != nil {
 			if renumbered[se.Step-1] {
 				// Its XIDs in the message are not those in the file.
-				return exitError, fmt.Errorf("%s: %w (delta %d is from a separate diff: its XIDs above are renumbered onto those delta %d gives)", displayName(fs.Arg(1)), err, se.Step, se.Step-1)
+				return exitError, fmt.Errorf("%s: %w (delta %d is from a separate diff: its XIDs above are renumbered onto those delta %d gives)", inputName(fs.Arg(1)), err, se.Step, se.Step-1)
 			}
 		}
-		return exitError, fmt.Errorf("%s: %w", displayName(fs.Arg(1)), err)
+		return exitError, fmt.Errorf("%s: %w", inputName(fs.Arg(1)), err)
 	}
 	result, _ := tree.Flatten(doc.Root)
 	resultPrint := tree.FingerprintOf(result)
@@ -429,7 +429,7 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 			// computed from.
 			err = reworded{err, fmt.Sprintf("the result is not the version the delta was computed from: that version's fingerprint is %016x, the result's %016x", uint64(last.ToFingerprint), uint64(resultPrint))}
 		}
-		return exitError, fmt.Errorf("%s: %w (was the delta file altered?)", displayName(fs.Arg(1)), err)
+		return exitError, fmt.Errorf("%s: %w (was the delta file altered?)", inputName(fs.Arg(1)), err)
 	}
 	target := "the version the delta leads to"
 	if *reverse {
@@ -437,7 +437,7 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 	}
 	unfit := ""
 	if last.ToFingerprint == 0 {
-		unfit = displayName(fs.Arg(0))
+		unfit = inputName(fs.Arg(0))
 	}
 	out, err := writePatched(env, doc, format, &df, resultPrint, target, unfit)
 	if err == nil {
@@ -647,7 +647,7 @@ func runCompose(ctx context.Context, env *environment, args []string) (int, erro
 		if i == 0 {
 			firstFormat = format
 		}
-		origins = append(origins, deltaOrigin(len(all)+1, len(ds), displayName(name)))
+		origins = append(origins, deltaOrigin(len(all)+1, len(ds), inputName(name)))
 		all = append(all, ds...)
 	}
 	// The errors number the deltas across the files: the files are named

@@ -33,7 +33,7 @@ func readInput(env *environment, name string, limit int64) ([]byte, error) {
 	// size before it is read.
 	if size, ok := regularSize(r); ok {
 		if size > limit {
-			return nil, fmt.Errorf("%s: %d bytes is more than the limit of %d (--max-bytes)", displayName(name), size, limit)
+			return nil, fmt.Errorf("%s: %d bytes is more than the limit of %d (--max-bytes)", inputName(name), size, limit)
 		}
 		// A file of known size is read into one buffer of that size,
 		// not one that doubles as it fills.
@@ -41,10 +41,15 @@ func readInput(env *environment, name string, limit int64) ([]byte, error) {
 	}
 	b, over, err := readAtMost(r, limit, hint)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", displayName(name), err)
+		// A file's error names it already ("read NAME: ..."); standard
+		// input's names /dev/stdin, or nothing.
+		if pe := (*os.PathError)(nil); errors.As(err, &pe) && pe.Path == name {
+			return nil, pathError(err)
+		}
+		return nil, fmt.Errorf("%s: %w", inputName(name), pathError(err))
 	}
 	if over {
-		return nil, fmt.Errorf("%s: more than the limit of %d bytes (--max-bytes)", displayName(name), limit)
+		return nil, fmt.Errorf("%s: more than the limit of %d bytes (--max-bytes)", inputName(name), limit)
 	}
 	return b, nil
 }
@@ -71,14 +76,14 @@ func outputNotInput(env *environment, names ...string) error {
 			continue
 		}
 		if st, err := os.Stat(name); err == nil && os.SameFile(so, st) {
-			return fmt.Errorf("%s is also the standard output: write the output to another file (%s)", name, sameFileHint(out, name))
+			return fmt.Errorf("%s is also the standard output: write the output to another file (%s)", inputName(name), sameFileHint(out, inputName(name)))
 		}
 	}
 	return nil
 }
 
 // sameFileHint says what redirecting standard output, out, to the input
-// name does: > empties it before it is read, >> would append the output
+// name (as inputName gives it) does: > empties it before it is read, >> would append the output
 // to it. Where the two cannot be told apart, it says both.
 func sameFileHint(out *os.File, name string) string {
 	switch app, known := appending(out); {
@@ -93,18 +98,19 @@ func sameFileHint(out *os.File, name string) string {
 // openFile opens the file name for reading, refusing a folder: said once,
 // rather than as "read DIR: is a directory" at the first read. An empty
 // name (an unset shell variable, "$OLD") is said as such, where the system
-// said "open : no such file or directory".
+// said "open : no such file or directory". Its errors name the file as
+// lineName does.
 func openFile(name string) (*os.File, error) {
 	if name == "" {
 		return nil, errors.New(`"": an empty file name`)
 	}
 	f, err := os.Open(name)
 	if err != nil {
-		return nil, err
+		return nil, pathError(err)
 	}
 	if st, err := f.Stat(); err == nil && st.IsDir() {
 		f.Close()
-		return nil, fmt.Errorf("%s: a folder, not a file", name)
+		return nil, fmt.Errorf("%s: a folder, not a file", lineName(name))
 	}
 	return f, nil
 }
@@ -216,9 +222,9 @@ func loadDocument(env *environment, name string, f *docFlags) (*tree.Document, [
 // helps where one does; a limit is said in a user's terms (limitError).
 func parseError(name string, err error) error {
 	if errors.Is(err, markup.ErrHTMLTooDeep) {
-		return fmt.Errorf("%s: %w (--parse xml)", displayName(name), err)
+		return fmt.Errorf("%s: %w (--parse xml)", inputName(name), err)
 	}
-	return fmt.Errorf("%s: %w", displayName(name), limitError(err))
+	return fmt.Errorf("%s: %w", inputName(name), limitError(err))
 }
 
 // limitError returns err with a parser limit it reports said in a user's
@@ -292,13 +298,13 @@ func readDocument(env *environment, name string, f *docFlags) ([]byte, *markup.O
 // page, and, unless --parse says what it is, a binary one.
 func checkDocument(name string, b []byte, opt *markup.Options) error {
 	if err := markup.CheckEmpty(b); err != nil {
-		return fmt.Errorf("%s: %w", displayName(name), err)
+		return fmt.Errorf("%s: %w", inputName(name), err)
 	}
 	// A file of unknown kind: the HTML parser would read an image as a
 	// page. (With --parse, the user says what it is.)
 	if opt.Format == 0 {
 		if err := markup.CheckBinary(b); err != nil {
-			return fmt.Errorf("%s: %w", displayName(name), err)
+			return fmt.Errorf("%s: %w", inputName(name), err)
 		}
 	}
 	return nil
@@ -314,6 +320,27 @@ func displayName(name string) string {
 		return "<stdin>"
 	}
 	return name
+}
+
+// inputName is how diff, patch and compose name an input in their
+// messages: as displayName does, quoted as the summary quotes a file name
+// (lineName) where it holds a character a terminal would act on rather
+// than show (a line break, a tab, an escape), or bytes that are not UTF-8.
+// A name with none is said as it is.
+func inputName(name string) string {
+	return lineName(displayName(name))
+}
+
+// pathError returns err with the file an *os.PathError in it names (open
+// NAME: ..., read NAME: ...) said as lineName says it, so that a message
+// that prints err needs to name the file no other time.
+func pathError(err error) error {
+	var pe *os.PathError
+	if !errors.As(err, &pe) || lineName(pe.Path) == pe.Path {
+		return err
+	}
+	said := pe.Op + " " + lineName(pe.Path) + ": " + pe.Err.Error()
+	return reworded{err: err, msg: strings.Replace(err.Error(), pe.Error(), said, 1)}
 }
 
 // readDeltas reads deltas in XyDelta XML or JSON (by content), refusing
@@ -332,10 +359,10 @@ func readDeltas(env *environment, name string, limit int64) ([]*delta.Delta, str
 		if isXMLPatch(b) {
 			if p, perr := xmlpatch.Decode(bytes.NewReader(b)); perr == nil && len(p.Ops) > 0 {
 				// vigil patch reads it: say why compose does not.
-				return nil, "", fmt.Errorf("%s: an RFC 5261 XML patch, which holds no old values: compose joins XyDelta and JSON deltas (vigil diff without --format xmlpatch)", displayName(name))
+				return nil, "", fmt.Errorf("%s: an RFC 5261 XML patch, which holds no old values: compose joins XyDelta and JSON deltas (vigil diff without --format xmlpatch)", inputName(name))
 			}
 		}
-		return nil, "", fmt.Errorf("%s: %w", displayName(name), err)
+		return nil, "", fmt.Errorf("%s: %w", inputName(name), err)
 	}
 	return ds, format, nil
 }

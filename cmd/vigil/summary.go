@@ -19,7 +19,9 @@ import (
 // or quoted as Go quotes a string (and %q the texts of the changes) when
 // it holds a character that quoting escapes, one a terminal would act on
 // rather than show (a line break or a line separator would split the
-// line, a bidirectional override reorder it), or is not UTF-8.
+// line, a bidirectional override reorder it), or is not UTF-8. The
+// messages of diff, patch and compose name their inputs so too
+// (inputName).
 func lineName(name string) string {
 	if !utf8.ValidString(name) || strings.IndexFunc(name, func(r rune) bool { return !strconv.IsPrint(r) }) >= 0 {
 		return strconv.Quote(name)

@@ -111,24 +111,24 @@ func parseDocument(name string, b []byte, df *docFlags) (*tree.Document, markup.
 // docName and docBytes are DOC's, for the hint of swapped arguments.
 func patchRFC5261(env *environment, name string, raw []byte, doc *tree.Document, docName string, docBytes []byte, format markup.Format, df *docFlags, reverse bool) (int, error) {
 	if reverse {
-		return exitError, fmt.Errorf("%s: an RFC 5261 XML patch cannot be undone (it holds no old values): --reverse undoes XyDelta and JSON deltas", displayName(name))
+		return exitError, fmt.Errorf("%s: an RFC 5261 XML patch cannot be undone (it holds no old values): --reverse undoes XyDelta and JSON deltas", inputName(name))
 	}
 	p, err := xmlpatch.Decode(bytes.NewReader(raw))
 	if err != nil {
-		err = fmt.Errorf("%s: %w", displayName(name), err)
+		err = fmt.Errorf("%s: %w", inputName(name), err)
 		// The likeliest slip: the arguments swapped.
 		if _, _, notDelta := decodeDeltas(docBytes); notDelta == nil {
-			return exitError, fmt.Errorf("%w (%s is a delta: the arguments are DOC DELTA, in that order)", err, displayName(docName))
+			return exitError, fmt.Errorf("%w (%s is a delta: the arguments are DOC DELTA, in that order)", err, inputName(docName))
 		}
 		// Any root element reads as a patch; only one with operations
 		// says DOC is a patch (a document <r/> would read as an empty one).
 		if swapped, notPatch := xmlpatch.Decode(bytes.NewReader(docBytes)); notPatch == nil && len(swapped.Ops) > 0 {
-			return exitError, fmt.Errorf("%w (%s is an XML patch: the arguments are DOC PATCH, in that order)", err, displayName(docName))
+			return exitError, fmt.Errorf("%w (%s is an XML patch: the arguments are DOC PATCH, in that order)", err, inputName(docName))
 		}
 		return exitError, err
 	}
 	if err := xmlpatch.Apply(doc, p); err != nil {
-		return exitError, fmt.Errorf("%s: %w", displayName(name), err)
+		return exitError, fmt.Errorf("%s: %w", inputName(name), err)
 	}
 	f, _ := tree.Flatten(doc.Root)
 	out, err := writePatched(env, doc, format, df, tree.FingerprintOf(f), "the version the patch leads to", "")

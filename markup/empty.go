@@ -76,8 +76,10 @@ func holdsOnly(b []byte) (string, bool) {
 				b = afterCommentEnd(b)
 			}
 		case bytes.HasPrefix(b, []byte("<?")):
+			// The HTML parser ends it at the first >, the XML parser at
+			// the first ?>: where the two differ, the parser decides.
 			k := bytes.IndexByte(b, '>')
-			if k < 0 {
+			if k < 0 || b[k-1] != '?' {
 				return "", false
 			}
 			if rest, ok := bytes.CutPrefix(b, []byte("<?xml")); ok && len(rest) > 0 && (rest[0] == '?' || isXMLSpaceByte(rest[0])) {

@@ -37,6 +37,9 @@ func TestCheckEmpty(t *testing.T) {
 		{"end tag", "</p>", ""},
 		{"internal subset", "<!DOCTYPE r [<!ELEMENT r ANY>]>", ""},
 		{"processing instruction with >", "<?pi a>b?>", ""},
+		// To HTML a bogus comment and a comment; to XML a processing
+		// instruction, the root r and a comment.
+		{"processing instruction with > before ?> in a comment", "<?pi x> <!-- ?><r/><!-- -->", ""},
 		{"unended processing instruction", "<?xml version='1.0'", ""},
 		{"CDATA", "<![CDATA[x]]>", ""},
 		{"Latin-1 no-break space", "\xa0", ""},

@@ -109,7 +109,9 @@ func afterCommentEnd(b []byte) []byte {
 	if k := bytes.Index(b, []byte("-->")); k >= 0 {
 		end = k + 3
 	}
-	if k := bytes.Index(b, []byte("--!>")); k >= 0 && k+4 < end {
+	// Only before that end: a search of the whole rest for each of many
+	// comments would cost the input's length squared.
+	if k := bytes.Index(b[:end], []byte("--!>")); k >= 0 && k+4 < end {
 		end = k + 4
 	}
 	return b[end:]

@@ -2,6 +2,7 @@ package markup_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/vigil-web/vigil/markup"
@@ -53,5 +54,19 @@ func TestCheckEmpty(t *testing.T) {
 		case tc.want != "" && !errors.Is(err, markup.ErrEmpty):
 			t.Errorf("%s: %v does not wrap ErrEmpty", tc.name, err)
 		}
+	}
+}
+
+// TestCheckEmptyManyComments: each comment's end is looked for before the
+// next comment, not in the whole rest of the input, so that an input of
+// many comments costs its length, not its length squared: this one of a
+// megabyte of comments and eight of white space is checked at once, where
+// a search of the rest for each comment would run for hours (and fail
+// go test's -timeout).
+func TestCheckEmptyManyComments(t *testing.T) {
+	in := strings.Repeat("<!--a-->", 1<<17) + strings.Repeat(" ", 8<<20)
+	want := "empty document: it holds only comments, no root element"
+	if err := markup.CheckEmpty([]byte(in)); err == nil || err.Error() != want {
+		t.Errorf("%v, want %q", err, want)
 	}
 }

@@ -1,7 +1,9 @@
 package intent
 
 import (
+	"crypto/sha256"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -380,7 +382,14 @@ func TestTableHeadersOverColumns(t *testing.T) {
 	if want := []string{"Name", "Old", "New", "Stock"}; !slices.Equal(tb.headers, want) {
 		t.Errorf("headers %q, want %q", tb.headers, want)
 	}
-	if want := []string{"Name", "Price\x1fOld", "Price\x1fNew", "Stock"}; !slices.Equal(tb.headerKeys, want) {
+	key := func(texts ...string) string {
+		k := ""
+		for _, s := range texts {
+			k = headerKey(k, sha256.Sum256([]byte(s)))
+		}
+		return k
+	}
+	if want := []string{key("Name"), key("Price", "Old"), key("Price", "New"), key("Stock")}; !slices.Equal(tb.headerKeys, want) {
 		t.Errorf("header keys %q, want %q", tb.headerKeys, want)
 	}
 	if got, want := tb.items[1].cols, []int{1, 2}; !slices.Equal(got, want) {
@@ -440,5 +449,26 @@ func TestSlotGrid(t *testing.T) {
 	}
 	if len(g.freeY) > 200*maxColspan {
 		t.Errorf("%d columns for 100 rows of two cells", len(g.freeY))
+	}
+}
+
+// TestTableHeaderKeysLong: a column's key is a digest of the header cells
+// over it, so that a long header over many columns, each under a cell of
+// its own, is not copied into each column's key: here a quarter megabyte
+// over 1000 columns, which as the texts joined were 250 MB.
+func TestTableHeaderKeysLong(t *testing.T) {
+	long := strings.Repeat("x", 1<<18)
+	doc := parseDoc(t, `<html><body><table><thead><tr><th colspan="1000">`+long+`</th></tr><tr>`+
+		strings.Repeat("<th>a</th>", 1000)+`</tr></thead></table></body></html>`)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	tables := newContent(doc, nil, nil, false, newSymtab()).tableObjects()
+	runtime.ReadMemStats(&after)
+	if len(tables) != 1 || len(tables[0].headerKeys) != 1000 {
+		t.Fatalf("%d tables, want 1 of 1000 columns", len(tables))
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 32<<20 {
+		t.Errorf("the table's columns took %d MB, want at most 32", n>>20)
 	}
 }

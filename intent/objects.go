@@ -2,6 +2,7 @@ package intent
 
 import (
 	"cmp"
+	"crypto/sha256"
 	"math"
 	"strconv"
 	"strings"
@@ -316,7 +317,7 @@ type container struct {
 	id         string
 	index      int        // 1-based among the containers of its kind
 	headers    []string   // tables: each column's header, the lowest header cell over it
-	headerKeys []string   // tables: each column's header cells, top to bottom, joined by \x1f (columnPairs)
+	headerKeys []string   // tables: each column's header cells, top to bottom, as headerKey digests them (columnPairs)
 	items      []object   // rows or items
 	parent     *container // lists: the list it is nested in, within the content
 }
@@ -387,19 +388,21 @@ func (c *content) addTable(n *tree.Node) {
 	// A column's header is the lowest header cell over it (one of the
 	// last header row, or one above whose rowspan reaches down past it);
 	// its key, which pairs the columns of two versions, is every header
-	// cell over it, top to bottom.
+	// cell over it, top to bottom (headerKey).
 	for _, i := range headRows {
 		for k, cell := range rows[i] {
+			digest := sha256.Sum256([]byte(cell))
+			var above, key string // the last column's key before this cell, and after
 			for col := rowCols[i][k]; col < rowCols[i][k]+rowSpans[i][k]; col++ {
 				for len(t.headers) <= col {
 					t.headers = append(t.headers, "")
 					t.headerKeys = append(t.headerKeys, "")
 				}
-				if t.headerKeys[col] != "" {
-					t.headerKeys[col] += "\x1f"
-				}
 				t.headers[col] = cell
-				t.headerKeys[col] += cell
+				if col == rowCols[i][k] || t.headerKeys[col] != above {
+					above, key = t.headerKeys[col], headerKey(t.headerKeys[col], digest)
+				}
+				t.headerKeys[col] = key
 			}
 		}
 	}
@@ -411,6 +414,18 @@ func (c *content) addTable(n *tree.Node) {
 		})
 	}
 	c.tables = append(c.tables, t)
+}
+
+// headerKey returns the key of a column whose header cells above one of
+// text digest (its SHA-256) have the key above ("" for none): a digest of
+// the cells' texts top to bottom, of one length however long they are, so
+// that a long header over many columns, over cells of its own each, is
+// not copied into each column's key.
+func headerKey(above string, digest [sha256.Size]byte) string {
+	h := sha256.New()
+	h.Write([]byte(above))
+	h.Write(digest[:])
+	return string(h.Sum(nil)[:16])
 }
 
 // maxColspan and maxRowspan are the most columns and rows a cell spans,

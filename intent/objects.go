@@ -482,19 +482,32 @@ func spanAttr(n *tree.Node, name string, most int) (int, bool) {
 // rowspan reaches it, and takes colspan columns of rowspan rows, rowspan
 // 0 to the end of the row group. It keeps, for each column, the row the
 // cells placed so far leave it free from, not the slots themselves, so
-// that a cell of a huge span costs no more than one of colspan columns.
+// that a cell of a huge span costs no more than one of colspan columns,
+// and over them a tree of their least (a segment tree), so that a cell
+// finds its column past those taken in O(log columns), not one by one: a
+// row of many cells, or rows under many columns that a rowspan above
+// takes, would cost the columns each.
 type slotGrid struct {
 	group   *tree.Node // the rows' parent: a thead, tbody or tfoot, or the table
 	started bool       // a row has been placed
 	y       int        // the current row in its group
+	x       int        // the column the row's next cell is looked for from
 	freeY   []int      // for each column, the first row of the group free in it
+	// least is the segment tree over freeY: least[1] the least of all,
+	// least[i] that of least[2i] and least[2i+1], least[size+col] the
+	// column col's (0, free, past freeY); size, a power of 2, its leaves.
+	least []int
+	size  int
 }
 
 // row starts a row of row group group: a group other than the last row's
 // starts the grid over, as a row group ends every rowspan in it.
 func (g *slotGrid) row(group *tree.Node) {
+	g.x = 0
 	if !g.started || g.group != group {
-		g.group, g.started, g.y, g.freeY = group, true, 0, g.freeY[:0]
+		// The tree is dropped, not cleared: each group pays for its
+		// own columns only.
+		g.group, g.started, g.y, g.freeY, g.least, g.size = group, true, 0, g.freeY[:0], nil, 0
 		return
 	}
 	g.y++
@@ -503,9 +516,9 @@ func (g *slotGrid) row(group *tree.Node) {
 // place places a cell of colspan columns and rowspan rows in the current
 // row and returns its first column.
 func (g *slotGrid) place(colspan, rowspan int) int {
-	x := 0
-	for x < len(g.freeY) && g.freeY[x] > g.y {
-		x++
+	x := g.firstFree(1, 0, g.size, g.x)
+	if x < 0 {
+		x = len(g.freeY)
 	}
 	until := g.y + rowspan
 	if rowspan == 0 {
@@ -515,9 +528,51 @@ func (g *slotGrid) place(colspan, rowspan int) int {
 		if col == len(g.freeY) {
 			g.freeY = append(g.freeY, 0)
 		}
-		g.freeY[col] = max(g.freeY[col], until)
+		g.set(col, max(g.freeY[col], until))
 	}
+	g.x = x + colspan
 	return x
+}
+
+// firstFree returns the first column from x, under node i of the tree
+// (over columns lo to hi), free in the current row, or -1 if none is.
+func (g *slotGrid) firstFree(i, lo, hi, x int) int {
+	if hi <= x || g.least[i] > g.y {
+		return -1
+	}
+	if hi-lo == 1 {
+		return lo
+	}
+	mid := (lo + hi) / 2
+	if c := g.firstFree(2*i, lo, mid, x); c >= 0 {
+		return c
+	}
+	return g.firstFree(2*i+1, mid, hi, x)
+}
+
+// set sets column col's first free row to v, the tree with it, growing
+// the tree to hold col.
+func (g *slotGrid) set(col, v int) {
+	g.freeY[col] = v
+	if col >= g.size {
+		g.size = max(2*g.size, 16)
+		for g.size <= col {
+			g.size *= 2
+		}
+		g.least = make([]int, 2*g.size)
+		for c, f := range g.freeY {
+			g.least[g.size+c] = f
+		}
+		for i := g.size - 1; i > 0; i-- {
+			g.least[i] = min(g.least[2*i], g.least[2*i+1])
+		}
+		return
+	}
+	i := g.size + col
+	g.least[i] = v
+	for i /= 2; i > 0; i /= 2 {
+		g.least[i] = min(g.least[2*i], g.least[2*i+1])
+	}
 }
 
 // columnCells returns, for each column table row o reaches, the index of

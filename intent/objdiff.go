@@ -22,7 +22,7 @@ type object struct {
 	srcs                 []string // images in a picture: every source it shows, src first, its img's own last (pictureSources)
 	cells                []string // table rows
 	cols                 []int    // table rows: each cell's first column, its place in the table's slots (slotGrid)
-	spans                []int    // table rows: each cell's colspan (columnCells)
+	spans                []int    // table rows: each cell's colspan (cellAt)
 	head                 bool     // a table's header row (container.headers)
 }
 

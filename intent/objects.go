@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"crypto/sha256"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -575,25 +576,19 @@ func (g *slotGrid) set(col, v int) {
 	}
 }
 
-// columnCells returns, for each column table row o reaches, the index of
-// its cell over that column, -1 for a column none of its cells is over
-// (one taken by a cell above whose rowspan reaches the row, or left
-// empty): a cell is over the colspan columns from its first.
-func (o *object) columnCells() []int {
-	width := 0
-	for k := range o.cells {
-		width = max(width, o.cellCol(k)+o.cellSpan(k))
+// cellAt returns the index of table row o's cell over column col, -1
+// for a column none of its cells is over (one taken by a cell above whose
+// rowspan reaches the row, or left empty): a cell is over the colspan
+// columns from its first, and a row's cells come in the order of their
+// columns. It looks, rather than a row's columns being listed, so that a
+// row's cost is its cells, not the columns before them, which a rowspan
+// above may make a million.
+func (o *object) cellAt(col int) int {
+	k := sort.Search(len(o.cells), func(k int) bool { return o.cellCol(k)+o.cellSpan(k) > col })
+	if k < len(o.cells) && o.cellCol(k) <= col {
+		return k
 	}
-	out := make([]int, width)
-	for col := range out {
-		out[col] = -1
-	}
-	for k := range o.cells {
-		for col := o.cellCol(k); col < o.cellCol(k)+o.cellSpan(k); col++ {
-			out[col] = k
-		}
-	}
-	return out
+	return -1
 }
 
 // cellCol returns the first column (0-based) that table row o's cell k is

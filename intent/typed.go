@@ -244,13 +244,9 @@ func tableChanges(pc *pathCache, pairs [][2]*container) []Change {
 				head, headDone = columnPairs(oldKeys, newKeys), true
 			}
 			a, b := &old[e.a], &new[e.b]
-			ac, bc := a.columnCells(), b.columnCells()
 			// Past the headers, columns pair by position.
-			cols := head[:len(head):len(head)]
-			for k := 0; k < max(len(ac)-len(oldHead), len(bc)-len(newHead)); k++ {
-				cols = append(cols, [2]int{len(oldHead) + k, len(newHead) + k})
-			}
-			for _, cp := range cellPairs(cols, ac, bc) {
+			cols := append(head[:len(head):len(head)], pastHeaders(a, len(oldHead), b, len(newHead))...)
+			for _, cp := range cellPairs(cols, a, b) {
 				i, j := cp[0], cp[1]
 				hasOld, hasNew := i >= 0, j >= 0
 				var ov, nv string
@@ -307,29 +303,47 @@ func tableChanges(pc *pathCache, pairs [][2]*container) []Change {
 	return out
 }
 
-// cellPairs pairs the cells of two versions of a table row by the columns
-// they span: cols are the columns paired (columnPairs, -1 for a column of
-// one version only), ac and bc the cell over each column of the old row
-// and of the new (object.columnCells, -1 for a column none of the row's
-// own cells is over). A cell is paired with the first
+// pastHeaders returns the columns past the headers (oldHead and newHead
+// of them) of the old and new versions of a table row, a and b, paired by
+// position, that a cell of either is over, in order: not those of neither,
+// which a rowspan above may make a million.
+func pastHeaders(a *object, oldHead int, b *object, newHead int) [][2]int {
+	var ks []int // past the headers: column oldHead+k of a, newHead+k of b
+	for _, r := range []struct {
+		o    *object
+		head int
+	}{{a, oldHead}, {b, newHead}} {
+		for k := range r.o.cells {
+			for col := max(r.o.cellCol(k), r.head); col < r.o.cellCol(k)+r.o.cellSpan(k); col++ {
+				ks = append(ks, col-r.head)
+			}
+		}
+	}
+	slices.Sort(ks)
+	ks = slices.Compact(ks)
+	out := make([][2]int, len(ks))
+	for i, k := range ks {
+		out[i] = [2]int{oldHead + k, newHead + k}
+	}
+	return out
+}
+
+// cellPairs pairs the cells of two versions of a table row, a and b, by
+// the columns they span: cols are the columns paired (columnPairs, -1 for
+// a column of one version only); object.cellAt finds a row's cell over a
+// column. A cell is paired with the first
 // cell of the other row it shares a column with that is not paired yet;
 // a cell left unpaired is one version's only (-1 for the other). The
 // pairs come in the order of the columns, each once, as old and new
 // indexes into the rows' cells.
-func cellPairs(cols [][2]int, ac, bc []int) [][2]int {
-	cellAt := func(cells []int, col int) int {
-		if col < 0 || col >= len(cells) {
+func cellPairs(cols [][2]int, a, b *object) [][2]int {
+	cellAt := func(o *object, col int) int {
+		if col < 0 {
 			return -1
 		}
-		return cells[col]
+		return o.cellAt(col)
 	}
-	nOld, nNew := 0, 0
-	for _, k := range ac {
-		nOld = max(nOld, k+1)
-	}
-	for _, k := range bc {
-		nNew = max(nNew, k+1)
-	}
+	nOld, nNew := len(a.cells), len(b.cells)
 	pairOfOld, pairOfNew := make([]int, nOld), make([]int, nNew)
 	for k := range pairOfOld {
 		pairOfOld[k] = -1
@@ -338,7 +352,7 @@ func cellPairs(cols [][2]int, ac, bc []int) [][2]int {
 		pairOfNew[k] = -1
 	}
 	for _, col := range cols {
-		i, j := cellAt(ac, col[0]), cellAt(bc, col[1])
+		i, j := cellAt(a, col[0]), cellAt(b, col[1])
 		if i >= 0 && j >= 0 && pairOfOld[i] < 0 && pairOfNew[j] < 0 {
 			pairOfOld[i], pairOfNew[j] = j, i
 		}
@@ -346,7 +360,7 @@ func cellPairs(cols [][2]int, ac, bc []int) [][2]int {
 	var out [][2]int
 	doneOld, doneNew := make([]bool, nOld), make([]bool, nNew)
 	for _, col := range cols {
-		if i := cellAt(ac, col[0]); i >= 0 && !doneOld[i] {
+		if i := cellAt(a, col[0]); i >= 0 && !doneOld[i] {
 			j := pairOfOld[i]
 			out = append(out, [2]int{i, j})
 			doneOld[i] = true
@@ -354,7 +368,7 @@ func cellPairs(cols [][2]int, ac, bc []int) [][2]int {
 				doneNew[j] = true
 			}
 		}
-		if j := cellAt(bc, col[1]); j >= 0 && !doneNew[j] {
+		if j := cellAt(b, col[1]); j >= 0 && !doneNew[j] {
 			i := pairOfNew[j]
 			out = append(out, [2]int{i, j})
 			doneNew[j] = true

@@ -154,6 +154,12 @@ func (s *tagScope) space() string {
 // with its encoding attribute's value.
 func (s *tagScope) start(name, space string, selfClosing bool, encoding string) {
 	name = strings.ToLower(name)
+	if len(s.open) >= maxForeignDepth {
+		// Past the depth the HTML parser takes, no tag is followed, an
+		// svg, a math or a template no more than another, so that a
+		// text of tags never closed costs each end tag a bounded search.
+		return
+	}
 	switch {
 	case (space == "" || space == "template") && name == "template":
 		s.open = append(s.open, scopeElement{name, "template"})
@@ -168,20 +174,18 @@ func (s *tagScope) start(name, space string, selfClosing bool, encoding string) 
 		// puts it, not MathML: its foreignObject holds HTML, its mi
 		// does not.
 		s.open = append(s.open, scopeElement{name, "svg"})
-	case (space == "svg" || space == "math") && !selfClosing && (name == "svg" || name == "math" || len(s.open) < maxForeignDepth):
+	case (space == "svg" || space == "math") && !selfClosing:
 		// Each element of foreign content stays in its space; followed,
 		// so that an svg knows whether an annotation-xml holds it, and
 		// an svg in an svg (or a math in it) its end tag does not close
-		// the outer one's. Past maxForeignDepth only svg and math are,
-		// so that a text of tags never closed costs each end tag a
-		// bounded search.
+		// the outer one's.
 		s.open = append(s.open, scopeElement{name, space})
 	}
 }
 
-// maxForeignDepth is how deep tagScope follows the elements of foreign
-// content that do not change the space of the tags in them: the HTML
-// parser (x/net/html) takes no more than 512 elements open.
+// maxForeignDepth is how many elements tagScope follows open at once
+// (templates, and the elements of foreign content): the HTML parser
+// (markup.ParseHTML) takes no page nested more than 512 deep.
 const maxForeignDepth = 512
 
 // end reads an end tag called name.

@@ -168,3 +168,18 @@ func FuzzMarkupRefs(f *testing.F) {
 		}
 	})
 }
+
+// TestMarkupRefsDeepTags: tagScope follows no more than maxForeignDepth
+// tags open, svg, math and template among them, so that a text of such
+// tags never closed costs each end tag a bounded search: here 2^17 of
+// each, followed each, took minutes (and failed go test's -timeout).
+func TestMarkupRefsDeepTags(t *testing.T) {
+	const n = 1 << 17
+	for open, links := range map[string]int{"<svg>": 1, "<math>": 1, "<math><annotation-xml><svg>": 1, "<template>": 0} {
+		text := strings.Repeat(open, n) + strings.Repeat("</g>", n) + `<a href="/deep">`
+		// A template's links are none; an a in svg or math is one.
+		if refs := markupRefs(text); len(refs) != links || links == 1 && refs[0].url != "/deep" {
+			t.Errorf("%s: %+v, want %d link /deep", open, refs, links)
+		}
+	}
+}

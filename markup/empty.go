@@ -4,14 +4,15 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
-	"unicode"
 )
 
 // CheckEmpty returns an error wrapping ErrEmpty if data holds no element
 // and no text: nothing but white space (Unicode's, as bytes.TrimSpace
-// trims it), comments, processing instructions (an XML declaration
-// among them) and a DOCTYPE, after a byte-order mark. The error says
-// which of those it holds. ParseHTML reads such an input as an empty page
+// trims it, when it holds nothing else; the white space of HTML and XML,
+// ASCII's, around the others, so that a no-break space beside a comment
+// is a page's text), comments, processing instructions (an XML
+// declaration among them) and a DOCTYPE, after a byte-order mark. The
+// error says which of those it holds. ParseHTML reads such an input as an empty page
 // (an html element with an empty head and body) and ParseXML refuses it
 // with a *SyntaxError at its end; a caller that is handed a file to
 // compare, as vigil diff is, calls CheckEmpty first, so that neither
@@ -36,6 +37,9 @@ func CheckEmpty(data []byte) error {
 		}
 		b = decoded
 	}
+	if len(bytes.TrimSpace(b)) == 0 {
+		return fmt.Errorf("%w: no root element", ErrEmpty)
+	}
 	holds, ok := holdsOnly(b)
 	if !ok {
 		return nil
@@ -59,7 +63,7 @@ func holdsOnly(b []byte) (string, bool) {
 		counts[kind]++
 	}
 	for {
-		b = bytes.TrimLeftFunc(b, unicode.IsSpace)
+		b = bytes.TrimLeft(b, " \t\n\f\r")
 		switch {
 		case len(b) == 0:
 			return holdsPhrase(kinds, counts), true

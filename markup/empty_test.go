@@ -44,6 +44,9 @@ func TestCheckEmpty(t *testing.T) {
 		{"unended processing instruction", "<?xml version='1.0'", ""},
 		{"CDATA", "<![CDATA[x]]>", ""},
 		{"Latin-1 no-break space", "\xa0", ""},
+		{"no-break space alone", "\u00a0\n", "empty document: no root element"},
+		{"no-break space after a comment", "<!-- a -->\u00a0", ""},
+		{"ideographic space between comments", "<!-- a -->\u3000<!-- b -->", ""},
 	} {
 		err := markup.CheckEmpty([]byte(tc.in))
 		switch {

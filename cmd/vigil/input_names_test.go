@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// TestInputNamesQuoted: the errors of diff, patch and compose about an
+// TestInputNamesQuoted: the errors of diff, patch, compose and site diff about an
 // input file (it cannot be opened, it is a folder, over --max-bytes, not
 // well-formed, with no element) name it once, as the summary does: quoted
 // where it holds a line break, a tab, an escape or bytes that are not
@@ -56,6 +56,8 @@ func TestInputNamesQuoted(t *testing.T) {
 			{"patch, missing delta", []string{"patch", v1, missing}, missing, ": no such file or directory"},
 			{"patch, no delta", []string{"patch", v1, empty}, empty, ": no delta in the file: empty document"},
 			{"compose, missing", []string{"compose", missing}, missing, ": no such file or directory"},
+			{"site diff, not a snapshot", []string{"site", "diff", path, path}, path, ": snapshot: invalid JSON at byte 1"},
+			{"site diff, missing", []string{"site", "diff", missing, path}, missing, ": no such file or directory"},
 		} {
 			code, _, errOut := runCLI(t, "", r.args...)
 			name := r.file

@@ -157,12 +157,12 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 		if len(run.Scope) == 0 {
 			run.Scope = prev.Query.Scope
 		}
-		if err := sameQuery(prev, &crawl.Snapshot{Query: run}, displayName(*previous), "this crawl"); err != nil {
+		if err := sameQuery(prev, &crawl.Snapshot{Query: run}, inputName(*previous), "this crawl"); err != nil {
 			return exitError, fmt.Errorf("--previous: %w", err)
 		}
 		if q.Bodies && !prev.Query.Bodies {
 			fmt.Fprintf(env.stderr, "vigil site crawl: warning: --previous %s was crawled without --bodies: no page failing for a moment is kept from it in a crawl with --bodies\n",
-				displayName(*previous))
+				inputName(*previous))
 		}
 	}
 
@@ -198,7 +198,7 @@ func runSiteCrawl(ctx context.Context, env *environment, args []string) (int, er
 		return exitError, errors.New(msg)
 	}
 	if prev != nil {
-		if err := sameQuery(prev, snap, displayName(*previous), "this crawl"); err != nil {
+		if err := sameQuery(prev, snap, inputName(*previous), "this crawl"); err != nil {
 			return exitError, fmt.Errorf("--previous: %w", err)
 		}
 		if snap, err = crawl.Carry(prev, snap); err != nil {

@@ -130,10 +130,10 @@ func runSiteDiff(ctx context.Context, env *environment, args []string) (int, err
 	// A site that moved to https alone is compared across the move, as
 	// the monitor compares it (site_diff_move.go).
 	s1, move := movedToHTTPS(s1, s2)
-	if err := sameQuery(s1, s2, displayName(oldName), displayName(newName)); err != nil {
+	if err := sameQuery(s1, s2, inputName(oldName), inputName(newName)); err != nil {
 		return exitError, err
 	}
-	if note := scopeRuleNote(s1, s2, displayName(oldName), displayName(newName)); note != "" {
+	if note := scopeRuleNote(s1, s2, inputName(oldName), inputName(newName)); note != "" {
 		fmt.Fprintf(env.stderr, "vigil site diff: note: %s\n", note)
 	}
 	if *content {
@@ -142,23 +142,23 @@ func runSiteDiff(ctx context.Context, env *environment, args []string) (int, err
 			snap *crawl.Snapshot
 		}{{oldName, s1}, {newName, s2}} {
 			if !s.snap.Query.Bodies {
-				return exitError, fmt.Errorf("--content: %s has no page bodies (vigil site crawl --bodies keeps them)", displayName(s.name))
+				return exitError, fmt.Errorf("--content: %s has no page bodies (vigil site crawl --bodies keeps them)", inputName(s.name))
 			}
 		}
 	}
 	if s2.Started.Before(s1.Started) {
 		fmt.Fprintf(env.stderr, "vigil site diff: note: %s was crawled (%s) before %s (%s): are OLD and NEW swapped?\n",
-			displayName(newName), s2.Started.UTC().Format(time.RFC3339), displayName(oldName), s1.Started.UTC().Format(time.RFC3339))
+			inputName(newName), s2.Started.UTC().Format(time.RFC3339), inputName(oldName), s1.Started.UTC().Format(time.RFC3339))
 	}
 	// Each against the other: a binary leaf's versions are compared only
 	// where both snapshots hashed it (crawl.Snapshot.TableAgainst).
 	w1, err := s1.TableAgainst(s2, by)
 	if err != nil {
-		return exitError, fmt.Errorf("%s: %w", displayName(oldName), err)
+		return exitError, fmt.Errorf("%s: %w", inputName(oldName), err)
 	}
 	w2, err := s2.TableAgainst(s1, by)
 	if err != nil {
-		return exitError, fmt.Errorf("%s: %w", displayName(newName), err)
+		return exitError, fmt.Errorf("%s: %w", inputName(newName), err)
 	}
 	d, err := webtable.Diff(w1, w2, &siteDiffOptions)
 	if err != nil {
@@ -177,7 +177,7 @@ func runSiteDiff(ctx context.Context, env *environment, args []string) (int, err
 			fmt.Fprint(out, "vigil site diff: note: ")
 		}
 		fmt.Fprintf(out, "moved to https: %s's pages on %s compared with %s's on %s at the same paths\n",
-			displayName(oldName), move.from, displayName(newName), move.to)
+			inputName(oldName), move.from, inputName(newName), move.to)
 	}
 	if *format == "json" {
 		enc := json.NewEncoder(bw)
@@ -214,7 +214,7 @@ func readSnapshot(env *environment, name string, limit int64) (*crawl.Snapshot, 
 	}
 	s, err := crawl.Decode(bytes.NewReader(b), limit)
 	if err != nil {
-		return nil, 0, fmt.Errorf("%s: %w", displayName(name), err)
+		return nil, 0, fmt.Errorf("%s: %w", inputName(name), err)
 	}
 	return s, int64(len(b)), nil
 }

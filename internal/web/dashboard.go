@@ -241,26 +241,26 @@ func (s *Server) editorAgain(r *http.Request, sess *session, editing *vigil.Sent
 		if data.Row, err = s.sentinelRow(r.Context(), editing, s.sentinelView(r.Context(), editing)); err != nil {
 			return nil, "", err
 		}
-		if data.Changes, data.ChangesPager, err = s.sentinelChanges(r, editing); err != nil {
+		// The first page of changes: the form's address carries no
+		// offset the editor would honour (a bad one is not the form's
+		// fault).
+		data.ChangesPager = &pager{Limit: sentinelChangesPage, Path: r.URL.Path, Query: url.Values{}}
+		if data.Changes, err = s.sentinelChanges(r.Context(), editing, data.ChangesPager); err != nil {
 			return nil, "", err
 		}
 	}
 	return data, title, nil
 }
 
-// sentinelChanges returns the page of sen's changes that r asks for (the
-// first, for a form posted back), and its pager.
-func (s *Server) sentinelChanges(r *http.Request, sen *vigil.Sentinel) ([]*vigil.Change, *pager, error) {
-	p, err := dashboardPage(r, sentinelChangesPage, sentinelChangesPage)
+// sentinelChanges returns the page p gives of sen's changes, and sets
+// p's total and count shown.
+func (s *Server) sentinelChanges(ctx context.Context, sen *vigil.Sentinel, p *pager) ([]*vigil.Change, error) {
+	changes, total, err := s.Store.FindChanges(ctx, vigil.ChangeFilter{SentinelID: sen.ID, Offset: p.Offset, Limit: p.Limit})
 	if err != nil {
-		return nil, nil, err
-	}
-	changes, total, err := s.Store.FindChanges(r.Context(), vigil.ChangeFilter{SentinelID: sen.ID, Offset: p.Offset, Limit: p.Limit})
-	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	p.Total, p.Shown = total, len(changes)
-	return changes, p, nil
+	return changes, nil
 }
 
 // sentinelChangesPage is the most changes a sentinel's page lists at once.
@@ -275,7 +275,11 @@ func (s *Server) handleSentinelPage(w http.ResponseWriter, r *http.Request, sess
 	if err != nil {
 		return err
 	}
-	changes, p, err := s.sentinelChanges(r, sen)
+	p, err := dashboardPage(r, sentinelChangesPage, sentinelChangesPage)
+	if err != nil {
+		return err
+	}
+	changes, err := s.sentinelChanges(r.Context(), sen, p)
 	if err != nil {
 		return err
 	}

@@ -55,9 +55,9 @@ func TestSentinelPageNoChangesPastEnd(t *testing.T) {
 }
 
 // TestEditorAgainListsChanges: the editor shown again, for a source with
-// errors or a form opened on an older revision, lists the sentinel's
-// changes as its page does; it said "No change found yet." of a sentinel
-// with changes.
+// errors or a form opened on an older revision, lists the first page of
+// the sentinel's changes, whatever offset the form's address has; it said
+// "No change found yet." of a sentinel with changes.
 func TestEditorAgainListsChanges(t *testing.T) {
 	e := newReadAsTextEnv(t)
 	c := &vigil.Change{SentinelID: e.sen.ID, ResourceID: e.res, FromVersion: e.vs[0].ID, ToVersion: e.vs[2].ID,
@@ -73,14 +73,18 @@ func TestEditorAgainListsChanges(t *testing.T) {
 		t.Fatal("the editor has no revision field")
 	}
 	for _, tc := range []struct {
-		name, src, rev string
-		status         int
+		name, query, src, rev string
+		status                int
 	}{
-		{"errors", "Create Sentinel p Using", rev, http.StatusUnprocessableEntity},
-		{"stale", "Create Sentinel p Using http://a.example/q", `W/"stale"`, http.StatusConflict},
+		{"errors", "", "Create Sentinel p Using", rev, http.StatusUnprocessableEntity},
+		{"stale", "", "Create Sentinel p Using http://a.example/q", `W/"stale"`, http.StatusConflict},
+		// An offset on the form's address is not the form's: the
+		// editor is shown again with the first page, not a 400.
+		{"stale, a bad offset", "?offset=x", "Create Sentinel p Using http://a.example/q", `W/"stale"`, http.StatusConflict},
+		{"errors, an offset past the end", "?offset=50", "Create Sentinel p Using", rev, http.StatusUnprocessableEntity},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			code, page := client.do("POST", path, editorForm(tc.src, tc.rev))
+			code, page := client.do("POST", path+tc.query, editorForm(tc.src, tc.rev))
 			if code != tc.status {
 				t.Fatalf("POST: %d, want %d:\n%s", code, tc.status, page)
 			}

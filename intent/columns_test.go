@@ -581,3 +581,45 @@ func TestTableRowPastWideRowspan(t *testing.T) {
 		t.Errorf("the changes took %d MB, want at most 512", n>>20)
 	}
 }
+
+// TestTableRowUnderWideHeader: a changed row of a table whose header
+// spans a million columns (a thousand cells of colspan 1000) is told
+// under its column, and pairs only the columns its cells are over
+// (headColumns): each changed row stepped through every column of the
+// header, a million a row.
+func TestTableRowUnderWideHeader(t *testing.T) {
+	table := func(v string) string {
+		return "<html><body><table><tr><th>Name</th>" + strings.Repeat(`<th colspan="1000">w</th>`, 1000) + "</tr>" +
+			strings.Repeat("<tr><td>a</td><td>"+v+"</td></tr>", 40) + "</table></body></html>"
+	}
+	p := NewPair(parseDoc(t, table("b")), parseDoc(t, table("c")), nil, nil)
+	r, err := p.Evaluate(monitor(t, "table"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Changes) != 40 {
+		t.Fatalf("%d changes, want 40", len(r.Changes))
+	}
+	for _, c := range r.Changes {
+		if c.Kind != KindTableCell || c.Op != Update || c.Table.Column != 2 || c.Table.Header != "w" || c.Old != "b" || c.New != "c" {
+			t.Errorf("%s %s column %d (%q) %q -> %q, want a cell of column 2 (\"w\") updated b -> c", c.Kind, c.Op, c.Table.Column, c.Table.Header, c.Old, c.New)
+		}
+	}
+
+	// The pairs a row reads are those of its cells' columns, in the
+	// header's order, whatever the header's width.
+	const width = 1000 * 1000
+	head := make([][2]int, 0, width+1)
+	head = append(head, [2]int{-1, 0}) // a column inserted first
+	for c := range width {
+		head = append(head, [2]int{c, c + 1})
+	}
+	oldPair, newPair := pairIndexes(head, width, width+1)
+	a := &object{cells: []string{"a", "b"}, cols: []int{0, 5}, spans: []int{1, 3}}
+	b := &object{cells: []string{"x", "a"}, cols: []int{0, 1}, spans: []int{1, 1}}
+	got := headColumns(head, oldPair, newPair, a, b)
+	want := [][2]int{{-1, 0}, {0, 1}, {5, 6}, {6, 7}, {7, 8}}
+	if !slices.Equal(got, want) {
+		t.Errorf("headColumns = %v, want %v", got, want)
+	}
+}

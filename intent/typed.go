@@ -223,6 +223,7 @@ func tableChanges(pc *pathCache, pairs [][2]*container) []Change {
 		}
 		var head [][2]int // the columns of the headers, paired once
 		headDone := false
+		var oldPair, newPair []int // each header column's place in head (pairIndexes)
 		for _, e := range diffObjects(old, new, true) {
 			rowText := func(ob *object) string { return ob.text }
 			if e.op != Update {
@@ -242,10 +243,11 @@ func tableChanges(pc *pathCache, pairs [][2]*container) []Change {
 			}
 			if !headDone {
 				head, headDone = columnPairs(oldKeys, newKeys), true
+				oldPair, newPair = pairIndexes(head, len(oldKeys), len(newKeys))
 			}
 			a, b := &old[e.a], &new[e.b]
 			// Past the headers, columns pair by position.
-			cols := append(head[:len(head):len(head)], pastHeaders(a, len(oldHead), b, len(newHead))...)
+			cols := append(headColumns(head, oldPair, newPair, a, b), pastHeaders(a, len(oldHead), b, len(newHead))...)
 			for _, cp := range cellPairs(cols, a, b) {
 				i, j := cp[0], cp[1]
 				hasOld, hasNew := i >= 0, j >= 0
@@ -324,6 +326,49 @@ func pastHeaders(a *object, oldHead int, b *object, newHead int) [][2]int {
 	out := make([][2]int, len(ks))
 	for i, k := range ks {
 		out[i] = [2]int{oldHead + k, newHead + k}
+	}
+	return out
+}
+
+// pairIndexes returns, for each of the nOld and nNew header columns of two
+// versions of a table, its place in head, their pairs (columnPairs, where
+// each column is once).
+func pairIndexes(head [][2]int, nOld, nNew int) (oldPair, newPair []int) {
+	oldPair, newPair = make([]int, nOld), make([]int, nNew)
+	for k, cp := range head {
+		if cp[0] >= 0 {
+			oldPair[cp[0]] = k
+		}
+		if cp[1] >= 0 {
+			newPair[cp[1]] = k
+		}
+	}
+	return oldPair, newPair
+}
+
+// headColumns returns the pairs of header columns, of head, over which
+// row a (old) or row b (new) has a cell, in head's order: those that
+// cellPairs reads, found from the rows' cells, so that a row costs its own
+// cells' columns, not every column of a wide header (a thousand cells of
+// colspan 1000 make a million). oldPair and newPair give each column's
+// place in head (pairIndexes).
+func headColumns(head [][2]int, oldPair, newPair []int, a, b *object) [][2]int {
+	var ks []int
+	for _, r := range []struct {
+		o    *object
+		pair []int
+	}{{a, oldPair}, {b, newPair}} {
+		for k := range r.o.cells {
+			for col := r.o.cellCol(k); col < min(r.o.cellCol(k)+r.o.cellSpan(k), len(r.pair)); col++ {
+				ks = append(ks, r.pair[col])
+			}
+		}
+	}
+	slices.Sort(ks)
+	ks = slices.Compact(ks)
+	out := make([][2]int, len(ks))
+	for i, k := range ks {
+		out[i] = head[k]
 	}
 	return out
 }

@@ -252,6 +252,10 @@ func TestDecodeErrors(t *testing.T) {
 		{"<unit_delta><t><d par='1' pos='1' xm='(2)'>&bogus;</d></t></unit_delta>", "line 1, column 51: operation 1: undefined entity &bogus;"},
 		{"<unit_delta><t><au xid='1' a='x' ov='1'/></t></unit_delta>", "<au> needs attribute nv"},
 		{"<unit_delta><t></t></unit_delta><x/>", "content after </unit_delta>"},
+		// Text after </unit_delta> on its line is at its first character,
+		// not at the start of </unit_delta>.
+		{"<unit_delta><t></t></unit_delta> x", "line 1, column 34: text after </unit_delta>"},
+		{"<unit_delta><t/></unit_delta><unit_delta><t/></unit_delta>garbage", "line 1, column 59: delta 2: text after </unit_delta>"},
 		{"<unit_delta><t></t><t><u par='1' pos='1'/></t></unit_delta>", "delta 2: operation 1: <u> (the XyDiff fork's character-level update) is not supported"},
 		{"<unit_delta><t>\n<i par='1' pos='1' xm='(2-3)'><a x='1'><b x='1' y='2' x='3'/></a></i></t></unit_delta>", "line 2, column 62: operation 1: <b> has attribute x twice"},
 		{"<unit_delta><t><au xid='14' xid='15' a='a' ov='' nv='1'/></t></unit_delta>", "line 1, column 58: operation 1: <au> has attribute xid twice"},

@@ -237,6 +237,9 @@ func (dec *xmlDecoder) epilog() (more bool, err error) {
 	dec.cols.HideByteOrderMarks(true)
 	defer dec.cols.HideByteOrderMarks(false)
 	for {
+		// Where the token starts, for textErrorf: the text after
+		// </unit_delta> on its line is no part of the token before.
+		dec.tokenLine, dec.tokenColumn = dec.inputPos()
 		t, err := dec.x.RawToken()
 		if err == io.EOF {
 			return false, nil

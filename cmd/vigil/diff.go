@@ -385,6 +385,9 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 				if *reverse {
 					hint = inputName(fs.Arg(0)) + " is the version the delta starts from: without --reverse, patch applies the delta to it"
 				}
+			} else if _, _, notDelta := decodeDeltas(b); notDelta == nil {
+				// The slip of chaining deltas with patch.
+				hint = inputName(fs.Arg(0)) + " is a delta, not a document: the arguments are DOC DELTA; vigil compose joins deltas"
 			}
 			return exitError, fmt.Errorf("the delta does not fit %s: %w (%s)", inputName(fs.Arg(0)), err, hint)
 		}

@@ -310,11 +310,15 @@ func (x *exporter) removes() error {
 		}
 		return nil
 	}
+	// The tree does not change until the removals below: the positions
+	// are numbered once a parent (Index, a scan of the siblings for each
+	// node, took time quadratic in a list whose items are all removed).
+	var index tree.Indexes
 	for _, n := range top {
 		if n.Kind == tree.Text || claimed[n] {
 			continue
 		}
-		i := n.Index()
+		i := index.Of(n)
 		if c := spaceBeside(n, i+1); c != nil {
 			claimed[c], after[n] = true, c
 		}

@@ -521,7 +521,7 @@ func (a *applier) remove(op *Op, loc *located) (Condition, string) {
 		return "", ""
 	}
 	kids := loc.parent.Children
-	i := slices.Index(kids, n)
+	i := a.indexOf(loc.parent, n)
 	space := func(j int) bool {
 		return j >= 0 && j < len(kids) && kids[j].Kind == tree.Text && isSpace(kids[j].Value)
 	}

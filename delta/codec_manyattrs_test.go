@@ -4,13 +4,14 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestDecodeXMLManyAttributes decodes an inserted element with 100 000
 // attributes in time linear in their number (each was compared with
 // those before it: a minute), and still refuses one given twice, in a
 // tag with few attributes or many, naming it where it is.
+// No time is asserted (timing belongs in benchmarks): a quadratic
+// regression takes minutes, past go test's -timeout.
 func TestDecodeXMLManyAttributes(t *testing.T) {
 	element := func(n int, again string) string {
 		var b strings.Builder
@@ -28,13 +29,9 @@ func TestDecodeXMLManyAttributes(t *testing.T) {
 		return `<unit_delta><t><i par="1" pos="1" xm="(2)">` + e + `</i></t></unit_delta>`
 	}
 	const n = 100_000
-	start := time.Now()
 	ds, err := DecodeXML(strings.NewReader(in(element(n, ""))))
 	if err != nil {
 		t.Fatal(err)
-	}
-	if d := time.Since(start); d > 10*time.Second {
-		t.Errorf("DecodeXML took %v", d)
 	}
 	if got := len(ds[0].Ops[0].Content.Attrs); got != n {
 		t.Errorf("%d attributes, want %d", got, n)

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestSummaryClipsAtCharacters: a summary cuts a long text where a reader
+// sees one character end and the next begin, never between a letter and
+// its accent or an emoji and its skin tone or ZWJ sequence; a cut left a
+// lone skin-tone modifier after the "...".
+func TestSummaryClipsAtCharacters(t *testing.T) {
+	const (
+		thumb  = "👍🏽"
+		dark   = "👍🏿"
+		acute  = "e\u0301"
+		family = "👨\u200d👩\u200d👧"
+	)
+	for _, tc := range []struct{ name, old, new, wantOld, wantNew string }{
+		{"skin tone at the start", strings.Repeat(thumb, 50), strings.Repeat(thumb, 49) + dark,
+			"..." + strings.Repeat(thumb, 11), "..." + strings.Repeat(thumb, 10) + dark},
+		{"accent at the start", strings.Repeat(acute, 40) + "ax", strings.Repeat(acute, 40) + "ay",
+			"..." + strings.Repeat(acute, 10) + "ax", "..." + strings.Repeat(acute, 10) + "ay"},
+		{"accent at the end", strings.Repeat("a", 40) + strings.Repeat(acute, 20), "b",
+			strings.Repeat("a", 40) + strings.Repeat(acute, 8) + "...", "b"},
+		{"after a joiner at the end", strings.Repeat("x", 55) + strings.Repeat(family, 3), "b",
+			strings.Repeat("x", 55) + "...", "b"},
+		{"skin tone at the end", strings.Repeat("x", 56) + strings.Repeat(thumb, 3), "b",
+			strings.Repeat("x", 56) + "...", "b"},
+		{"whole clusters kept", strings.Repeat("x", 55) + strings.Repeat(thumb, 3), "b",
+			strings.Repeat("x", 55) + thumb + "...", "b"},
+	} {
+		a, b := contrast(tc.old, tc.new)
+		if a != tc.wantOld || b != tc.wantNew {
+			t.Errorf("%s: got %q -> %q\nwant %q -> %q", tc.name, a, b, tc.wantOld, tc.wantNew)
+		}
+	}
+}
+
+// TestSummaryUpdateKeepsSkinTone runs the case of the report through
+// vigil diff --format summary.
+func TestSummaryUpdateKeepsSkinTone(t *testing.T) {
+	dir := t.TempDir()
+	a := writeFile(t, dir, "a.xml", "<r><p>"+strings.Repeat("👍🏽", 50)+"</p></r>")
+	b := writeFile(t, dir, "b.xml", "<r><p>"+strings.Repeat("👍🏽", 49)+"👍🏿</p></r>")
+	code, out, errOut := runCLI(t, "", "diff", "--format", "summary", a, b)
+	want := `update  /r[1]/p[1]/text()[1]: "...` + strings.Repeat("👍🏽", 11) + `" -> "...` + strings.Repeat("👍🏽", 10) + `👍🏿"`
+	if code != exitChanged || !strings.Contains(out, "\n"+want+"\n") {
+		t.Errorf("exit %d %s\n%s\nwant the line %s", code, errOut, out, want)
+	}
+}

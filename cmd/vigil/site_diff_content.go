@@ -46,8 +46,7 @@ func (sd *siteDelta) contentChange(before, after *crawl.Page) string {
 	}
 	text := statsText(dd.Stats(), true)
 	if del, ins, ok := onlyUpdate(dd); ok {
-		from, to := updateTexts(del, ins)
-		text += fmt.Sprintf(": %q -> %q", from, to)
+		text += ": " + updateChange(del, ins)
 	}
 	return text
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/vigil-web/vigil/delta"
 	"github.com/vigil-web/vigil/markup"
 	"github.com/vigil-web/vigil/tree"
+	"golang.org/x/text/unicode/norm"
 )
 
 // lineName is a file's name as a line of the summary shows it: as it is,
@@ -44,8 +45,7 @@ func writeSummary(w io.Writer, d *delta.Delta, old, new *tree.Flat) error {
 	if o := d.Outside; o != nil {
 		doctype, prolog, epilog := o.Changed()
 		if doctype && strings.Join(strings.Fields(o.Old.Doctype), " ") != strings.Join(strings.Fields(o.New.Doctype), " ") {
-			a, b := contrast(o.Old.Doctype, o.New.Doctype)
-			fmt.Fprintf(bw, "outside DOCTYPE: %q -> %q\n", a, b)
+			fmt.Fprintf(bw, "outside DOCTYPE: %s\n", change(o.Old.Doctype, o.New.Doctype))
 		}
 		if o.Old.Doctype != "" && o.New.Doctype != "" && o.Old.DoctypeAfter != o.New.DoctypeAfter {
 			fmt.Fprintf(bw, "outside DOCTYPE place: after %d comments and processing instructions -> after %d\n", o.Old.DoctypeAfter, o.New.DoctypeAfter)
@@ -59,8 +59,7 @@ func writeSummary(w io.Writer, d *delta.Delta, old, new *tree.Flat) error {
 			switch {
 			case !part.changed:
 			case a != b:
-				a, b = contrast(a, b)
-				fmt.Fprintf(bw, "outside %s: %q -> %q\n", part.where, a, b)
+				fmt.Fprintf(bw, "outside %s: %s\n", part.where, change(a, b))
 			case len(part.old) != len(part.new):
 				fmt.Fprintf(bw, "outside %s: %d comments and processing instructions -> %d\n", part.where, len(part.old), len(part.new))
 			default:
@@ -120,8 +119,7 @@ func writeSummary(w io.Writer, d *delta.Delta, old, new *tree.Flat) error {
 				fmt.Fprintf(bw, "move    %s: its siblings were reordered around it; still child %d\n", from, op.Pos)
 			}
 		case op.Kind == delta.Delete && op.Update:
-			from, to := updateTexts(op, halves[op.Root()])
-			fmt.Fprintf(bw, "update  %s: %q -> %q\n", oldPlace(op.Root()), from, to)
+			fmt.Fprintf(bw, "update  %s: %s\n", oldPlace(op.Root()), updateChange(op, halves[op.Root()]))
 		case op.Kind == delta.Delete:
 			fmt.Fprintf(bw, "delete  %s: %q\n", path(oldIdx, op.Root()), snippet(op.Content, html))
 		case op.Kind == delta.Insert && (op.Move || op.Update):
@@ -135,8 +133,7 @@ func writeSummary(w io.Writer, d *delta.Delta, old, new *tree.Flat) error {
 		case op.Kind == delta.AttrDelete:
 			fmt.Fprintf(bw, "attr    %s: @%s removed (was %q)\n", oldPlace(op.Node), op.Name, clip(op.OldValue))
 		case op.Kind == delta.AttrUpdate:
-			from, to := contrast(op.OldValue, op.NewValue)
-			fmt.Fprintf(bw, "attr    %s: @%s %q -> %q\n", oldPlace(op.Node), op.Name, from, to)
+			fmt.Fprintf(bw, "attr    %s: @%s %s\n", oldPlace(op.Node), op.Name, change(op.OldValue, op.NewValue))
 		}
 	}
 	return bw.Flush()
@@ -172,10 +169,12 @@ func statsText(s delta.Stats, compact bool) string {
 	return strings.Join(out, ", ")
 }
 
-// updateTexts returns the text before and after a text update, given its
+// updateChange returns the text before and after a text update, given its
 // delete half and its insert half (nil if missing), as a summary shows
-// them: clipped around the change, white space shown when only it changed.
-func updateTexts(del, ins *delta.Op) (from, to string) {
+// them (change): clipped around the change, white space shown when only it
+// changed.
+func updateChange(del, ins *delta.Op) string {
+	var from, to string
 	if ins != nil {
 		to = flatText(ins.Content, false)
 	}
@@ -184,7 +183,26 @@ func updateTexts(del, ins *delta.Op) (from, to string) {
 		// Only white space changed: show it.
 		from, to = del.Content.Value, ins.Content.Value
 	}
-	return contrast(from, to)
+	return change(from, to)
+}
+
+// change returns a text before and after a change as a line of a summary
+// shows them, `"before" -> "after"`, each quoted as %q quotes it and
+// clipped around the change (contrast). Where the two clipped texts would
+// read alike, the same characters written otherwise in Unicode (an e and
+// a combining acute accent for é), both are quoted with every character
+// past ASCII escaped, so that the change shows, and said to be the same
+// text in another normalisation form when they are (NFC).
+func change(before, after string) string {
+	a, b := contrast(before, after)
+	if before == after || norm.NFC.String(a) != norm.NFC.String(b) {
+		return fmt.Sprintf("%q -> %q", a, b)
+	}
+	line := strconv.QuoteToASCII(a) + " -> " + strconv.QuoteToASCII(b)
+	if norm.NFC.String(before) == norm.NFC.String(after) {
+		line += " (the same text in another Unicode normalisation form)"
+	}
+	return line
 }
 
 // renamedPlace names an element renamed from name to newName by its old

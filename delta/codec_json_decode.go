@@ -30,7 +30,7 @@ import (
 // binding of the empty prefix, the default namespace of the operation's
 // content, is Vigil's since 2026-11-29 (see EncodeJSON).
 func DecodeJSON(r io.Reader) (*Delta, error) {
-	ds, err := decodeJSON(r, false)
+	ds, err := decodeJSON(r, false, Limits{})
 	if err != nil {
 		return nil, err
 	}
@@ -42,11 +42,16 @@ func DecodeJSON(r io.Reader) (*Delta, error) {
 // to end: consecutive deltas, for vigil patch and vigil compose), each
 // checked as DecodeJSON checks it. A byte-order mark may stand before
 // each, as at the start of the files put end to end.
-func DecodeJSONAll(r io.Reader) ([]*Delta, error) { return decodeJSON(r, true) }
+func DecodeJSONAll(r io.Reader) ([]*Delta, error) { return decodeJSON(r, true, Limits{}) }
+
+// DecodeJSONAllWithin is DecodeJSONAll refusing what lim bounds.
+func DecodeJSONAllWithin(r io.Reader, lim Limits) ([]*Delta, error) {
+	return decodeJSON(r, true, lim)
+}
 
 // decodeJSON reads one delta, or as many as follow each other when many is
 // set.
-func decodeJSON(r io.Reader, many bool) ([]*Delta, error) {
+func decodeJSON(r io.Reader, many bool, lim Limits) ([]*Delta, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, err
@@ -54,7 +59,7 @@ func decodeJSON(r io.Reader, many bool) ([]*Delta, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, &DecodeError{Line: 1, Column: 1, Msg: "empty input, want a JSON object", Err: ErrMalformed}
 	}
-	j := &jsonDecoder{lex: jsonLexer{data: data}}
+	j := &jsonDecoder{lex: jsonLexer{data: data}, maxNodes: lim.MaxNodes}
 	var ds []*Delta
 	for {
 		// A byte-order mark before a delta: its file began with one
@@ -111,6 +116,8 @@ type jsonDecoder struct {
 	// fieldAt holds the offsets of the keys of the operation being read,
 	// for the errors of their values checked once it is read.
 	fieldAt []keyOffset
+	// maxNodes is Limits.MaxNodes.
+	maxNodes int
 }
 
 // keyOffset is where a key of an object was read.
@@ -208,9 +215,12 @@ func (j *jsonDecoder) delta() (*Delta, error) {
 		if m.s == "" {
 			continue
 		}
-		var err error
-		if *m.dst, err = parseVersionMap(m.s); err != nil {
-			return nil, j.errorAt(offsetOf(keys, m.field, 0), m.field, "%v", err)
+		err := checkVersionMapSize(m.s, j.maxNodes)
+		if err == nil {
+			*m.dst, err = parseVersionMap(m.s)
+		}
+		if err != nil {
+			return nil, keepMapSizeError(j.errorAt(offsetOf(keys, m.field, 0), m.field, "%v", err), err)
 		}
 	}
 	for _, s := range []struct {

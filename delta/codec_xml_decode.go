@@ -21,12 +21,15 @@ import (
 // line and column, and the delta's number counted across the documents.
 // A byte-order mark may stand at the start of the input and before each
 // document; columns do not count it, as an editor does not show it.
-func DecodeXML(r io.Reader) ([]*Delta, error) {
+func DecodeXML(r io.Reader) ([]*Delta, error) { return DecodeXMLWithin(r, Limits{}) }
+
+// DecodeXMLWithin is DecodeXML refusing what lim bounds.
+func DecodeXMLWithin(r io.Reader, lim Limits) ([]*Delta, error) {
 	cols := xmltext.NewColumnReader(r)
 	// A byte-order mark, as an editor may put at the start of a file, as
 	// DecodeJSON takes one.
 	cols.SkipByteOrderMark()
-	dec := &xmlDecoder{x: xml.NewDecoder(cols), cols: cols, arena: &tree.Document{}}
+	dec := &xmlDecoder{x: xml.NewDecoder(cols), cols: cols, arena: &tree.Document{}, maxNodes: lim.MaxNodes}
 	dec.x.Strict = true
 	dec.x.CharsetReader = func(label string, input io.Reader) (io.Reader, error) {
 		// A delta is written in UTF-8; the declaration may say so in any
@@ -60,6 +63,8 @@ type xmlDecoder struct {
 	// it checked it).
 	lastMap  string
 	lastXIDs tree.XIDMap
+	// maxNodes is Limits.MaxNodes.
+	maxNodes int
 	// tokenLine and tokenColumn are where the last token read starts
 	// (InputPos gives where it ends).
 	tokenLine, tokenColumn int
@@ -70,6 +75,9 @@ type xmlDecoder struct {
 func (dec *xmlDecoder) xidMap(s string) (tree.XIDMap, error) {
 	if s == dec.lastMap && dec.lastMap != "" {
 		return dec.lastXIDs, nil
+	}
+	if err := checkVersionMapSize(s, dec.maxNodes); err != nil {
+		return tree.XIDMap{}, err
 	}
 	m, err := parseVersionMap(s)
 	if err == nil {
@@ -303,7 +311,7 @@ func (dec *xmlDecoder) t(start xml.StartElement) (*Delta, error) {
 			readDeclaration(a, &d.Namespaces)
 		}
 		if err != nil {
-			return nil, dec.errorf("%s: %v", qname(a.Name), err)
+			return nil, keepMapSizeError(dec.errorf("%s: %v", qname(a.Name), err), err)
 		}
 	}
 	dec.op = 0

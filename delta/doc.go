@@ -231,7 +231,13 @@
 // Both decoders check the delta with Delta.Validate and bound what hostile
 // input can make them allocate: MaxOps operations, tree.MaxXIDMapLen XIDs
 // in all, an operation's XID-map no longer than its subtree (counted before
-// it is expanded), MaxContentDepth levels of content. Every traversal is
+// it is expanded), MaxContentDepth levels of content. A version's XID-map
+// (fromXidMap, toXidMap) is bounded only by tree.MaxXIDMapLen, since the
+// decoders do not know the document: a reader that does (vigil patch)
+// gives DecodeXMLWithin or DecodeJSONAllWithin the most nodes a version
+// can have (Limits), and a longer map is refused (a *MapSizeError) before
+// it is expanded. Apply gets a delta decoded, its maps expanded: the
+// bound belongs to decoding. Every traversal is
 // iterative, the JSON decoder's too: it reads token by token, since
 // encoding/json's Unmarshal stops at 10 000 levels of JSON. A decoded
 // delta keeps where each operation starts in its file (its < in XML, its

@@ -1,6 +1,7 @@
 package delta
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -349,6 +350,56 @@ func parseVersionMap(s string) (tree.XIDMap, error) {
 		return m, err
 	}
 	return m, nil
+}
+
+// Limits bounds what DecodeXMLWithin and DecodeJSONAllWithin accept, for
+// a reader that knows the document the deltas apply to (vigil patch).
+type Limits struct {
+	// MaxNodes, when not zero, bounds the XIDs a version's XID-map
+	// (fromXidMap, toXidMap) may list: no version the deltas lead to has
+	// more nodes than the document plus the nodes their contents hold,
+	// which the size of their file bounds. A map past it is refused before
+	// it is expanded, so that a delta of a hundred bytes whose maps read
+	// (1-60000000) costs nothing, where it took 500 MB to be refused by
+	// Apply.
+	MaxNodes int
+}
+
+// A MapSizeError refuses a version's XID-map that lists more XIDs than
+// Limits.MaxNodes, found before the map is expanded. The decoders return it
+// as the Err of a *DecodeError; it wraps ErrConflict: the delta may be well
+// formed, but it fits no version the reader knows of.
+type MapSizeError struct {
+	XIDs, MaxNodes int
+}
+
+func (e *MapSizeError) Error() string {
+	return fmt.Sprintf("XID-map has %d XIDs for a version of at most %d nodes", e.XIDs, e.MaxNodes)
+}
+
+func (e *MapSizeError) Unwrap() error { return ErrConflict }
+
+// checkVersionMapSize refuses, before it is expanded, a version's XID-map
+// that lists more XIDs than maxNodes (when not zero), with a
+// *MapSizeError; syntax errors are left to parseVersionMap.
+func checkVersionMapSize(s string, maxNodes int) error {
+	if maxNodes <= 0 {
+		return nil
+	}
+	if n, err := tree.CountXIDMap(s); err == nil && n > maxNodes {
+		return &MapSizeError{XIDs: n, MaxNodes: maxNodes}
+	}
+	return nil
+}
+
+// keepMapSizeError makes the *MapSizeError that err may wrap the Err of
+// de, a *DecodeError, which the decoders give ErrMalformed.
+func keepMapSizeError(de, err error) error {
+	var se *MapSizeError
+	if d, ok := de.(*DecodeError); ok && errors.As(err, &se) {
+		d.Err = se
+	}
+	return de
 }
 
 // checkXIDMapSize refuses, before it is expanded, an operation's XID-map

@@ -102,6 +102,15 @@ func ParseXIDMap(s string) (XIDMap, error) {
 	return m, nil
 }
 
+// CountXIDMap returns the number of XIDs the string form s of an XID-map
+// lists, without listing them: a map's size can be compared with a
+// document's before the map is expanded. Its errors are ParseXIDMap's.
+func CountXIDMap(s string) (int, error) {
+	var n uint64
+	_, err := parseXIDRanges(s, func(a, b XID) { n += uint64(b-a) + 1 })
+	return int(n), err
+}
+
 // parseXIDRanges parses an XID-map's string form, calls ranges with each
 // of its ranges a-b in order (a single XID is a range of one), and returns
 // the map's next XID (0 if it states none).

@@ -331,9 +331,24 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 		}
 		return patchRFC5261(env, fs.Arg(1), raw, doc, fs.Arg(0), b, format, &df, *reverse)
 	}
-	ds, _, err := decodeDeltas(raw)
+	// No version the deltas lead to, or undo back to, has more nodes than
+	// the document and every node their contents hold, a byte of the file
+	// each at least: an XID-map past that is refused before it is
+	// expanded, so that a short delta whose maps read (1-60000000) is not
+	// 500 MB.
+	nodes := 0
+	if doc.Root != nil {
+		tree.PostOrder(doc.Root, func(*tree.Node) { nodes++ })
+	}
+	ds, _, err := decodeDeltasWithin(raw, delta.Limits{MaxNodes: nodes + len(raw)})
 	if err != nil {
 		err = fmt.Errorf("%s: %w", inputName(fs.Arg(1)), err)
+		// An XID-map longer than any version's, refused before it was
+		// expanded: the document is not the delta's.
+		var se *delta.MapSizeError
+		if errors.As(err, &se) {
+			return exitError, fmt.Errorf("the delta does not fit %s: %w (%s)", inputName(fs.Arg(0)), err, patchFits(*reverse))
+		}
 		// The likeliest slip: the arguments swapped.
 		if _, _, notDelta := decodeDeltas(b); notDelta == nil {
 			return exitError, fmt.Errorf("%w (%s is a delta: the arguments are DOC DELTA, in that order)", err, inputName(fs.Arg(0)))
@@ -365,10 +380,7 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 	// delta at either end says nothing of the versions: the ones next to
 	// it do.
 	first, last := chainEnds(ds)
-	fits := "a delta fits the version it was computed from, parsed with the same --whitespace and --parse"
-	if *reverse {
-		fits = "--reverse undoes a delta on the version it leads to, parsed with the same --whitespace and --parse"
-	}
+	fits := patchFits(*reverse)
 	if first.FromFingerprint != 0 {
 		f, _ := tree.Flatten(doc.Root)
 		fp := tree.FingerprintOf(f)
@@ -746,4 +758,13 @@ func keyAttrs(env *environment, names []string, docs []*tree.Flat, formats []mar
 		fmt.Fprintf(env.stderr, "vigil diff: note: no element of either version has the attributes %s (--key-attrs)\n", strings.Join(absent, ", "))
 	}
 	return keys
+}
+
+// patchFits says which version a delta fits, as patch's messages end when
+// the document is not it.
+func patchFits(reverse bool) string {
+	if reverse {
+		return "--reverse undoes a delta on the version it leads to, parsed with the same --whitespace and --parse"
+	}
+	return "a delta fits the version it was computed from, parsed with the same --whitespace and --parse"
 }

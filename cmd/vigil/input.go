@@ -369,6 +369,12 @@ func readDeltas(env *environment, name string, limit int64) ([]*delta.Delta, str
 
 // decodeDeltas decodes the deltas of a delta file, as readDeltas reads it.
 func decodeDeltas(b []byte) ([]*delta.Delta, string, error) {
+	return decodeDeltasWithin(b, delta.Limits{})
+}
+
+// decodeDeltasWithin is decodeDeltas refusing what lim bounds (vigil
+// patch, which knows the document the deltas apply to).
+func decodeDeltasWithin(b []byte, lim delta.Limits) ([]*delta.Delta, string, error) {
 	if bytes.HasPrefix(b, []byte("\xff\xfe")) || bytes.HasPrefix(b, []byte("\xfe\xff")) {
 		return nil, "", errors.New("a delta file is UTF-8; this one is UTF-16")
 	}
@@ -390,7 +396,7 @@ func decodeDeltas(b []byte) ([]*delta.Delta, string, error) {
 		if t[0] == '[' && bytes.Equal(bytes.TrimSpace(t[1:]), []byte("]")) {
 			return nil, "", errors.New("no delta in the file: an empty JSON array; a JSON delta is an object")
 		}
-		ds, err := delta.DecodeJSONAll(bytes.NewReader(b))
+		ds, err := delta.DecodeJSONAllWithin(bytes.NewReader(b), lim)
 		if err != nil {
 			if t[0] == '[' {
 				return nil, "", fmt.Errorf("%w (a file of several JSON deltas holds the objects one after the other, not in an array)", err)
@@ -399,7 +405,7 @@ func decodeDeltas(b []byte) ([]*delta.Delta, string, error) {
 		}
 		return ds, "json", nil
 	}
-	ds, err := delta.DecodeXML(bytes.NewReader(b))
+	ds, err := delta.DecodeXMLWithin(bytes.NewReader(b), lim)
 	if err != nil {
 		if root, _ := rootElement(b); root == "t" {
 			// A delta taken out of the file vigil diff wrote.

@@ -47,6 +47,12 @@
 //     wrapped, since a browser would show the wrapper as text.
 //   - A moved subtree is marked at its new place only (and at its old place
 //     in the side-by-side view).
+//   - A view that shortens a long text (the text view, a changed
+//     attribute's values, vigil diff's summary) cuts it at the edge of a
+//     character as a reader sees it (ClusterCut, an approximation of
+//     Unicode's grapheme clusters): never between a letter and its accent,
+//     an emoji and its skin tone or ZWJ sequence, or the two halves of a
+//     flag.
 //   - The text view shows a subtree by its texts joined as a reader reads
 //     them (markup.JoinTexts, which vigil diff's summary shares): texts of
 //     different elements apart, a word split by inline HTML markup whole.

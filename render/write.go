@@ -496,11 +496,7 @@ func (a *Annotated) attrChange(c Change) string {
 func AttrChange(oldWritten, newWritten, oldShown, newShown string) string {
 	both := ""
 	if oldShown == newShown && oldWritten != newWritten {
-		shown := oldShown
-		if r := []rune(shown); len(r) > lineRunes {
-			shown = string(r[:lineRunes]) + "…"
-		}
-		both = " (both resolve to " + shown + ")"
+		both = " (both resolve to " + ellipsize(oldShown, lineRunes) + ")"
 		oldShown, newShown = oldWritten, newWritten
 	}
 	oldShown, newShown = clipAround(oldShown, newShown, lineRunes)
@@ -509,7 +505,8 @@ func AttrChange(oldWritten, newWritten, oldShown, newShown string) string {
 
 // clipAround returns a and b whole if neither is longer than n
 // characters; else each from about 40 bytes before their first difference
-// (at a character), cut to n characters, with an ellipsis where it is cut.
+// (at the start of a character as a reader sees it, commonCut), cut to
+// about n characters (ellipsize), with an ellipsis where it is cut.
 func clipAround(a, b string, n int) (string, string) {
 	if utf8.RuneCountInString(a) <= n && utf8.RuneCountInString(b) <= n {
 		return a, b
@@ -522,12 +519,10 @@ func clipAround(a, b string, n int) (string, string) {
 	for from > 0 && (from >= len(a) || !utf8.RuneStart(a[from])) {
 		from--
 	}
+	k := commonCut([]rune(a), []rune(b), utf8.RuneCountInString(a[:from]))
 	cut := func(s string) string {
-		s = s[min(from, len(s)):]
-		out := s
-		if r := []rune(s); len(r) > n {
-			out = string(r[:n]) + "…"
-		}
+		from := runeOffset(s, k)
+		out := ellipsize(s[from:], n)
 		if from > 0 {
 			out = "…" + out
 		}
@@ -536,17 +531,47 @@ func clipAround(a, b string, n int) (string, string) {
 	return cut(a), cut(b)
 }
 
-// oneLine collapses white space and cuts long texts.
+// oneLine collapses white space and cuts long texts (ellipsize).
 func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > lineRunes {
-		s = string(r[:lineRunes]) + "…"
+	return ellipsize(strings.Join(strings.Fields(s), " "), lineRunes)
+}
+
+// ellipsize returns s whole if it holds no more than n characters, else
+// its first n, or a few fewer or more so as to end at the edge of a
+// character as a reader sees it (ClusterCut), and "…".
+func ellipsize(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
 	}
-	return s
+	r := []rune(s)
+	return string(r[:ClusterCut(r, n)]) + "…"
+}
+
+// commonCut returns where two texts alike in their first k characters
+// can both be cut near k at the edge of a character as a reader sees it
+// (ClusterCut): the same place in both, or k if ClusterCut, looking past
+// where they differ, finds different places.
+func commonCut(a, b []rune, k int) int {
+	if ka := ClusterCut(a, k); ka == ClusterCut(b, k) {
+		return ka
+	}
+	return k
+}
+
+// runeOffset returns the byte offset in s of its k-th character, an
+// invalid byte counted as one, as []rune counts it.
+func runeOffset(s string, k int) int {
+	at := 0
+	for ; k > 0 && at < len(s); k-- {
+		_, size := utf8.DecodeRuneInString(s[at:])
+		at += size
+	}
+	return at
 }
 
 // spaceChange returns two texts that differ only in white space, quoted,
-// cut to a few words around their first difference.
+// cut to a few words around their first difference, at the edges of
+// characters as a reader sees them (ClusterCut).
 func spaceChange(a, b string) (string, string) {
 	i := 0
 	for i < len(a) && i < len(b) && a[i] == b[i] {
@@ -561,11 +586,14 @@ func spaceChange(a, b string) (string, string) {
 	for from > 0 && !utf8.RuneStart(a[from]) {
 		from--
 	}
+	k := commonCut([]rune(a), []rune(b), utf8.RuneCountInString(a[:from]))
 	clip := func(s string) string {
+		from := runeOffset(s, k)
 		end := min(len(s), i+30)
 		for end < len(s) && !utf8.RuneStart(s[end]) {
 			end++
 		}
+		end = max(from, runeOffset(s, ClusterCut([]rune(s), utf8.RuneCountInString(s[:end]))))
 		out := strconv.Quote(s[from:end])
 		if from > 0 {
 			out = "…" + out
@@ -602,10 +630,11 @@ func lineText(n *tree.Node, html bool) string {
 }
 
 // textPrefix gathers the start of a text until it holds more than
-// lineRunes characters that are not white space. Its white space collapsed,
-// it then starts with the first lineRunes characters of the whole text
-// collapsed and is longer than that, so that oneLine gives the same line
-// for both.
+// lineRunes+MaxClusterRunes characters that are not white space. Its white
+// space collapsed, it then starts with the first lineRunes+MaxClusterRunes
+// characters of the whole text collapsed and is longer than that, as far
+// as ClusterCut looks past where oneLine cuts, so that oneLine gives the
+// same line for both.
 type textPrefix struct {
 	buf     []byte
 	decoded int // the bytes of buf read as whole characters
@@ -627,7 +656,7 @@ func (p *textPrefix) add(s string) bool {
 			if unicode.IsSpace(r) {
 				continue
 			}
-			if p.letters++; p.letters > lineRunes {
+			if p.letters++; p.letters > lineRunes+MaxClusterRunes {
 				p.buf = p.buf[:p.decoded]
 				return false
 			}

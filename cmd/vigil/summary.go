@@ -12,6 +12,7 @@ import (
 
 	"github.com/vigil-web/vigil/delta"
 	"github.com/vigil-web/vigil/markup"
+	"github.com/vigil-web/vigil/render"
 	"github.com/vigil-web/vigil/tree"
 	"golang.org/x/text/unicode/norm"
 )
@@ -257,69 +258,19 @@ func snippet(n *tree.Node, html bool) string { return clip(flatText(n, html)) }
 const clipRunes = 60
 
 // clip cuts a text to clipRunes characters, at the end of a character as
-// a reader sees it (clusterCut).
+// a reader sees it (render.ClusterCut, as the other views cut).
 func clip(text string) string {
 	if r := []rune(text); len(r) > clipRunes {
-		text = string(r[:clusterCut(r, clipRunes-3)]) + "..."
+		text = string(r[:render.ClusterCut(r, clipRunes-3)]) + "..."
 	}
 	return text
 }
 
-// maxClusterRunes is how far clusterCut looks, each way, for the edge of a
-// character as a reader sees it; a longer cluster (a letter under dozens
-// of combining marks) is cut where asked.
-const maxClusterRunes = 16
-
-// clusterCut returns i, or the nearest place before it (else after it,
-// within maxClusterRunes) where r can be cut without splitting a character
-// as a reader sees it: not before a mark that joins the one before it
-// (joins), nor just after a zero-width joiner.
-//
-// This approximates the grapheme clusters of Unicode's UAX #29 with the
-// standard library's tables, which is enough to keep a base letter with its
-// accents and an emoji with its skin tone, variation selector and ZWJ
-// sequence; it takes no outside dependency for segmentation. A pair of
-// regional indicators (a flag) is not kept whole.
-func clusterCut(r []rune, i int) int {
-	boundary := func(i int) bool {
-		return i <= 0 || i >= len(r) || !joins(r[i]) && r[i-1] != zwj
-	}
-	for d := 0; d <= maxClusterRunes; d++ {
-		if boundary(i - d) {
-			return max(i-d, 0)
-		}
-	}
-	for d := 1; d <= maxClusterRunes; d++ {
-		if boundary(i + d) {
-			return min(i+d, len(r))
-		}
-	}
-	return i
-}
-
-// zwj is the zero-width joiner, which joins the emoji on either side of it.
-const zwj = '\u200d'
-
-// joins reports whether r belongs to the character before it: a combining
-// mark, a variation selector, an emoji modifier (a skin tone), a
-// zero-width joiner or an emoji tag (as in a subdivision's flag).
-func joins(r rune) bool {
-	switch {
-	case r == zwj,
-		0xFE00 <= r && r <= 0xFE0F,   // variation selectors
-		0xE0100 <= r && r <= 0xE01EF, // variation selectors supplement
-		0x1F3FB <= r && r <= 0x1F3FF, // emoji modifiers
-		0xE0020 <= r && r <= 0xE007F: // tags
-		return true
-	}
-	return unicode.In(r, unicode.Mn, unicode.Me, unicode.Mc)
-}
-
 // contrast returns a text before and after a change, each clipped as
 // snippet clips it but from a little before the first character where they
-// differ (at the start of a character as a reader sees it, clusterCut): a
-// change past the first sixty characters would otherwise show the same
-// text twice.
+// differ (at the start of a character as a reader sees it,
+// render.ClusterCut): a change past the first sixty characters would
+// otherwise show the same text twice.
 func contrast(before, after string) (string, string) {
 	a, b := []rune(before), []rune(after)
 	k := 0
@@ -328,8 +279,8 @@ func contrast(before, after string) (string, string) {
 	}
 	if k > 40 {
 		// From the start of a character as a reader sees it; a and b
-		// are alike up to k, so clusterCut finds the same place in both.
-		from := clusterCut(a, k-20)
+		// are alike up to k, so ClusterCut finds the same place in both.
+		from := render.ClusterCut(a, k-20)
 		a = append([]rune("..."), a[from:]...)
 		b = append([]rune("..."), b[from:]...)
 	}

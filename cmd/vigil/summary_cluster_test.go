@@ -7,14 +7,16 @@ import (
 
 // TestSummaryClipsAtCharacters: a summary cuts a long text where a reader
 // sees one character end and the next begin, never between a letter and
-// its accent or an emoji and its skin tone or ZWJ sequence; a cut left a
-// lone skin-tone modifier after the "...".
+// its accent, an emoji and its skin tone or ZWJ sequence, or the two
+// regional indicators of a flag; a cut left a lone skin-tone modifier
+// after the "...".
 func TestSummaryClipsAtCharacters(t *testing.T) {
 	const (
 		thumb  = "👍🏽"
 		dark   = "👍🏿"
 		acute  = "e\u0301"
 		family = "👨\u200d👩\u200d👧"
+		flags  = "🇫🇷🇩🇪"
 	)
 	for _, tc := range []struct{ name, old, new, wantOld, wantNew string }{
 		{"skin tone at the start", strings.Repeat(thumb, 50), strings.Repeat(thumb, 49) + dark,
@@ -29,6 +31,10 @@ func TestSummaryClipsAtCharacters(t *testing.T) {
 			strings.Repeat("x", 56) + "...", "b"},
 		{"whole clusters kept", strings.Repeat("x", 55) + strings.Repeat(thumb, 3), "b",
 			strings.Repeat("x", 55) + thumb + "...", "b"},
+		{"inside a flag at the end", strings.Repeat("x", 56) + strings.Repeat(flags, 2), "b",
+			strings.Repeat("x", 56) + "...", "b"},
+		{"between flags at the end", strings.Repeat("x", 55) + strings.Repeat(flags, 2), "b",
+			strings.Repeat("x", 55) + "🇫🇷...", "b"},
 	} {
 		a, b := contrast(tc.old, tc.new)
 		if a != tc.wantOld || b != tc.wantNew {

@@ -11,24 +11,71 @@ const MaxClusterRunes = 16
 // within MaxClusterRunes) where r can be cut without splitting a character
 // as a reader sees it (ClusterBoundary); an i outside r is taken as its
 // start or end. Every view that shortens a text cuts it here: the text
-// view, the changes of an attribute, and vigil diff's summary.
+// view, the changes of an attribute, and vigil diff's summary; a cut
+// under a hard limit (a notification's subject, a chat message) uses
+// ClusterCutBefore or ClusterCutAfter.
 //
 // Where r is cut before its first rune, i is counted from that cut, which
 // must itself be a boundary: a pair of regional indicators is counted from
 // the start of their run in r.
 func ClusterCut(r []rune, i int) int {
 	i = min(max(i, 0), len(r))
-	for d := 0; d <= MaxClusterRunes; d++ {
-		if ClusterBoundary(r, i-d) {
-			return max(i-d, 0)
-		}
+	if c, ok := clusterBefore(r, i); ok {
+		return c
 	}
-	for d := 1; d <= MaxClusterRunes; d++ {
-		if ClusterBoundary(r, i+d) {
-			return min(i+d, len(r))
-		}
+	if c, ok := clusterAfter(r, i); ok {
+		return c
 	}
 	return i
+}
+
+// ClusterCutBefore is ClusterCut for a cut under a hard limit (a
+// service's most characters): it returns the nearest place at or before
+// i, within MaxClusterRunes, where r can be cut without splitting a
+// character as a reader sees it, else i; never a place after i.
+func ClusterCutBefore(r []rune, i int) int {
+	i = min(max(i, 0), len(r))
+	if c, ok := clusterBefore(r, i); ok {
+		return c
+	}
+	return i
+}
+
+// ClusterCutAfter is ClusterCut for where the end of a text kept under a
+// limit starts: it returns the nearest place at or after i, within
+// MaxClusterRunes, where r can be cut without splitting a character as a
+// reader sees it, else i; never a place before i.
+func ClusterCutAfter(r []rune, i int) int {
+	i = min(max(i, 0), len(r))
+	if ClusterBoundary(r, i) {
+		return i
+	}
+	if c, ok := clusterAfter(r, i); ok {
+		return c
+	}
+	return i
+}
+
+// clusterBefore returns the nearest boundary at or before i, if one is
+// within MaxClusterRunes.
+func clusterBefore(r []rune, i int) (int, bool) {
+	for d := 0; d <= MaxClusterRunes; d++ {
+		if ClusterBoundary(r, i-d) {
+			return max(i-d, 0), true
+		}
+	}
+	return i, false
+}
+
+// clusterAfter returns the nearest boundary after i, if one is within
+// MaxClusterRunes.
+func clusterAfter(r []rune, i int) (int, bool) {
+	for d := 1; d <= MaxClusterRunes; d++ {
+		if ClusterBoundary(r, i+d) {
+			return min(i+d, len(r)), true
+		}
+	}
+	return i, false
 }
 
 // ClusterBoundary reports whether r can be cut before r[i] without

@@ -67,6 +67,33 @@ func TestClusterCut(t *testing.T) {
 	}
 }
 
+// TestClusterCutWithin: ClusterCutBefore never returns a place after i,
+// ClusterCutAfter never one before it, for a cut under a hard limit.
+func TestClusterCutWithin(t *testing.T) {
+	marks := strings.Repeat("\u0301", 40)
+	for _, tc := range []struct {
+		name          string
+		text          string
+		i             int
+		before, after int
+	}{
+		{"ascii", "hello", 2, 2, 2},
+		{"inside a family", "x" + family + "x", 3, 1, 6},
+		{"inside a flag", "a" + flags, 4, 3, 5},
+		{"at a skin tone", thumb + thumb, 1, 0, 2},
+		{"a long cluster", "a" + marks + "b", 30, 30, 41},
+		{"a cluster too long", "a" + marks + marks + "b", 40, 40, 40},
+	} {
+		r := []rune(tc.text)
+		if got := render.ClusterCutBefore(r, tc.i); got != tc.before {
+			t.Errorf("%s: ClusterCutBefore(%+q, %d) = %d, want %d", tc.name, tc.text, tc.i, got, tc.before)
+		}
+		if got := render.ClusterCutAfter(r, tc.i); got != tc.after {
+			t.Errorf("%s: ClusterCutAfter(%+q, %d) = %d, want %d", tc.name, tc.text, tc.i, got, tc.after)
+		}
+	}
+}
+
 // TestClusterBoundaryASCII: in a text of single-rune characters every
 // place is a boundary.
 func TestClusterBoundaryASCII(t *testing.T) {

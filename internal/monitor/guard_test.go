@@ -72,3 +72,30 @@ func TestClipMiddleEscapes(t *testing.T) {
 		}
 	}
 }
+
+// TestSubjectClipsAtClusters: a subject's name or page is cut at the edge
+// of a character as a reader sees it, within its limit: never between a
+// letter and its accent, an emoji and its skin tone, or a flag's two
+// regional indicators.
+func TestSubjectClipsAtClusters(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		n        int
+		clip     func(string, int) string
+		want     string
+	}{
+		{"ascii", "abcdef", 4, clip, "abc…"},
+		{"accent", "ab" + "e\u0301" + "cd", 4, clip, "ab…"},
+		{"skin tone", "ab👍🏽cd", 4, clip, "ab…"},
+		{"flag", "a🇫🇷🇩🇪x", 3, clip, "a…"},
+		{"between flags", "a🇫🇷🇩🇪x", 4, clip, "a🇫🇷…"},
+		{"middle, accent at the front", "ab" + "e\u0301" + "cdefgh", 7, clipMiddle, "ab…fgh"},
+		{"middle, skin tone at the back", "abcd👍🏽xy", 6, clipMiddle, "ab…xy"},
+		{"middle, flag at the back", "abcd🇫🇷🇩🇪", 6, clipMiddle, "ab…🇩🇪"},
+	} {
+		got := tc.clip(tc.in, tc.n)
+		if got != tc.want || len([]rune(got)) > tc.n {
+			t.Errorf("%s: cut %+q to %d = %+q, want %+q", tc.name, tc.in, tc.n, got, tc.want)
+		}
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/vigil-web/vigil/render"
 )
 
 // A message's subject is one line a mail client, a chat service or a feed
@@ -83,7 +85,9 @@ const minSubjectPage = 24
 // clipMiddle returns s cut to n characters at most, "…" in the middle:
 // its beginning up to the end of a URL's host (or half of n if the host is
 // longer), and as much of its end as fits, from where a character starts
-// (charStart). It is s if s has n characters or fewer.
+// (charStart), both cut at the edges of characters as a reader sees them
+// (render.ClusterCutBefore and ClusterCutAfter, which keep within n). It
+// is s if s has n characters or fewer.
 func clipMiddle(s string, n int) string {
 	all := []rune(s)
 	if len(all) <= n {
@@ -105,7 +109,8 @@ func clipMiddle(s string, n int) string {
 		}
 	}
 	back := n - 1 - front
-	return string(all[:front]) + "…" + string(all[charStart(all, len(all)-back):])
+	from := render.ClusterCutAfter(all, charStart(all, len(all)-back))
+	return string(all[:render.ClusterCutBefore(all, front)]) + "…" + string(all[from:])
 }
 
 // moreEntries counts the entries a subject leaves out: "and 3 more".
@@ -114,16 +119,17 @@ func moreEntries(n int) string {
 }
 
 // clip returns s cut to n characters at most, "…" its last: at the last
-// white space that leaves at least half of them, else at a character
-// (never inside one's UTF-8 bytes), the white space and punctuation
-// before the cut dropped. It is s if s has n characters or fewer.
+// white space that leaves at least half of them, else at the edge of a
+// character as a reader sees it (render.ClusterCutBefore: never inside
+// one's UTF-8 bytes, nor between a letter and its accent or an emoji and
+// its skin tone), the white space and punctuation before the cut dropped. It is s if s has n characters or fewer.
 func clip(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
 	all := []rune(s)
 	keep := max(n-1, 0) // room for "…"
-	cut := keep
+	cut := render.ClusterCutBefore(all, keep)
 	for i := keep; i > keep/2; i-- {
 		if unicode.IsSpace(all[i]) { // all[keep] exists: s is longer
 			cut = i

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/vigil-web/vigil/render"
 )
 
 // A message's text is plain text: its change records quote the watched
@@ -68,13 +70,14 @@ func isWordRune(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode
 // clip cuts text, written by plainText for the chat service named, to at
 // most limit runes, the last of them "…", without cutting an escape in
 // two: a cut that would end inside Slack's entity ("&am") or after the
-// backslash of a Markdown escape ends before it.
+// backslash of a Markdown escape ends before it. Nor does it cut a
+// character as a reader sees it (render.ClusterCutBefore).
 func clip(service, text string, limit int) string {
 	r := []rune(text)
 	if len(r) <= limit {
 		return text
 	}
-	head := string(r[:limit-1])
+	head := string(r[:render.ClusterCutBefore(r, limit-1)])
 	switch service {
 	case "slack":
 		if amp := strings.LastIndexByte(head, '&'); amp >= 0 && !strings.Contains(head[amp:], ";") {

@@ -122,7 +122,8 @@ func TestPlainText(t *testing.T) {
 	}
 }
 
-// TestClip cuts a text without cutting an escape in two.
+// TestClip cuts a text without cutting an escape, or a character as a
+// reader sees it, in two.
 func TestClip(t *testing.T) {
 	for _, tt := range []struct {
 		name, service, in string
@@ -135,9 +136,37 @@ func TestClip(t *testing.T) {
 		{"escape cut", "discord", `ab \[c`, 5, "ab …"},
 		{"escaped backslash whole", "discord", `ab \\cd`, 6, `ab \\…`},
 		{"other services cut anywhere", "ntfy", "ab &lt; c", 6, "ab &l…"},
+		{"accent whole", "ntfy", "ab" + "e\u0301" + "cd", 4, "ab…"},
+		{"skin tone whole", "ntfy", "ab👍🏽c", 4, "ab…"},
+		{"family whole", "ntfy", "ab👨\u200d👩\u200d👧c", 5, "ab…"},
+		{"flag whole", "ntfy", "a🇫🇷🇩🇪", 3, "a…"},
+		{"between flags", "ntfy", "a🇫🇷🇩🇪", 4, "a🇫🇷…"},
+		{"escape whole before a cluster", "discord", `ab \\e` + "\u0301x", 6, `ab \\…`},
 	} {
 		if got := clip(tt.service, tt.in, tt.limit); got != tt.want {
 			t.Errorf("%s: clip(%q, %q, %d) = %q, want %q", tt.name, tt.service, tt.in, tt.limit, got, tt.want)
+		}
+	}
+}
+
+// TestClipUTF16Clusters: a Telegram message is cut within its UTF-16
+// units at the edge of a character as a reader sees it.
+func TestClipUTF16Clusters(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		max      int
+		want     string
+	}{
+		{"ascii", "abcdef", 4, "abc…"},
+		{"skin tone whole", "ab👍🏽c", 5, "ab…"},
+		{"accent whole", "e\u0301e\u0301x", 4, "e\u0301…"},
+		{"accented letter kept", "e\u0301e\u0301x", 3, "e\u0301…"},
+		{"flag whole", "a🇫🇷🇩🇪", 5, "a…"},
+		{"between flags", "a🇫🇷🇩🇪", 6, "a🇫🇷…"},
+		{"invalid bytes count as one, dropped", "a\xff\xffe\u0301x", 5, "a…"},
+	} {
+		if got := clipUTF16(tc.in, tc.max); got != tc.want {
+			t.Errorf("%s: clipUTF16(%+q, %d) = %+q, want %+q", tc.name, tc.in, tc.max, got, tc.want)
 		}
 	}
 }

@@ -11,11 +11,13 @@ import (
 	"net/url"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/nicholas-fedor/shoutrrr/pkg/services/chat/telegram"
 
 	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/internal/notify"
+	"github.com/vigil-web/vigil/render"
 )
 
 // telegramAPI is the Bot API's base URL.
@@ -93,8 +95,9 @@ func (n *Notifier) sendTelegram(ctx context.Context, target, text string, timeou
 const telegramMaxText = 4096
 
 // clipUTF16 cuts s to at most max UTF-16 code units, ending with "…" when
-// cut: Telegram counts a character outside the Basic Multilingual Plane
-// (most emoji) as two.
+// cut, at the edge of a character as a reader sees it
+// (render.ClusterCutBefore): Telegram counts a character outside the Basic
+// Multilingual Plane (most emoji) as two.
 func clipUTF16(s string, max int) string {
 	width := func(r rune) int {
 		if r >= 0x10000 {
@@ -109,12 +112,18 @@ func clipUTF16(s string, max int) string {
 	if total <= max {
 		return s
 	}
-	units := 0
+	units, k := 0, 0 // k counts the runes before i, an invalid byte as one
 	for i, r := range s {
 		if units+width(r) > max-1 { // room for the ellipsis, one unit
+			rs := []rune(s)
+			for c := render.ClusterCutBefore(rs, k); k > c; k-- {
+				_, size := utf8.DecodeLastRuneInString(s[:i])
+				i -= size
+			}
 			return strings.ToValidUTF8(s[:i], "") + "…"
 		}
 		units += width(r)
+		k++
 	}
 	return s
 }

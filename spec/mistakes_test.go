@@ -164,6 +164,12 @@ func TestUserMistakes(t *testing.T) {
 		{"above percent", `Monitor value In css ".p" above 10%`, `2:27: expected value condition (changes, increases, decreases, rises above N, falls below N), found "above": write rises above N`},
 		{"under long", `Monitor value In css ".p" under ` + strings.Repeat("9", 80), `2:27: expected value condition (changes, increases, decreases, rises above N, falls below N), found "under": write falls below N`},
 		{"above, comment", `Monitor value In css ".p" above 10# c`, `2:27: expected value condition (changes, increases, decreases, rises above N, falls below N), found "above": write rises above 10`},
+		// A threshold written with its point first is told with a
+		// digit before it, not as after a currency sign (5 for .5).
+		{"point first", `Monitor value In css ".p" rises above .5`, `2:39: write the threshold with a digit before its point: 0.5, not .5`},
+		{"point first, negative", `Monitor value In css ".p" falls below -.25`, `2:39: write the threshold with a digit before its point: -0.25, not -.25`},
+		{"currency, point first", `Monitor value In css ".p" falls below $.99`, `2:39: write the threshold as a number, without a currency sign: 0.99, not $.99`},
+		{"two points first", `Monitor value In css ".p" rises above .5.5`, `2:39: illegal character '.'`},
 		{"semicolon", "Monitor any change;", `2:19: illegal character ';': clauses and sentinels end without ";": remove it`},
 		// After a URL or an address, which may hold a ";" but
 		// hardly ends with one, it was read as part of it, without

@@ -501,6 +501,26 @@ func (p *parser) parseCondition() *Condition {
 	}
 	p.next()
 	if c.Op.HasThreshold() {
+		if p.tok == ILLEGAL && (p.lit == "." || p.lit == "-") {
+			// .5, -.5: a number begins with a digit, and the point is
+			// no currency sign to leave out (5 for .5 is another
+			// threshold).
+			off := p.pos.Offset
+			if p.lit == "-" {
+				off++
+			}
+			if num := pointFirstAt(p.sc.src, off); num != "" {
+				written := string(p.sc.src[p.pos.Offset:off]) + "." + num[len("0."):]
+				p.failHere(p.lit, "number", fmt.Sprintf("write the threshold with a digit before its point: %s, not %s",
+					short(string(p.sc.src[p.pos.Offset:off])+num), short(written)))
+			}
+			p.failExpected("number")
+		}
+		if num := pointFirstAt(p.sc.src, p.pos.Offset+len(p.lit)); p.tok == ILLEGAL && num != "" {
+			// $.99: the number the price is, without its sign.
+			p.failHere(p.lit, "number", fmt.Sprintf("write the threshold as a number, without a currency sign: %s, not %s",
+				short(num), short(p.lit+num[len("0"):])))
+		}
 		if num := digitsAt(p.sc.src, p.pos.Offset+len(p.lit)); p.tok == ILLEGAL && num != "" {
 			// $1000, €12.50: the scanner has reported the sign; the
 			// threshold says more.
@@ -539,6 +559,20 @@ func digitsAt(src []byte, off int) string {
 		end++
 	}
 	return strings.TrimRight(string(src[off:end]), ".,")
+}
+
+// pointFirstAt returns the number written in src from offset off with its
+// point first (.5), as it is written with a digit before it (0.5), or ""
+// where no such number is there (a point alone, .5.5, .5,0).
+func pointFirstAt(src []byte, off int) string {
+	if off >= len(src) || src[off] != '.' {
+		return ""
+	}
+	num := digitsAt(src, off+1)
+	if num == "" || strings.ContainsAny(num, ".,") {
+		return ""
+	}
+	return "0." + num
 }
 
 // ---- fetch, confirm, intervals

@@ -57,15 +57,22 @@ func readSource(env *environment, name string) ([]byte, error) {
 // parseNow reads the --now flag: RFC 3339, "MM/DD/YYYY HH:MM" or
 // "MM/DD/YYYY" in loc.
 func parseNow(s string, loc *time.Location) (time.Time, error) {
-	if t, err := time.Parse(time.RFC3339, s); err == nil {
-		return t, nil
-	}
+	t, err := time.Parse(time.RFC3339, s)
 	for _, layout := range []string{"01/02/2006 15:04", "01/02/2006"} {
-		if t, err := time.ParseInLocation(layout, s, loc); err == nil {
-			return t, nil
+		if err == nil {
+			break
 		}
+		t, err = time.ParseInLocation(layout, s, loc)
 	}
-	return time.Time{}, fmt.Errorf("--now %q: want RFC 3339, MM/DD/YYYY HH:MM or MM/DD/YYYY", s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("--now %q: want RFC 3339, MM/DD/YYYY HH:MM or MM/DD/YYYY", s)
+	}
+	// The checker takes the first instant of year 1 (Go's zero time) for
+	// no time given, and one before it for none either.
+	if !t.After(time.Time{}) {
+		return time.Time{}, fmt.Errorf("--now %q: want a time after 0001-01-01T00:00:00Z", s)
+	}
+	return t, nil
 }
 
 func runSentinelCheck(ctx context.Context, env *environment, args []string) (code int, err error) {

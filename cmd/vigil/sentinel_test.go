@@ -184,6 +184,11 @@ func TestSentinelCheckFlagErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"--now", "yesterday"}, `--now "yesterday": want RFC 3339, MM/DD/YYYY HH:MM or MM/DD/YYYY`},
+		// The first instant of year 1 is the checker's "no time
+		// given": it told the file, at 1:1, "checker has no current
+		// time (Checker.Now)".
+		{[]string{"--now", "0001-01-01T00:00:00Z"}, `--now "0001-01-01T00:00:00Z": want a time after 0001-01-01T00:00:00Z`},
+		{[]string{"--now", "01/01/0000"}, `--now "01/01/0000": want a time after 0001-01-01T00:00:00Z`},
 		{[]string{"--tz", "Mars/Olympus"}, `--tz "Mars/Olympus": "Mars/Olympus" is not an IANA time zone name; want an IANA name such as Europe/Paris, or UTC`},
 		{[]string{"--owner", "not-an-email"}, `--owner: invalid email address "not-an-email"`},
 	} {

@@ -148,6 +148,11 @@ func TestUserMistakes(t *testing.T) {
 		{"immediately", "Every immediately", `2:7: expected immediate, best effort, interactive or an interval, found "immediately": write Every immediate`},
 		{"best efforts", "Every best efforts", `2:12: expected "effort" after "best", found "efforts": write Every best effort`},
 		{"offset without base", "To +1 month", `2:4: expected date (MM/DD/YYYY), Now, start(name) or end(name), found "+": an offset is added to a time point, as in To Now + 1 month`},
+		// An offset taken away, which the language has not: told so,
+		// not "illegal character" nor "expected Monitor, ..." at -2.
+		{"offset taken away", "To 12/31/2027 - 1 day", `2:15: expected + or the next clause, found "-": an offset is only added to a time point, as in To Now + 1 month, never taken away`},
+		{"offset negative", "From Now + 1 day -2 hours", `2:18: expected + or the next clause, found "-2": an offset is only added to a time point, as in From Now + 1 month, never taken away`},
+		{"offset minus sign", "To 12/31/2027 − 1 day", `2:15: expected + or the next clause, found "−": an offset is only added to a time point, as in To Now + 1 month, never taken away`},
 		{"fetch every unit", "Fetch every day", `2:7: "every" does not go after Fetch: write the interval, with its count, alone, as in Fetch 1 day`},
 		{"confirm without after", "Fetch 5 minutes Confirm 10 minutes", `2:25: expected "after", found "10": write Confirm after 10 minutes`},
 		{"confirm zero without after", "Fetch 5 minutes Confirm 0 minutes", `2:25: expected "after", found "0", and 0 minutes is not greater than 0: write at least 1, as in Confirm after 1 minute`},

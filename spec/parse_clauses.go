@@ -177,6 +177,18 @@ func (p *parser) parseTimeSpec(pos Pos, from bool) *TimeSpec {
 		p.next()
 		t.Offsets = append(t.Offsets, p.parseInterval("+"))
 	}
+	if p.pos.Line == p.prevEnd.Line && (p.tok == ILLEGAL && (p.lit == "-" || p.lit == "\u2212") ||
+		(p.tok == INT || p.tok == FLOAT) && strings.HasPrefix(p.lit, "-") && p.peek() == IDENT) {
+		// To end(s) - 1 hour, From Now -2 days: no offset is taken
+		// away, and "-2" is no clause (nor "-2 days" a zone's
+		// offset, -0500).
+		keyword := "From"
+		if !from {
+			keyword = "To"
+		}
+		p.failHere(p.lit, "+", "expected + or the next clause, found "+p.describe()+
+			": an offset is only added to a time point, as in "+keyword+" Now + 1 month, never taken away")
+	}
 	return t
 }
 

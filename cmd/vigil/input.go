@@ -322,8 +322,9 @@ func displayName(name string) string {
 	return name
 }
 
-// inputName is how diff, patch, compose, site diff and site crawl name an
-// input in their messages: as displayName does, quoted as the summary quotes a file name
+// inputName is how diff, patch, compose, site diff, site crawl and sentinel
+// check, fmt and add name an input in their messages: as displayName
+// does, quoted as the summary quotes a file name
 // (lineName) where it holds a character a terminal would act on rather
 // than show (a line break, a tab, an escape), or bytes that are not UTF-8.
 // A name with none is said as it is.

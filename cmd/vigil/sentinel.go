@@ -153,7 +153,7 @@ func runSentinelCheck(ctx context.Context, env *environment, args []string) (cod
 			code = exitError
 			continue
 		}
-		f, err := parseSentinelFile(displayName(name), src)
+		f, err := parseSentinelFile(inputName(name), src)
 		checked, problems := checkFile(c, f, err)
 		if problems != nil {
 			printDiagnostics(env.stdout, problems, "")
@@ -164,7 +164,7 @@ func runSentinelCheck(ctx context.Context, env *environment, args []string) (cod
 				continue
 			}
 			for _, w := range ch.Warnings {
-				w.Pos.Filename = displayName(name)
+				w.Pos.Filename = inputName(name)
 				printDiagnostics(env.stdout, spec.ErrorList{w}, "warning: ")
 			}
 			if *asJSON {
@@ -224,7 +224,7 @@ func runSentinelFmt(ctx context.Context, env *environment, args []string) (int, 
 			code = exitError
 			continue
 		}
-		f, err := parseSentinelFile(displayName(name), src)
+		f, err := parseSentinelFile(inputName(name), src)
 		if err != nil {
 			printDiagnostics(env.stderr, err, "")
 			code = max(code, exitChanged)

@@ -112,7 +112,7 @@ func runSentinelAdd(ctx context.Context, env *environment, args []string) (code 
 		if err != nil {
 			return exitError, err
 		}
-		f, err := parseSentinelFile(displayName(name), src)
+		f, err := parseSentinelFile(inputName(name), src)
 		files = append(files, parsedFile{f, err})
 	}
 	now := time.Now().UTC().Truncate(time.Second)

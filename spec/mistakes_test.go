@@ -175,6 +175,21 @@ func TestUserMistakes(t *testing.T) {
 		{"point first, negative", `Monitor value In css ".p" falls below -.25`, `2:39: write the threshold with a digit before its point: -0.25, not -.25`},
 		{"currency, point first", `Monitor value In css ".p" falls below $.99`, `2:39: write the threshold as a number, without a currency sign: 0.99, not $.99`},
 		{"two points first", `Monitor value In css ".p" rises above .5.5`, `2:39: illegal character '.'`},
+		// A unit after a threshold, or a point that ends it, is told
+		// at the threshold, as a currency sign before it is, where it
+		// was an illegal character or "expected Monitor, ..." at a word.
+		{"percent after", `Monitor value In css ".p" rises above 5%`, `2:39: write the threshold as a number, without a unit: 5, not 5%`},
+		{"percent apart", `Monitor value In css ".p" falls below -2.5 %`, `2:39: write the threshold as a number, without a unit: -2.5, not -2.5 %`},
+		{"currency code after", `Monitor value In css ".p" rises above 5 USD`, `2:39: write the threshold as a number, without a unit: 5, not 5 USD`},
+		{"unit word, then OR", `Monitor value In css ".p" rises above 5 percent OR any change`, `2:39: write the threshold as a number, without a unit: 5, not 5 percent`},
+		{"unit word, comment", `Monitor value In css ".p" rises above 5 kg # weight`, `2:39: write the threshold as a number, without a unit: 5, not 5 kg`},
+		{"unit joined", `Monitor value In css ".p" rises above 12.5EUR`, `2:39: write the threshold as a number, without a unit: 12.5, not 12.5EUR`},
+		{"currency sign after", `Monitor value In css ".p" rises above 5 €`, `2:39: write the threshold as a number, without a currency sign: 5, not 5 €`},
+		{"trailing point", `Monitor value In css ".p" rises above 5.`, `2:39: write the threshold without a trailing point: 5, not 5.`},
+		{"trailing point, then OR", `Monitor value In css ".p" falls below -5. OR any change`, `2:39: write the threshold without a trailing point: -5, not -5.`},
+		// A word that goes on may be a clause misspelt: not a unit.
+		{"word going on", `Monitor value In css ".p" rises above 5 Fecth 1 hour`, `2:41: expected Monitor, Fetch, Confirm, From, To, Notify, Every, Compare or Create, found "Fecth"`},
+		{"point apart", `Monitor value In css ".p" rises above 5 .`, `2:41: illegal character '.'`},
 		{"semicolon", "Monitor any change;", `2:19: illegal character ';': clauses and sentinels end without ";": remove it`},
 		// After a URL or an address, which may hold a ";" but
 		// hardly ends with one, it was read as part of it, without

@@ -531,6 +531,10 @@ func (p *parser) parseCondition() *Condition {
 			}
 			p.failHere(p.lit, "number", msg)
 		}
+		if num := numberBeforeUnit(p.lit); p.tok != INT && p.tok != FLOAT && num != "" {
+			// 5USD, 12.5kg: a unit joined to the number.
+			p.failHere(p.lit, "number", fmt.Sprintf("write the threshold as a number, without a unit: %s, not %s", short(num), short(p.lit)))
+		}
 		if p.tok != INT && p.tok != FLOAT {
 			p.failExpected("number")
 		}
@@ -539,8 +543,9 @@ func (p *parser) parseCondition() *Condition {
 			p.fail(p.pos, p.lit, "number", "number "+short(p.lit)+" out of range")
 		}
 		c.Threshold = v
-		lit := p.lit
+		lit, at := p.lit, p.pos
 		p.next()
+		p.refuseUnit(at, lit)
 		if p.tok == COMMA {
 			// Nothing after a condition takes a comma: 1,000 or 12,50.
 			p.fail(p.pos, ",", "",
@@ -548,6 +553,94 @@ func (p *parser) parseCondition() *Condition {
 		}
 	}
 	return c
+}
+
+// refuseUnit reports a unit written after the threshold lit at pos, the
+// current token, which nothing after a value condition is: a percent
+// sign or a currency sign (5%, 5 €), a word alone before the end of the
+// line or the next keyword (5 USD, 5 percent), or a point that ends the
+// number (5. at the end of a sentence). They were an illegal character, or
+// "expected Monitor, ..." at the word. The error is at the threshold, whose
+// text with the unit the message quotes, as the currency sign's before it
+// ($1000) is; a word that goes on (5 Fecth 1 hour) is left to the clauses.
+func (p *parser) refuseUnit(pos Pos, lit string) {
+	end := pos.Offset + len(lit)
+	src := p.sc.src
+	if p.pos.Line != pos.Line {
+		return
+	}
+	written := func(to int) string { return string(src[pos.Offset:to]) }
+	var msg string
+	switch {
+	case p.tok == ILLEGAL && p.lit == "." && p.pos.Offset == end:
+		msg = fmt.Sprintf("write the threshold without a trailing point: %s, not %s", short(lit), short(written(end+1)))
+	case p.tok == ILLEGAL && p.lit == "%":
+		msg = fmt.Sprintf("write the threshold as a number, without a unit: %s, not %s", short(lit), short(written(p.pos.Offset+len(p.lit))))
+	case p.tok == ILLEGAL && isCurrencySign(p.lit):
+		msg = fmt.Sprintf("write the threshold as a number, without a currency sign: %s, not %s", short(lit), short(written(p.pos.Offset+len(p.lit))))
+	case p.tok == IDENT && isLetters(p.lit) && wordAlone(src, p.pos.Offset+len(p.lit)):
+		msg = fmt.Sprintf("write the threshold as a number, without a unit: %s, not %s", short(lit), short(written(p.pos.Offset+len(p.lit))))
+	default:
+		return
+	}
+	if p.tok == ILLEGAL && !p.stopped {
+		// The scanner's "illegal character" at the unit says less.
+		p.errors = slices.DeleteFunc(p.errors, func(e *Error) bool { return e.Pos.Offset == p.pos.Offset })
+	}
+	p.fail(pos, written(p.pos.Offset+len(p.lit)), "", msg)
+}
+
+// numberBeforeUnit returns the number a word written as a number with a
+// unit joined to it begins with (5 for 5USD, -12.5 for -12.5kg), or ""
+// where the word is not one (5e3, 1.2.3, USD, or 5e, an exponent cut).
+func numberBeforeUnit(word string) string {
+	i := strings.IndexFunc(word, unicode.IsLetter)
+	if i <= 0 || !isLetters(word[i:]) || strings.EqualFold(word[i:], "e") {
+		return ""
+	}
+	num := word[:i]
+	if _, err := strconv.ParseFloat(num, 64); err != nil || strings.ContainsAny(num, "eEpPxX_+") || strings.HasSuffix(num, ".") {
+		return ""
+	}
+	return num
+}
+
+// isCurrencySign reports whether s is one currency sign ($, €, £, ...).
+func isCurrencySign(s string) bool {
+	r, w := utf8.DecodeRuneInString(s)
+	return w == len(s) && unicode.Is(unicode.Sc, r)
+}
+
+// isLetters reports whether s is a word of letters alone (USD, percent),
+// as a unit is.
+func isLetters(s string) bool {
+	for _, r := range s {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// wordAlone reports whether a word that ends at offset off in src is the
+// last of its line, but for a comment, or is followed by a ")" or a
+// reserved word (AND, OR, Ignore, Fetch, ...): a unit after a threshold,
+// not the first word of a clause misspelt.
+func wordAlone(src []byte, off int) bool {
+	for off < len(src) && (src[off] == ' ' || src[off] == '\t') {
+		off++
+	}
+	if off == len(src) || isLineEnd(src[off]) || src[off] == '#' || src[off] == ')' {
+		return true
+	}
+	end := off
+	for end < len(src) && (src[end] >= 'a' && src[end] <= 'z' || src[end] >= 'A' && src[end] <= 'Z') {
+		end++
+	}
+	if end < len(src) && !isLineEnd(src[end]) && src[end] != ' ' && src[end] != '\t' && src[end] != '(' {
+		return false
+	}
+	return end > off && Lookup(string(src[off:end])) != IDENT
 }
 
 // digitsAt returns the number written in src from offset off, after a

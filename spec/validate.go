@@ -60,8 +60,12 @@ type validator struct {
 // normalize is NormalizeURL, without the later rules for a stored
 // sentinel; a sentinel's URL, unlike one NormalizeURL reads elsewhere (a
 // WARC record's, which tools write with spaces), also holds no white
-// space (checkSpace).
+// space (checkSpace) and is at most MaxURL bytes long, told without the
+// URL, which a message would cut.
 func (v *validator) normalize(raw string) (string, error) {
+	if n := len(strings.TrimSpace(raw)); n > MaxURL && !v.stored {
+		return "", fmt.Errorf("URL of %d bytes: want at most %d", n, MaxURL)
+	}
 	u, err := normalizeURL(raw, !v.stored)
 	if err == nil && !v.stored {
 		if err = checkSpace(strings.TrimSpace(raw)); err != nil {

@@ -153,6 +153,9 @@ func validateContact(kind ContactKind, address string, strict bool) error {
 			return fmt.Errorf("invalid email address %s: the domain has no dot", quote(shown))
 		}
 	case Webhook:
+		if n := len(strings.TrimSpace(address)); n > MaxURL && strict {
+			return fmt.Errorf("webhook URL of %d bytes: want at most %d", n, MaxURL)
+		}
 		// Messages hide a password the URL carries, as a page's URL's do.
 		shown := quote(hidePassword(address))
 		u, err := url.Parse(address)

@@ -11,6 +11,14 @@ import (
 // URLs as a sentinel may name them: normalised for storage and
 // comparison, checked, and shown in errors without their passwords.
 
+// MaxURL is the longest URL, in bytes, a sentinel may watch or scope a
+// site with: RFC 9110 section 4.1 asks every sender and recipient to
+// support URIs of at least 8 000 octets, so a longer one may be refused
+// by the server it names, and it was stored, shown and fetched whatever
+// its length (a URL of 30 MB passed vigil sentinel check). A sentinel
+// stored before the limit loads as it is.
+const MaxURL = 8000
+
 // NormalizeURL returns the absolute http(s) URL of a target as written:
 // "www.uta.edu/x" becomes "http://www.uta.edu/x"; the scheme and host are
 // lower-cased, the scheme's default port (80 for http, 443 for https) is

@@ -109,6 +109,17 @@ func TestSentinelCheck(t *testing.T) {
 			t.Errorf("exit %d\nstdout %q\nwant   %q", code, out, want)
 		}
 	})
+	// A URL of 30 MB passed; one longer than spec.MaxURL is refused,
+	// naming its length, not the URL.
+	t.Run("URL too long", func(t *testing.T) {
+		url := "http://a.example/" + strings.Repeat("a", 30<<20)
+		f := writeFile(t, dir, "longurl.ssl", "Create Sentinel s\n  Using "+url+"\n")
+		code, out, _ := runVigil(t, "", "sentinel", "check", f)
+		want := f + fmt.Sprintf(":2:9: URL of %d bytes: want at most 8000\n", len(url))
+		if code != exitChanged || out != want {
+			t.Errorf("exit %d\nstdout %.300q\nwant   %q", code, out, want)
+		}
+	})
 	t.Run("lapsed start", func(t *testing.T) {
 		code, out, _ := runVigil(t, "", "sentinel", "check", "-now", "2003-06-01T12:00:00Z", good)
 		if code != exitChanged || !strings.Contains(out, good+":5:6: From 12/02/2002 has passed (12/02/2002 00:00 UTC is before now, 06/01/2003 12:00 UTC): write a later time, or From Now to start at once") {

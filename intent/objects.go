@@ -343,9 +343,8 @@ func (c *content) addTable(n *tree.Node) {
 	var rows [][]string
 	var rowCols, rowSpans [][]int // each row's cells' first columns and colspans
 	var rowNodes []*tree.Node
-	var headRows []int     // the header rows' indexes in rows
-	var theadOpen bool     // a thead's row has been seen
-	head := map[int]bool{} // the header rows' indexes in rows
+	var theadOpen bool // a thead's row has been seen
+	var head []bool    // whether each row of rows is a header row
 	var g slotGrid
 	tree.Walk(n, func(m *tree.Node) bool {
 		if m.Kind != tree.Element || (m != n && (c.skip(m) || elementIs(m, "table"))) {
@@ -373,14 +372,14 @@ func (c *content) addTable(n *tree.Node) {
 		// Every row of a thead is a header row (a group's cells over
 		// the columns they span, then the row that names each column).
 		// Without a thead, a first row all of th is the header row.
+		isHead := false
 		if m.Parent != nil && elementIs(m.Parent, "thead") {
-			theadOpen, head[len(rows)] = true, true
-			headRows = append(headRows, len(rows))
+			theadOpen, isHead = true, true
 		} else if len(rows) == 0 && allTH && !theadOpen {
-			head[len(rows)] = true
-			headRows = append(headRows, len(rows))
+			isHead = true
 		}
 		rows = append(rows, cells)
+		head = append(head, isHead)
 		rowCols = append(rowCols, cols)
 		rowSpans = append(rowSpans, spans)
 		rowNodes = append(rowNodes, m)
@@ -390,7 +389,10 @@ func (c *content) addTable(n *tree.Node) {
 	// last header row, or one above whose rowspan reaches down past it);
 	// its key, which pairs the columns of two versions, is every header
 	// cell over it, top to bottom (headerKey).
-	for _, i := range headRows {
+	for i := range rows {
+		if !head[i] {
+			continue
+		}
 		for k, cell := range rows[i] {
 			digest := sha256.Sum256([]byte(cell))
 			var above, key string // the last column's key before this cell, and after

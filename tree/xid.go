@@ -83,8 +83,8 @@ const MaxXIDMapLen = 1 << 26
 // target maps, a million XIDs each) grown by appends would take some five
 // times its size on the way.
 func ParseXIDMap(s string) (XIDMap, error) {
-	var n uint64
-	if _, err := parseXIDRanges(s, func(a, b XID) { n += uint64(b-a) + 1 }); err != nil {
+	n, err := CountXIDMap(s)
+	if err != nil {
 		return XIDMap{}, err
 	}
 	var m XIDMap

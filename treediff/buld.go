@@ -205,8 +205,7 @@ func (c *candidates) best(it queued, dmax int) (i int32, level int, unique bool)
 	if first < 0 {
 		return -1, 0, false
 	}
-	a := it.parent
-	for k := 1; k <= dmax && a >= 0; k++ {
+	for k, a := 1, it.parent; a >= 0; k++ {
 		// The parent's match as it was when j was queued holds unless
 		// an ancestor was forced since (see queued.target).
 		target := it.target
@@ -217,6 +216,12 @@ func (c *candidates) best(it queued, dmax int) (i int32, level int, unique bool)
 			if i := c.anchored(sig, first, count, k, target, j); i >= 0 {
 				return i, k, false
 			}
+		}
+		if k == dmax {
+			// Before the read of the next ancestor: at the last level,
+			// the only one of most nodes, that read would be a miss of
+			// the cache on a large document, its result unused.
+			break
 		}
 		a = m.newParent[a]
 	}

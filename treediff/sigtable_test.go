@@ -1,6 +1,7 @@
 package treediff
 
 import (
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -105,6 +106,53 @@ func TestSigTableDroppedChains(t *testing.T) {
 		}
 		if i%2 == 1 && (first < 0 || tab.node(first) != int32(i)) {
 			t.Errorf("signature %d, kept: chain at %d, want node %d", i, first, i)
+		}
+	}
+}
+
+// TestSigTableLarge: on a table of thousands of signatures, most of several
+// nodes, every chain holds its signature's unmatched nodes in document
+// order, and the count of a signature of one node is the number of nodes
+// of the other version with it.
+func TestSigTableLarge(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	const n = 50_000
+	sigs := make([]tree.Signature, n)
+	match := make([]int32, n)
+	for i := range sigs {
+		sigs[i] = tree.Signature(r.Uint64N(n / 3)) // most signatures repeat
+		match[i] = -1
+		if r.IntN(4) == 0 {
+			match[i] = 0
+		}
+	}
+	others := make([]tree.Signature, n)
+	for j := range others {
+		others[j] = tree.Signature(r.Uint64N(n))
+	}
+	want := map[tree.Signature][]int32{}
+	for i, sig := range sigs {
+		if match[i] < 0 {
+			want[sig] = append(want[sig], int32(i))
+		}
+	}
+	otherCount := map[tree.Signature]int{}
+	for _, sig := range others {
+		otherCount[sig]++
+	}
+	tab := newSigTable(&spare{}, sigs, match)
+	tab.countOthers(others)
+	for sig := range tree.Signature(n / 3) {
+		got := tab.lookup(sig)
+		var chain []int32
+		for l := got.first; l >= 0; l = tab.next(l) {
+			chain = append(chain, tab.node(l))
+		}
+		if !slices.Equal(chain, want[sig]) {
+			t.Fatalf("signature %d: chain %v, want %v", sig, chain, want[sig])
+		}
+		if len(chain) == 1 && int(got.others) != otherCount[sig] {
+			t.Fatalf("signature %d: others %d, want %d", sig, got.others, otherCount[sig])
 		}
 	}
 }

@@ -67,9 +67,9 @@ func ApplyAllInPlace(doc *tree.Document, ds []*Delta) error {
 		return fmt.Errorf("apply delta: document without a root element")
 	}
 	// Each step keeps the index of XIDs up to date. When a delta's source
-	// map is, in memory, the map the previous step's result was checked
-	// against (as DecodeXML shares them), the document is known to fit it
-	// and the index is kept instead of built again.
+	// map is the map the previous step's result was checked against, the
+	// document is known to fit it and the index is kept instead of built
+	// again: the maps are compared run by run, a few runs for most.
 	for i := 1; i < len(ds); i++ {
 		// Checked before anything is applied.
 		if from, to := ds[i].FromFingerprint, ds[i-1].ToFingerprint; from != 0 && to != 0 && from != to {
@@ -78,10 +78,10 @@ func ApplyAllInPlace(doc *tree.Document, ds []*Delta) error {
 		}
 	}
 	var index *nodeIndex
-	var checked []tree.XID
+	var checked tree.XIDRanges
 	for i, d := range ds {
 		opts := applyOptions{checkMaps: true, inPlace: true}
-		if index != nil && sameArray(d.FromXIDMap.XIDs, checked) {
+		if index != nil && d.FromXIDMap.Len() > 0 && d.FromXIDMap.Equal(checked) {
 			opts.index = index
 		}
 		a, err := applyStep(doc, d, opts)
@@ -91,15 +91,9 @@ func ApplyAllInPlace(doc *tree.Document, ds []*Delta) error {
 			}
 			return &StepError{Step: i + 1, Err: err}
 		}
-		index, checked = a.byXID, d.ToXIDMap.XIDs
+		index, checked = a.byXID, d.ToXIDMap
 	}
 	return nil
-}
-
-// sameArray reports whether a and b are the same slice of the same array
-// (both empty counts).
-func sameArray(a, b []tree.XID) bool {
-	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 type applyOptions struct {
@@ -157,7 +151,7 @@ func applyUnplaced(doc *tree.Document, d *Delta, opts applyOptions) (*applier, e
 		doc = doc.Clone()
 	}
 	a := &applier{doc: doc, d: d, opts: opts, parked: make(map[tree.XID]*tree.Node)}
-	var want tree.XIDMap
+	var want tree.XIDRanges
 	if opts.checkMaps {
 		want = d.FromXIDMap
 	}
@@ -187,16 +181,13 @@ func applyUnplaced(doc *tree.Document, d *Delta, opts applyOptions) (*applier, e
 	return a, nil
 }
 
-// compareMap reports the first difference between two XID lists.
-func compareMap(got, want tree.XIDMap, gotName, wantName string) error {
-	n := min(len(got.XIDs), len(want.XIDs))
-	for i := 0; i < n; i++ {
-		if got.XIDs[i] != want.XIDs[i] {
-			return fmt.Errorf("%s differs from %s at node %d in post-order: XID %d, not %d", gotName, wantName, i+1, got.XIDs[i], want.XIDs[i])
-		}
+// compareMap reports the first difference between two XID-maps.
+func compareMap(got, want tree.XIDRanges, gotName, wantName string) error {
+	if at, g, w, ok := got.FirstDifference(want); ok {
+		return fmt.Errorf("%s differs from %s at node %d in post-order: XID %d, not %d", gotName, wantName, at+1, g, w)
 	}
-	if len(got.XIDs) != len(want.XIDs) {
-		return fmt.Errorf("%s has %d XIDs, %s %d", gotName, len(got.XIDs), wantName, len(want.XIDs))
+	if got.Len() != want.Len() {
+		return fmt.Errorf("%s has %d XIDs, %s %d", gotName, got.Len(), wantName, want.Len())
 	}
 	return nil
 }
@@ -519,12 +510,16 @@ func (a *applier) finish() error {
 	}
 	reached := 0
 	var max tree.XID
-	check := a.opts.checkMaps && len(a.d.ToXIDMap.XIDs) > 0
-	want := a.d.ToXIDMap.XIDs
+	check := a.opts.checkMaps && a.d.ToXIDMap.Len() > 0
+	want := a.d.ToXIDMap.Cursor()
 	differs := false
 	tree.PostOrder(a.doc.Root, func(n *tree.Node) {
-		if check && (reached >= len(want) || want[reached] != n.XID) {
-			differs = true
+		if check && !differs {
+			if want.Done() || want.XID() != n.XID {
+				differs = true
+			} else {
+				want.Next()
+			}
 		}
 		reached++
 		max = maxXID(max, n.XID)
@@ -532,8 +527,8 @@ func (a *applier) finish() error {
 	if reached != a.byXID.len() {
 		return a.cycle()
 	}
-	if check && (differs || reached != len(want)) {
-		err := compareMap(a.doc.XIDMap(), a.d.ToXIDMap, "the result's XID-map", "the delta's target XID-map")
+	if check && (differs || reached != a.d.ToXIDMap.Len()) {
+		err := compareMap(tree.RangesOf(tree.SubtreeXIDMap(a.doc.Root).XIDs, 0), a.d.ToXIDMap, "the result's XID-map", "the delta's target XID-map")
 		return fmt.Errorf("%w: %v", ErrConflict, err)
 	}
 	if max == math.MaxUint64 {

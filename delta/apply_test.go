@@ -42,6 +42,9 @@ func content(n node) *tree.Node { return n.build(&tree.Document{}) }
 
 func xm(xids ...tree.XID) tree.XIDMap { return tree.XIDMap{XIDs: xids} }
 
+// vm is a version's XID-map listing xids.
+func vm(xids ...tree.XID) tree.XIDRanges { return tree.RangesOf(xids, 0) }
+
 func TestApplyCatalog(t *testing.T) {
 	a, b := catalog(), catalog2()
 	d := mustBuild(t, a, b)
@@ -144,9 +147,9 @@ func TestApplyRefusals(t *testing.T) {
 			"operation 2 (ai xid=14 a=a v=\"1\"): the attribute a of element 14 is changed twice (also by operation 1)"},
 		{"rename wrong old name", Delta{Ops: []Op{attr(Rename, 14, "", "item", "thing")}},
 			`element XID 14 is named "product", not "item"`},
-		{"source map differs", Delta{FromXIDMap: tree.XIDMap{XIDs: []tree.XID{1, 2, 3}}},
+		{"source map differs", Delta{FromXIDMap: vm(1, 2, 3)},
 			"the document's XID-map has 15 XIDs, the delta's source XID-map 3"},
-		{"target map differs", Delta{FromXIDMap: xm(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), ToXIDMap: xm(1, 2)},
+		{"target map differs", Delta{FromXIDMap: vm(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), ToXIDMap: vm(1, 2)},
 			"the result's XID-map has 15 XIDs, the delta's target XID-map 2"},
 		{"malformed: move with content", Delta{Ops: []Op{{Kind: Delete, Parent: 14, Pos: 3, XIDs: xm(13), Move: true, Content: status()}}},
 			"a move carries no content"},

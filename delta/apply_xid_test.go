@@ -55,7 +55,7 @@ func TestInsertLargestXIDRefused(t *testing.T) {
 // a new node that XID and the ones after it 0 and the tree's own XIDs.
 func TestApplyLargestNextXIDRefused(t *testing.T) {
 	d := &Delta{Ops: []Op{{Kind: Rename, Node: 1, OldValue: "r", NewValue: "s"}},
-		ToXIDMap: tree.XIDMap{XIDs: []tree.XID{1}, Next: math.MaxUint64}}
+		ToXIDMap: tree.RangesOf([]tree.XID{1}, math.MaxUint64)}
 	res, err := Apply(doc(el("r", 1), 2), d)
 	if err == nil || !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "next XID 18446744073709551615, the largest") {
 		t.Errorf("Apply: err = %v", err)

@@ -39,8 +39,8 @@ func TestApplyAll(t *testing.T) {
 		vs := versions(uint64(seed), 10+seed%40, 1+seed%6, 2+seed%7)
 		ds, decoded := chainOf(t, vs)
 		for i := 1; i < len(decoded); i++ {
-			if !sameArray(decoded[i].FromXIDMap.XIDs, decoded[i-1].ToXIDMap.XIDs) {
-				t.Fatalf("seed %d: step %d's source map is not shared with the previous target map", seed, i+1)
+			if !decoded[i].FromXIDMap.Equal(decoded[i-1].ToXIDMap) {
+				t.Fatalf("seed %d: step %d's source map is not the previous target map", seed, i+1)
 			}
 		}
 		first, last := vs[0], vs[len(vs)-1]

@@ -179,8 +179,8 @@ func (b *builder) build() (*Delta, error) {
 		return nil, fmt.Errorf("build delta: %w", err)
 	}
 	d := &Delta{
-		FromXIDMap: tree.XIDMap{XIDs: b.old.XID, Next: b.old.NextXID},
-		ToXIDMap:   tree.XIDMap{XIDs: b.new.XID, Next: b.new.NextXID},
+		FromXIDMap: tree.RangesOf(b.old.XID, b.old.NextXID),
+		ToXIDMap:   tree.RangesOf(b.new.XID, b.new.NextXID),
 		Ops:        make([]Op, 0, ops),
 	}
 	b.emitNodeChanges(d)

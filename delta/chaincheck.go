@@ -28,7 +28,7 @@ func checkChain(ds []*Delta) error {
 				return fmt.Errorf("delta %d does not follow delta %d: %w", k+1, k, err)
 			}
 		}
-		if k > 0 && len(d.FromXIDMap.XIDs) > 0 && len(ds[k-1].ToXIDMap.XIDs) > 0 {
+		if k > 0 && d.FromXIDMap.Len() > 0 && ds[k-1].ToXIDMap.Len() > 0 {
 			if err := compareMap(d.FromXIDMap, ds[k-1].ToXIDMap, "its source XID-map", "the previous delta's target XID-map"); err != nil {
 				return fmt.Errorf("delta %d: %w: %v", k+1, ErrNotComposable, err)
 			}

@@ -167,8 +167,8 @@ func appendOutside(b []byte, o *Outside) ([]byte, error) {
 }
 
 // mapString is m's string form, or "" for a map without XIDs.
-func mapString(m tree.XIDMap) string {
-	if len(m.XIDs) == 0 {
+func mapString(m tree.XIDRanges) string {
+	if m.Len() == 0 {
 		return ""
 	}
 	return m.String()

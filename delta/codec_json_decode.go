@@ -210,7 +210,7 @@ func (j *jsonDecoder) delta() (*Delta, error) {
 	}
 	for _, m := range []struct {
 		s, field string
-		dst      *tree.XIDMap
+		dst      *tree.XIDRanges
 	}{{fromMap, "fromXidMap", &d.FromXIDMap}, {toMap, "toXidMap", &d.ToXIDMap}} {
 		if m.s == "" {
 			continue

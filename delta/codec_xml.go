@@ -35,10 +35,10 @@ func EncodeXML(w io.Writer, ds ...*Delta) error {
 		}
 		// A map without XIDs has no string form (its next-free counter alone
 		// is not written).
-		if len(d.FromXIDMap.XIDs) > 0 {
+		if d.FromXIDMap.Len() > 0 {
 			e.attr("fromXidMap", d.FromXIDMap.String())
 		}
-		if len(d.ToXIDMap.XIDs) > 0 {
+		if d.ToXIDMap.Len() > 0 {
 			e.attr("toXidMap", d.ToXIDMap.String())
 		}
 		if d.FromFingerprint != 0 {

@@ -58,11 +58,10 @@ type xmlDecoder struct {
 	step, op int                   // 1-based, for messages
 	arena    *tree.Document        // allocates content nodes in chunks
 	// lastMap and lastXIDs are the last XID-map attribute read and its
-	// XIDs: in a file of consecutive deltas, each delta's source map is the
-	// previous one's target map, read once and shared (ApplyAll then knows
-	// it checked it).
+	// runs: in a file of consecutive deltas, each delta's source map is the
+	// previous one's target map, read once and shared.
 	lastMap  string
-	lastXIDs tree.XIDMap
+	lastXIDs tree.XIDRanges
 	// maxNodes is Limits.MaxNodes.
 	maxNodes int
 	// tokenLine and tokenColumn are where the last token read starts
@@ -72,12 +71,12 @@ type xmlDecoder struct {
 
 // xidMap parses an XID-map attribute, sharing the XIDs of the last one
 // when the text is the same.
-func (dec *xmlDecoder) xidMap(s string) (tree.XIDMap, error) {
+func (dec *xmlDecoder) xidMap(s string) (tree.XIDRanges, error) {
 	if s == dec.lastMap && dec.lastMap != "" {
 		return dec.lastXIDs, nil
 	}
 	if err := checkVersionMapSize(s, dec.maxNodes); err != nil {
-		return tree.XIDMap{}, err
+		return tree.XIDRanges{}, err
 	}
 	m, err := parseVersionMap(s)
 	if err == nil {

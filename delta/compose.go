@@ -66,7 +66,7 @@ func compose(d1, d2 *Delta) (*Delta, error) {
 	if err := Follows(d1, d2); err != nil {
 		return nil, fmt.Errorf("the second delta does not follow the first: %w", err)
 	}
-	if len(d1.ToXIDMap.XIDs) > 0 && len(d2.FromXIDMap.XIDs) > 0 {
+	if d1.ToXIDMap.Len() > 0 && d2.FromXIDMap.Len() > 0 {
 		if err := compareMap(d2.FromXIDMap, d1.ToXIDMap, "the second delta's source XID-map", "the first delta's target XID-map"); err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrNotComposable, err)
 		}
@@ -143,9 +143,9 @@ func keepEnds(d, d1, d2 *Delta) {
 
 // firstMap returns the first of maps that holds XIDs, as cmp.Or does for
 // comparable values, or the last.
-func firstMap(maps ...tree.XIDMap) tree.XIDMap {
+func firstMap(maps ...tree.XIDRanges) tree.XIDRanges {
 	for _, m := range maps[:len(maps)-1] {
-		if len(m.XIDs) > 0 {
+		if m.Len() > 0 {
 			return m
 		}
 	}

@@ -292,8 +292,8 @@ func TestComposeWithEmpty(t *testing.T) {
 			// As vigil patch --reverse does: the composition's target map,
 			// or a first version's XIDs when it has none.
 			back := b.Clone()
-			if len(c.ToXIDMap.XIDs) > 0 {
-				if err := back.SetXIDMap(c.ToXIDMap); err != nil {
+			if c.ToXIDMap.Len() > 0 {
+				if err := back.SetXIDMap(c.ToXIDMap.Expand()); err != nil {
 					t.Fatal(err)
 				}
 			} else {

@@ -99,7 +99,7 @@ func (op *Op) Root() tree.XID { return op.XIDs.Root() }
 // and every Insert position to the new one.
 type Delta struct {
 	From, To             string // labels of the two versions (file names, version ids); may be empty
-	FromXIDMap, ToXIDMap tree.XIDMap
+	FromXIDMap, ToXIDMap tree.XIDRanges
 	// FromFingerprint and ToFingerprint are the fingerprints of the two
 	// versions' trees (tree.FingerprintOf), 0 when unknown: a document a
 	// delta is applied to must have the source's (see CheckSource). They

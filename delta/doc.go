@@ -232,12 +232,15 @@
 // input can make them allocate: MaxOps operations, tree.MaxXIDMapLen XIDs
 // in all, an operation's XID-map no longer than its subtree (counted before
 // it is expanded), MaxContentDepth levels of content. A version's XID-map
-// (fromXidMap, toXidMap) is bounded only by tree.MaxXIDMapLen, since the
-// decoders do not know the document: a reader that does (vigil patch)
+// (fromXidMap, toXidMap) is never expanded: it is held as its runs of
+// consecutive XIDs (tree.XIDRanges), a few for most documents, so that the
+// delta of one update to a document of a million nodes decodes, composes
+// and encodes without listing them, and a map of a few bytes that claims
+// sixty million XIDs costs a few bytes. Apply reads it run by run as it
+// walks the document. A reader that knows the document (vigil patch)
 // gives DecodeXMLWithin or DecodeJSONAllWithin the most nodes a version
-// can have (Limits), and a longer map is refused (a *MapSizeError) before
-// it is expanded. Apply gets a delta decoded, its maps expanded: the
-// bound belongs to decoding. Every traversal is
+// can have (Limits), and a longer map is refused at once with a
+// *MapSizeError, which names the sizes. Every traversal is
 // iterative, the JSON decoder's too: it reads token by token, since
 // encoding/json's Unmarshal stops at 10 000 levels of JSON. A decoded
 // delta keeps where each operation starts in its file (its < in XML, its

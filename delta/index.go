@@ -58,7 +58,7 @@ func (x *nodeIndex) len() int { return x.n }
 
 // indexTree indexes a tree by XID; every node must have one, unique. When
 // want is not empty, the tree's XIDs in post-order must be want's.
-func indexTree(root *tree.Node, want tree.XIDMap, next tree.XID) (*nodeIndex, error) {
+func indexTree(root *tree.Node, want tree.XIDRanges, next tree.XID) (*nodeIndex, error) {
 	nodes := tree.PostOrderNodes(root)
 	var max tree.XID
 	for _, n := range nodes {
@@ -73,13 +73,18 @@ func indexTree(root *tree.Node, want tree.XIDMap, next tree.XID) (*nodeIndex, er
 		}
 		idx.dense = make([]*tree.Node, size+uint64(len(nodes)/8))
 	}
-	for i, n := range nodes {
-		if len(want.XIDs) > 0 && (i >= len(want.XIDs) || want.XIDs[i] != n.XID) {
-			got := tree.XIDMap{XIDs: make([]tree.XID, len(nodes))}
-			for k, m := range nodes {
-				got.XIDs[k] = m.XID
+	check := want.Len() > 0
+	cursor := want.Cursor()
+	for _, n := range nodes {
+		if check {
+			if cursor.Done() || cursor.XID() != n.XID {
+				got := make([]tree.XID, len(nodes))
+				for k, m := range nodes {
+					got[k] = m.XID
+				}
+				return nil, fmt.Errorf("%w: %v", ErrConflict, compareMap(tree.RangesOf(got, 0), want, "the document's XID-map", "the delta's source XID-map"))
 			}
-			return nil, fmt.Errorf("%w: %v", ErrConflict, compareMap(got, want, "the document's XID-map", "the delta's source XID-map"))
+			cursor.Next()
 		}
 		if n.XID == 0 {
 			return nil, fmt.Errorf("%w: node %s has no XID", ErrConflict, tree.Path(n))
@@ -89,8 +94,8 @@ func indexTree(root *tree.Node, want tree.XIDMap, next tree.XID) (*nodeIndex, er
 		}
 		idx.set(n.XID, n)
 	}
-	if len(want.XIDs) > len(nodes) {
-		return nil, fmt.Errorf("%w: the document's XID-map has %d XIDs, the delta's source XID-map %d", ErrConflict, len(nodes), len(want.XIDs))
+	if want.Len() > len(nodes) {
+		return nil, fmt.Errorf("%w: the document's XID-map has %d XIDs, the delta's source XID-map %d", ErrConflict, len(nodes), want.Len())
 	}
 	return idx, nil
 }

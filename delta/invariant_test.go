@@ -24,7 +24,7 @@ func TestBrokenInvariantIsAnError(t *testing.T) {
 	for name, breakIt := range tests {
 		t.Run(name, func(t *testing.T) {
 			doc := catalog()
-			index, err := indexTree(doc.Root, tree.XIDMap{}, doc.NextXID)
+			index, err := indexTree(doc.Root, tree.XIDRanges{}, doc.NextXID)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,6 +1,7 @@
 package delta
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -23,10 +24,11 @@ type scopeChanges struct {
 	decls     map[string]map[tree.XID]declChange
 	root      tree.XID // the root of the to version, 0 when unknown
 	// post is the XID map of the to version, its XIDs in post-order (an
-	// element after its descendants), empty when unknown; order is the
-	// place of each XID in it, built when first asked (before).
-	post  tree.XIDMap
-	order map[tree.XID]int
+	// element after its descendants), empty when unknown; order is its
+	// runs by XID, with the place of each, built when first asked
+	// (before).
+	post  tree.XIDRanges
+	order []placedRun
 	// defaults is the default namespace in scope below elements of the
 	// to version, "" for none, as the delta's own contents there say it
 	// (built from the documents): below the parent of a content whose
@@ -245,12 +247,48 @@ func (s *scopeChanges) carry(q scopeQuestion) (string, bool, error) {
 // both, as the map of a delta read without one.
 func (s *scopeChanges) before(a, p tree.XID) bool {
 	if s.order == nil {
-		s.order = make(map[tree.XID]int, len(s.post.XIDs))
-		for i, x := range s.post.XIDs {
-			s.order[x] = i
-		}
+		s.order = placeRuns(s.post)
 	}
-	i, ok := s.order[a]
-	j, ok2 := s.order[p]
+	i, ok := placeOf(s.order, a)
+	j, ok2 := placeOf(s.order, p)
 	return ok && ok2 && i < j
+}
+
+// placedRun is a run of an XID-map with the place of its first XID in the
+// map.
+type placedRun struct {
+	tree.XIDRun
+	at int
+}
+
+// placeRuns returns the runs of m sorted by XID, each with its place, for
+// placeOf: the place of an XID costs a search among the runs, where a map
+// from each XID to its place would cost the map's whole length.
+func placeRuns(m tree.XIDRanges) []placedRun {
+	out := make([]placedRun, 0, len(m.Runs())+1)
+	at := 0
+	for _, r := range m.Runs() {
+		out = append(out, placedRun{r, at})
+		at += int(r.Last-r.First) + 1
+	}
+	slices.SortFunc(out, func(a, b placedRun) int { return cmp.Compare(a.First, b.First) })
+	return out
+}
+
+// placeOf returns the place of XID x in the map whose runs are runs
+// (placeRuns), and whether the map holds it.
+func placeOf(runs []placedRun, x tree.XID) (int, bool) {
+	k, _ := slices.BinarySearchFunc(runs, x, func(r placedRun, x tree.XID) int {
+		switch {
+		case r.Last < x:
+			return -1
+		case r.First > x:
+			return 1
+		}
+		return 0
+	})
+	if k == len(runs) || runs[k].First > x || runs[k].Last < x {
+		return 0, false
+	}
+	return runs[k].at + int(x-runs[k].First), true
 }

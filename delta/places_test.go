@@ -165,7 +165,7 @@ func TestValidatePlaced(t *testing.T) {
 // operations were read.
 func TestRebaseKeepsPlaces(t *testing.T) {
 	ds := decodeBoth(t, "<unit_delta><t fromXidMap=\"(1-3|4)\" toXidMap=\"(1-3|4)\">\n  <au xid=\"2\" a=\"k\" ov=\"1\" nv=\"2\"/></t></unit_delta>")
-	r, err := Rebase(ds[0], tree.XIDMap{XIDs: []tree.XID{10, 11, 12}, Next: 13})
+	r, err := Rebase(ds[0], tree.RangesOf([]tree.XID{10, 11, 12}, 13))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,16 +15,18 @@ import (
 //
 // Rebase lets two deltas computed separately (each diff numbering its old
 // version afresh) be composed: rebase the second onto the first's ToXIDMap.
-func Rebase(d *Delta, from tree.XIDMap) (*Delta, error) {
-	if len(d.FromXIDMap.XIDs) != len(from.XIDs) {
-		return nil, fmt.Errorf("rebase: the delta's source has %d nodes, the new numbering %d", len(d.FromXIDMap.XIDs), len(from.XIDs))
+func Rebase(d *Delta, from tree.XIDRanges) (*Delta, error) {
+	if d.FromXIDMap.Len() != from.Len() {
+		return nil, fmt.Errorf("rebase: the delta's source has %d nodes, the new numbering %d", d.FromXIDMap.Len(), from.Len())
 	}
-	rename := make(map[tree.XID]tree.XID, len(from.XIDs))
-	for k, x := range d.FromXIDMap.XIDs {
-		if _, dup := rename[x]; dup {
-			return nil, fmt.Errorf("rebase: the delta's source map repeats XID %d", x)
+	rename := make(map[tree.XID]tree.XID, from.Len())
+	x, to := d.FromXIDMap.Cursor(), from.Cursor()
+	for ; !x.Done(); x.Next() {
+		if _, dup := rename[x.XID()]; dup {
+			return nil, fmt.Errorf("rebase: the delta's source map repeats XID %d", x.XID())
 		}
-		rename[x] = from.XIDs[k]
+		rename[x.XID()] = to.XID()
+		to.Next()
 	}
 	next := from.Next
 	if max := from.Max(); next <= max {
@@ -39,8 +41,8 @@ func Rebase(d *Delta, from tree.XIDMap) (*Delta, error) {
 			fresh = append(fresh, x)
 		}
 	}
-	for _, x := range d.ToXIDMap.XIDs {
-		note(x)
+	for x := d.ToXIDMap.Cursor(); !x.Done(); x.Next() {
+		note(x.XID())
 	}
 	for i := range d.Ops {
 		op := &d.Ops[i]
@@ -65,8 +67,8 @@ func Rebase(d *Delta, from tree.XIDMap) (*Delta, error) {
 	out := &Delta{
 		From:       d.From,
 		To:         d.To,
-		FromXIDMap: tree.XIDMap{XIDs: slices.Clone(from.XIDs), Next: from.Next},
-		ToXIDMap:   tree.XIDMap{XIDs: mapAll(d.ToXIDMap.XIDs)},
+		FromXIDMap: from,
+		ToXIDMap:   tree.RangesOf(mapAll(d.ToXIDMap.Expand().XIDs), 0),
 		// The same trees, numbered otherwise: fingerprints leave XIDs out.
 		FromFingerprint: d.FromFingerprint,
 		ToFingerprint:   d.ToFingerprint,

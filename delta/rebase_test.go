@@ -46,7 +46,7 @@ func TestRebase(t *testing.T) {
 	if diff := tree.Diff(end.Root, v3.Root, tree.Content); diff != "" {
 		t.Fatal(diff)
 	}
-	if _, err := Rebase(d23, tree.XIDMap{XIDs: []tree.XID{1, 2}}); err == nil {
+	if _, err := Rebase(d23, vm(1, 2)); err == nil {
 		t.Error("rebase onto a map of another size succeeded")
 	}
 }

@@ -340,13 +340,13 @@ func Validate(doc *tree.Document, d *Delta) error {
 // toXidMap), which lists every node of the version once: a map that
 // repeats an XID fits no document, and Apply would refuse every document
 // as the wrong one.
-func parseVersionMap(s string) (tree.XIDMap, error) {
-	m, err := tree.ParseXIDMap(s)
+func parseVersionMap(s string) (tree.XIDRanges, error) {
+	m, err := tree.ParseXIDRanges(s)
 	if err != nil {
 		return m, err
 	}
-	// ParseXIDMap refuses XID 0: CheckXIDs finds repeats only.
-	if err := tree.CheckXIDs(m.XIDs); err != nil {
+	// ParseXIDRanges refuses XID 0: Check finds repeats only.
+	if err := m.Check(); err != nil {
 		return m, err
 	}
 	return m, nil
@@ -358,10 +358,9 @@ type Limits struct {
 	// MaxNodes, when not zero, bounds the XIDs a version's XID-map
 	// (fromXidMap, toXidMap) may list: no version the deltas lead to has
 	// more nodes than the document plus the nodes their contents hold,
-	// which the size of their file bounds. A map past it is refused before
-	// it is expanded, so that a delta of a hundred bytes whose maps read
-	// (1-60000000) costs nothing, where it took 500 MB to be refused by
-	// Apply.
+	// which the size of their file bounds. A map past it is refused as
+	// the file is read, naming its length and the bound, rather than by
+	// Apply as a map that does not fit the document.
 	MaxNodes int
 }
 

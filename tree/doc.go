@@ -25,6 +25,11 @@
 // subtree has a contiguous run; AssignXIDs does this. An XID-map lists the
 // XIDs of a subtree in post-order, with runs written as ranges, and, for a
 // whole document, the next free XID after a bar: (1-4;10;12;14-15|100).
+// XIDMap holds a map listed, for the subtrees a delta inserts or deletes;
+// XIDRanges holds it as its runs, for a whole version's map, which a
+// delta carries whatever the size of its change: a document's XIDs stay in
+// a few runs, so the map of a million nodes costs a few runs, not a
+// million XIDs.
 //
 // # Signatures and weights
 //

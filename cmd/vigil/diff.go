@@ -366,7 +366,7 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 			// its target map gives them; without one they would be
 			// numbered afresh, and the first operation would fail on a
 			// node it did not mean.
-			if len(d.Ops) > 0 && len(d.ToXIDMap.XIDs) == 0 {
+			if len(d.Ops) > 0 && d.ToXIDMap.Len() == 0 {
 				return exitError, fmt.Errorf("%s: delta %d has no target XID-map (toXidMap): --reverse needs it to find the new version's nodes", inputName(fs.Arg(1)), i+1)
 			}
 			inv[len(ds)-1-i] = delta.Invert(d)
@@ -406,8 +406,9 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 	}
 	// The document gets the XIDs the first delta expects: those of its
 	// source version, or of a first version when the delta has no map.
-	if m := first.FromXIDMap; len(m.XIDs) > 0 {
-		if err := doc.SetXIDMap(m); err != nil {
+	if m := first.FromXIDMap; m.Len() > 0 {
+		// The map is no longer than the document (DecodeXMLWithin).
+		if err := doc.SetXIDMap(m.Expand()); err != nil {
 			return exitError, fmt.Errorf("the delta does not fit %s: %w (%s)", inputName(fs.Arg(0)), err, fits)
 		}
 	} else {

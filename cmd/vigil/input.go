@@ -464,7 +464,7 @@ func renumber(ds []*delta.Delta) ([]bool, error) {
 			// or the chain's where only the outside of the root shows it.
 			return nil, fmt.Errorf("delta %d does not follow delta %d: %w", i+1, slices.Index(ds, prev)+1, err)
 		}
-		if len(d.FromXIDMap.XIDs) > 0 && len(prev.ToXIDMap.XIDs) > 0 && !d.FromXIDMap.Equal(prev.ToXIDMap) {
+		if d.FromXIDMap.Len() > 0 && prev.ToXIDMap.Len() > 0 && !d.FromXIDMap.Equal(prev.ToXIDMap) {
 			var err error
 			if ds[i], err = delta.Rebase(d, prev.ToXIDMap); err != nil {
 				return nil, fmt.Errorf("delta %d: the deltas are not consecutive: %w", i+1, err)
@@ -478,5 +478,5 @@ func renumber(ds []*delta.Delta) ([]bool, error) {
 // silentEmpty reports whether d changes nothing and says nothing of the
 // versions it joins.
 func silentEmpty(d *delta.Delta) bool {
-	return d.Empty() && len(d.FromXIDMap.XIDs) == 0 && len(d.ToXIDMap.XIDs) == 0 && d.FromFingerprint == 0 && d.ToFingerprint == 0
+	return d.Empty() && d.FromXIDMap.Len() == 0 && d.ToXIDMap.Len() == 0 && d.FromFingerprint == 0 && d.ToFingerprint == 0
 }

@@ -3,6 +3,7 @@ package xmlpatch
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/vigil-web/vigil/simulate"
@@ -103,6 +104,78 @@ func BenchmarkApplyDeep(b *testing.B) {
 				b.StartTimer()
 				if err := Apply(d, p); err != nil {
 					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// manyRemovesDoc returns the text of a list of n items and a <keep/>, and
+// a patch that removes every item, from the last to the first, as vigil
+// diff --format xmlpatch writes it.
+func manyRemovesDoc(n int) (doc, patch string) {
+	var d, p strings.Builder
+	d.WriteString("<r>")
+	p.WriteString("<diff>")
+	for i := range n {
+		fmt.Fprintf(&d, "<i>%d</i>", i)
+		fmt.Fprintf(&p, `<remove sel="/r/i[%d]"/>`, n-i)
+	}
+	d.WriteString("<keep/></r>")
+	p.WriteString("</diff>")
+	return d.String(), p.String()
+}
+
+// BenchmarkExportManyRemoves exports the removal of every item of a list
+// of 100 000 and of 300 000 (vigil diff --format xmlpatch of a list
+// emptied): the delta is computed once, outside the timer.
+func BenchmarkExportManyRemoves(b *testing.B) {
+	for _, n := range []int{100_000, 300_000} {
+		b.Run(fmt.Sprintf("items=%d", n), func(b *testing.B) {
+			text, _ := manyRemovesDoc(n)
+			old, newDoc := parseXML(b, text), parseXML(b, "<r><keep/></r>")
+			d, err := treediff.Diff(old, newDoc, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				p, err := Export(old, d)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if len(p.Ops) != n {
+					b.Fatalf("%d operations, want %d", len(p.Ops), n)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkApplyManyRemoves applies the removal of every item of a list
+// of 100 000 and of 300 000, from the last to the first, to a copy of the
+// document made outside the timer.
+func BenchmarkApplyManyRemoves(b *testing.B) {
+	for _, n := range []int{100_000, 300_000} {
+		b.Run(fmt.Sprintf("items=%d", n), func(b *testing.B) {
+			text, patch := manyRemovesDoc(n)
+			doc := parseXML(b, text)
+			p, err := Decode(strings.NewReader(patch))
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				d := doc.Clone()
+				b.StartTimer()
+				if err := Apply(d, p); err != nil {
+					b.Fatal(err)
+				}
+				if len(d.Root.Children) != 1 {
+					b.Fatalf("%d children left, want 1", len(d.Root.Children))
 				}
 			}
 		})

@@ -94,6 +94,10 @@ type exporter struct {
 	// w counts the attributes the export reads, and the frames its
 	// namespace lookups go through; it has no limit.
 	w *work
+	// root is the scope at the document node, and sel the buffer the
+	// selectors are written in, kept from one to the next.
+	root *scope
+	sel  []byte
 }
 
 // noSiblingIndex makes Export and Apply count siblings afresh at each
@@ -186,7 +190,11 @@ func (x *exporter) findInPlace() {
 
 // selectorOf returns a selector that locates n in the working copy.
 func (x *exporter) selectorOf(n *tree.Node, b *binder) string {
-	return selectorOf(x.work, n, b, x.sib, x.w)
+	if x.root == nil {
+		x.root = docScope(x.w)
+	}
+	x.sel = appendSelector(x.sel[:0], x.work, n, b, x.sib, x.root)
+	return string(x.sel)
 }
 
 // removeChild removes n from its parent in the working copy.
@@ -227,14 +235,23 @@ func (x *exporter) emit(op Op, b *binder) {
 	x.ops = append(x.ops, op)
 }
 
-// ranks numbers the nodes of the working copy in document order.
-func (x *exporter) ranks() map[*tree.Node]int {
-	r := map[*tree.Node]int{}
+// inOrder returns the nodes of set, nodes of the working copy, in
+// document order; nested says that one may be inside another (else the
+// walk skips their subtrees). It walks the copy once, where numbering all
+// its nodes in a map took most of the time of an export of many removes.
+func (x *exporter) inOrder(set map[*tree.Node]bool, nested bool) []*tree.Node {
+	out := make([]*tree.Node, 0, len(set))
 	tree.Walk(x.work.Root, func(n *tree.Node) bool {
-		r[n] = len(r)
-		return true
+		if set[n] {
+			out = append(out, n)
+			return nested
+		}
+		return len(out) < len(set)
 	})
-	return r
+	if len(out) != len(set) {
+		panic(internalError("a node to order is not in the working copy"))
+	}
+	return out
 }
 
 // forget removes the XIDs of a detached subtree from the index.
@@ -256,8 +273,8 @@ func (x *exporter) removesSubtree(op *delta.Op) bool {
 }
 
 func (x *exporter) removes() error {
-	set := map[*tree.Node]bool{}
-	var nodes []*tree.Node
+	set := make(map[*tree.Node]bool, len(x.dops))
+	nodes := make([]*tree.Node, 0, len(x.dops))
 	for i := range x.dops {
 		op := &x.dops[i]
 		if !x.removesSubtree(op) {
@@ -270,7 +287,7 @@ func (x *exporter) removes() error {
 		set[n] = true
 		nodes = append(nodes, n)
 	}
-	var top []*tree.Node
+	top := nodes[:0] // in place: n is read before its place is written
 	for _, n := range nodes {
 		inside := false
 		for m := n.Parent; m != nil && !inside; m = m.Parent {
@@ -282,19 +299,18 @@ func (x *exporter) removes() error {
 	}
 	// Texts first, which leaves no text beside another (their neighbours
 	// are not texts), then from the end of the document to its start.
-	rank := x.ranks()
-	slices.SortFunc(top, func(a, b *tree.Node) int {
-		if ta, tb := a.Kind == tree.Text, b.Kind == tree.Text; ta != tb {
-			if ta {
-				return -1
-			}
-			return 1
-		}
-		return rank[b] - rank[a]
-	})
-	isTop := map[*tree.Node]bool{}
+	isTop := make(map[*tree.Node]bool, len(top))
 	for _, n := range top {
 		isTop[n] = true
+	}
+	inOrder := x.inOrder(isTop, false)
+	top = top[:0]
+	for _, texts := range []bool{true, false} {
+		for i := len(inOrder) - 1; i >= 0; i-- {
+			if n := inOrder[i]; (n.Kind == tree.Text) == texts {
+				top = append(top, n)
+			}
+		}
 	}
 	// White space the delta deletes beside a removed node goes with it.
 	claimed := map[*tree.Node]bool{}
@@ -326,6 +342,7 @@ func (x *exporter) removes() error {
 			claimed[c], before[n] = true, c
 		}
 	}
+	x.ops = slices.Grow(x.ops, len(top))
 	for _, n := range top {
 		if claimed[n] {
 			continue
@@ -341,14 +358,41 @@ func (x *exporter) removes() error {
 			op.WS = "after"
 		}
 		x.emit(op, b)
-		for _, m := range []*tree.Node{after[n], n, before[n]} {
+		x.removeBeside(n, before[n], after[n])
+	}
+	if x.sib != nil {
+		x.sib.flush()
+	}
+	return nil
+}
+
+// removeBeside removes n from its parent in the working copy, with the
+// white-space texts before and after it where they are not nil. With the
+// sibling index, the removals are pending until its flush: the removes
+// of an export run from the end of a list to its start, and taking each
+// out at once would shift the children after it, quadratic in a long
+// list; the texts are placed by n's position, not looked for.
+func (x *exporter) removeBeside(n, before, after *tree.Node) {
+	if x.sib == nil {
+		for _, m := range []*tree.Node{after, n, before} {
 			if m != nil {
 				x.removeChild(m)
 				x.forget(m)
 			}
 		}
+		return
 	}
-	return nil
+	p, i := n.Parent, x.sib.indexOf(n)
+	if after != nil {
+		x.sib.kill(p, i+1)
+		x.forget(after)
+	}
+	x.sib.kill(p, i)
+	x.forget(n)
+	if before != nil {
+		x.sib.kill(p, i-1)
+		x.forget(before)
+	}
 }
 
 func (x *exporter) adds() error {
@@ -360,16 +404,14 @@ func (x *exporter) adds() error {
 		}
 		groups[op.Parent] = append(groups[op.Parent], op)
 	}
-	var parents []*tree.Node
+	parents := map[*tree.Node]bool{}
 	for px := range groups {
 		// Inserts under an inserted node come with their ancestor.
 		if p := x.byXID[px]; p != nil {
-			parents = append(parents, p)
+			parents[p] = true
 		}
 	}
-	rank := x.ranks()
-	slices.SortFunc(parents, func(a, b *tree.Node) int { return rank[a] - rank[b] })
-	for _, p := range parents {
+	for _, p := range x.inOrder(parents, true) {
 		g := groups[p.XID]
 		slices.SortFunc(g, func(a, b *delta.Op) int { return a.Pos - b.Pos })
 		for start := 0; start < len(g); {

@@ -1,9 +1,7 @@
 package xmlpatch
 
 import (
-	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/vigil-web/vigil/tree"
 )
@@ -107,97 +105,113 @@ func (f *freshPrefixes) get(uri string) string {
 // cannot stand in a selector is *[k]. The positions come from sib when
 // it is not nil; w counts the attributes it reads.
 func selectorOf(doc *tree.Document, n *tree.Node, b *binder, sib *siblings, w *work) string {
+	var buf [128]byte
+	return string(appendSelector(buf[:0], doc, n, b, sib, docScope(w)))
+}
+
+// appendSelector appends the selector of n, as selectorOf writes it, to
+// dst; root is the scope at the document node. It builds the path in
+// place, without a string a step.
+func appendSelector(dst []byte, doc *tree.Document, n *tree.Node, b *binder, sib *siblings, root *scope) []byte {
 	if n.Parent == nil && n != doc.Root {
 		// A comment or processing instruction around the root.
-		return "/" + leafStep(n, docChildren(doc))
+		dst = append(dst, '/')
+		return append(dst, leafStep(n, docChildren(doc))...)
 	}
-	var chain []*tree.Node // the elements from n's parent (or n) up to the root
 	leaf := n.Kind != tree.Element
 	start := n
 	if leaf {
 		start = n.Parent
 	}
+	// The elements from n's parent (or n) up to the root.
+	var buf [32]*tree.Node
+	chain := buf[:0]
 	for m := start; m != nil; m = m.Parent {
 		chain = append(chain, m)
 	}
-	var sb strings.Builder
-	s := docScope(w)
+	s := root
 	for i := len(chain) - 1; i >= 0; i-- {
 		e := chain[i]
 		ps := s
 		s = s.push(e.Attrs)
-		sb.WriteByte('/')
-		sb.WriteString(elementStep(e, ps, s, b, sib))
+		dst = append(dst, '/')
+		dst = appendElementStep(dst, e, ps, s, b, sib)
 	}
 	if leaf {
-		sb.WriteByte('/')
+		dst = append(dst, '/')
 		if sib != nil {
 			ent := sib.of(n.Parent, s).lookup(n)
-			k := ent.ords[0]
+			k := int(ent.ords[0])
 			if n.Kind == tree.ProcInst {
-				k = ent.ords[1] // among those of its target
+				k = int(ent.ords[1]) // among those of its target
 			}
-			sb.WriteString(leafStepAt(n, k))
+			dst = appendLeafStep(dst, n, k)
 		} else {
-			sb.WriteString(leafStep(n, n.Parent.Children))
+			dst = append(dst, leafStep(n, n.Parent.Children)...)
 		}
 	}
-	return sb.String()
+	return dst
 }
 
 // elementStep writes the step for element e, whose parent's scope is ps
 // and whose own is s, counting its siblings with sib when it is not nil.
 func elementStep(e *tree.Node, ps, s *scope, b *binder, sib *siblings) string {
-	name := "*"
+	return string(appendElementStep(nil, e, ps, s, b, sib))
+}
+
+// appendElementStep appends the step elementStep writes to dst.
+func appendElementStep(dst []byte, e *tree.Node, ps, s *scope, b *binder, sib *siblings) []byte {
 	var t test
 	if elementName(e.Name) {
 		x := elementExpanded(e.Name, s)
 		t.name = x
 		if x.uri == "" {
-			name = x.local
+			dst = append(dst, x.local...)
 		} else {
 			own, _ := splitQName(e.Name)
-			name = b.prefixFor(x.uri, own) + ":" + x.local
+			dst = append(dst, b.prefixFor(x.uri, own)...)
+			dst = append(dst, ':')
+			dst = append(dst, x.local...)
 		}
 	} else {
 		t.any = true
+		dst = append(dst, '*')
 	}
 	if e.Parent == nil {
-		return name
+		return dst
 	}
 	k, total := 0, 0
 	if sib != nil {
 		ci := sib.of(e.Parent, ps)
 		ent := ci.lookup(e)
 		if t.any {
-			k, total = ent.ords[0], ci.total[ent.keys[0]]
+			k, total = int(ent.ords[0]), ci.total(ent.ids[0])
 		} else {
 			// The third group: by expanded name, among the elements whose
 			// name can stand in a selector.
-			k, total = ent.ords[2], ci.total[ent.keys[2]]
+			k, total = int(ent.ords[2]), ci.total(ent.ids[2])
 		}
-		if total > 1 {
-			return fmt.Sprintf("%s[%d]", name, k)
-		}
-		return name
-	}
-	for _, c := range e.Parent.Children {
-		if c.Kind != tree.Element {
-			continue
-		}
-		if c == e {
-			total++
-			k = total
-			continue
-		}
-		if t.any || t.mayMatch(c.Name) && elementName(c.Name) && t.matches(c.Name, ps.push(c.Attrs)) {
-			total++
+	} else {
+		for _, c := range e.Parent.Children {
+			if c.Kind != tree.Element {
+				continue
+			}
+			if c == e {
+				total++
+				k = total
+				continue
+			}
+			if t.any || t.mayMatch(c.Name) && elementName(c.Name) && t.matches(c.Name, ps.push(c.Attrs)) {
+				total++
+			}
 		}
 	}
 	if total > 1 {
-		return fmt.Sprintf("%s[%d]", name, k)
+		dst = append(dst, '[')
+		dst = strconv.AppendInt(dst, int64(k), 10)
+		dst = append(dst, ']')
 	}
-	return name
+	return dst
 }
 
 // leafStep writes text()[k], comment()[k] or
@@ -218,13 +232,23 @@ func leafStep(n *tree.Node, siblings []*tree.Node) string {
 // leafStepAt writes the step of leaf n, the k-th of its kind (and target)
 // among its siblings.
 func leafStepAt(n *tree.Node, k int) string {
+	return string(appendLeafStep(nil, n, k))
+}
+
+// appendLeafStep appends the step leafStepAt writes to dst.
+func appendLeafStep(dst []byte, n *tree.Node, k int) []byte {
 	switch n.Kind {
 	case tree.Text:
-		return fmt.Sprintf("text()[%d]", k)
+		dst = append(dst, "text()["...)
 	case tree.Comment:
-		return fmt.Sprintf("comment()[%d]", k)
+		dst = append(dst, "comment()["...)
+	default:
+		dst = append(dst, "processing-instruction('"...)
+		dst = append(dst, n.Name...)
+		dst = append(dst, "')["...)
 	}
-	return fmt.Sprintf("processing-instruction('%s')[%d]", n.Name, k)
+	dst = strconv.AppendInt(dst, int64(k), 10)
+	return append(dst, ']')
 }
 
 // attrStep writes @name for an attribute of an element whose scope is s.

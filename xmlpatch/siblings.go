@@ -68,33 +68,54 @@ type childName struct {
 	qname bool // elementName holds
 }
 
-// childEntry is an indexed child: its index among all children, its
-// groups and its 1-based ordinal in each.
+// childEntry is an indexed child: the groups it belongs to, by their
+// number in the index, and its 1-based ordinal in each. A child removed
+// while the removal of its neighbours is pending (see kill) stays in the
+// prefix with no groups.
 type childEntry struct {
 	node *tree.Node
-	at   int
-	keys [3]groupKey
-	n    int    // the number of keys
-	ords [3]int // in the order of keys
+	ids  [3]int32 // groups
+	ords [3]int32 // in the order of ids
+	n    uint8    // the number of groups
 }
 
-// childIndex indexes the children of one parent.
+// childGroup is a group of siblings: its members in the prefix, in order,
+// and its members over all children.
+type childGroup struct {
+	members []*tree.Node
+	total   int
+}
+
+// childIndex indexes the children of one parent. prefix[i] is child i:
+// the prefix covers parent.Children[:len(prefix)].
 type childIndex struct {
 	parent *tree.Node
 	scope  *scope // in scope at the parent, its own declarations included
-	v      int    // parent.Children[:v] are indexed
 	prefix []childEntry
-	entry  map[*tree.Node]int        // the index in prefix of an indexed child
-	lists  map[groupKey][]*tree.Node // the members of each group in the prefix, in order
-	total  map[groupKey]int          // the members of each group over all children
-	names  map[string]childName      // resolved names of children that declare nothing
-	w      *work                     // counts the children indexed
+	// entry is the index in prefix of an indexed child, kept once a
+	// look-up needs it: a look-up of the last child indexed (as the
+	// removes of an export, from the end, do) needs none.
+	entry  map[*tree.Node]int
+	ids    map[groupKey]int32     // the number of each group
+	groups []childGroup           // by number
+	names  map[string]childGroups // the groups of children that declare nothing, by name
+	kinds  [8]int32               // the group of all the children of a kind, plus one; 0 for none yet
+	w      *work                  // counts the children indexed
+}
+
+// childGroups is the groups of a child and how many there are.
+type childGroups struct {
+	ids [3]int32
+	n   uint8
 }
 
 // siblings holds the indexes of the parents selectors went through.
 type siblings struct {
 	byParent map[*tree.Node]*childIndex
-	w        *work // counts the children indexed: Apply's work; nil for Export
+	// pending holds the parents some of whose children were removed by
+	// kill, which flush takes out of their lists.
+	pending map[*tree.Node]*holes
+	w       *work // counts the children indexed: Apply's work; nil for Export
 }
 
 func newSiblings(w *work) *siblings {
@@ -110,79 +131,111 @@ func (sb *siblings) of(parent *tree.Node, s *scope) *childIndex {
 	ci := &childIndex{
 		parent: parent,
 		scope:  s,
-		entry:  map[*tree.Node]int{},
-		lists:  map[groupKey][]*tree.Node{},
-		total:  map[groupKey]int{},
-		names:  map[string]childName{},
+		ids:    map[groupKey]int32{},
+		names:  map[string]childGroups{},
 		w:      sb.w,
 	}
 	sb.w.add(len(parent.Children))
 	for _, c := range parent.Children {
-		keys, n := ci.keys(c)
-		for _, k := range keys[:n] {
-			ci.total[k]++
+		if c.Parent != parent {
+			continue // removed, pending
+		}
+		g := ci.groupsOf(c)
+		for _, id := range g.ids[:g.n] {
+			ci.groups[id].total++
 		}
 	}
 	sb.byParent[parent] = ci
 	return ci
 }
 
-// name resolves the name of element c, a child of ci's parent.
-func (ci *childIndex) name(c *tree.Node) childName {
-	own := false
-	for _, a := range c.Attrs {
-		if _, ok := declaration(a.Name); ok {
-			own = true
-			break
-		}
-	}
+// name resolves the name of element c, a child of ci's parent; own says
+// that c declares namespaces.
+func (ci *childIndex) name(c *tree.Node, own bool) childName {
+	s := ci.scope
 	if own {
-		return childName{elementExpanded(c.Name, ci.scope.push(c.Attrs)), elementName(c.Name)}
+		s = s.push(c.Attrs)
 	}
-	if cn, ok := ci.names[c.Name]; ok {
-		return cn
-	}
-	cn := childName{elementExpanded(c.Name, ci.scope), elementName(c.Name)}
-	ci.names[c.Name] = cn
-	return cn
+	return childName{elementExpanded(c.Name, s), elementName(c.Name)}
 }
 
-// keys returns the groups c belongs to, and how many there are.
-func (ci *childIndex) keys(c *tree.Node) ([3]groupKey, int) {
-	var keys [3]groupKey
-	keys[0] = groupKey{kind: c.Kind, group: groupAll}
+// id returns the number of group k, adding it.
+func (ci *childIndex) id(k groupKey) int32 {
+	if id, ok := ci.ids[k]; ok {
+		return id
+	}
+	id := int32(len(ci.groups))
+	ci.ids[k] = id
+	ci.groups = append(ci.groups, childGroup{})
+	return id
+}
+
+// group returns the number of group k, -1 when no child is in it.
+func (ci *childIndex) group(k groupKey) int32 {
+	if id, ok := ci.ids[k]; ok {
+		return id
+	}
+	return -1
+}
+
+// groupsOf returns the groups c belongs to.
+func (ci *childIndex) groupsOf(c *tree.Node) childGroups {
+	var g childGroups
+	all := &ci.kinds[c.Kind&7]
+	if *all == 0 {
+		*all = ci.id(groupKey{kind: c.Kind, group: groupAll}) + 1
+	}
+	g.ids[0], g.n = *all-1, 1
 	switch c.Kind {
 	case tree.Element:
-		cn := ci.name(c)
-		keys[1] = groupKey{kind: tree.Element, group: groupExpanded, name: cn.x}
-		if cn.qname {
-			keys[2] = groupKey{kind: tree.Element, group: groupName, name: cn.x}
-			return keys, 3
+		own := false
+		for _, a := range c.Attrs {
+			if _, ok := declaration(a.Name); ok {
+				own = true
+				break
+			}
 		}
-		return keys, 2
+		if !own {
+			if cg, ok := ci.names[c.Name]; ok {
+				return cg
+			}
+		}
+		cn := ci.name(c, own)
+		g.ids[1], g.n = ci.id(groupKey{kind: tree.Element, group: groupExpanded, name: cn.x}), 2
+		if cn.qname {
+			g.ids[2], g.n = ci.id(groupKey{kind: tree.Element, group: groupName, name: cn.x}), 3
+		}
+		if !own {
+			ci.names[c.Name] = g
+		}
 	case tree.ProcInst:
-		keys[1] = groupKey{kind: tree.ProcInst, group: groupTarget, name: expanded{local: c.Name}}
-		return keys, 2
+		g.ids[1], g.n = ci.id(groupKey{kind: tree.ProcInst, group: groupTarget, name: expanded{local: c.Name}}), 2
 	}
-	return keys, 1
+	return g
 }
 
 // extend indexes one more child; it reports false at the end.
 func (ci *childIndex) extend() bool {
-	if ci.v >= len(ci.parent.Children) {
+	v := len(ci.prefix)
+	if v >= len(ci.parent.Children) {
 		return false
 	}
-	c := ci.parent.Children[ci.v]
+	c := ci.parent.Children[v]
 	ci.w.add(1)
-	e := childEntry{node: c, at: ci.v}
-	e.keys, e.n = ci.keys(c)
-	for i, k := range e.keys[:e.n] {
-		ci.lists[k] = append(ci.lists[k], c)
-		e.ords[i] = len(ci.lists[k])
+	e := childEntry{node: c}
+	if c.Parent == ci.parent {
+		g := ci.groupsOf(c)
+		e.ids, e.n = g.ids, g.n
+		for i, id := range e.ids[:e.n] {
+			grp := &ci.groups[id]
+			grp.members = append(grp.members, c)
+			e.ords[i] = int32(len(grp.members))
+		}
 	}
-	ci.entry[c] = len(ci.prefix)
+	if ci.entry != nil {
+		ci.entry[c] = v
+	}
 	ci.prefix = append(ci.prefix, e)
-	ci.v++
 	return true
 }
 
@@ -190,65 +243,93 @@ func (ci *childIndex) extend() bool {
 // it drops from the prefix, not from the children, which may have
 // changed already.
 func (ci *childIndex) truncate(i int) {
-	for ci.v > i {
-		ci.v--
-		e := ci.prefix[ci.v]
-		for _, k := range e.keys[:e.n] {
-			l := ci.lists[k]
-			ci.lists[k] = l[:len(l)-1]
+	for v := len(ci.prefix) - 1; v >= i; v-- {
+		e := &ci.prefix[v]
+		for _, id := range e.ids[:e.n] {
+			grp := &ci.groups[id]
+			grp.members[len(grp.members)-1] = nil
+			grp.members = grp.members[:len(grp.members)-1]
 		}
-		delete(ci.entry, e.node)
-		ci.prefix[ci.v] = childEntry{}
-		ci.prefix = ci.prefix[:ci.v]
+		if ci.entry != nil {
+			delete(ci.entry, e.node)
+		}
+		*e = childEntry{}
 	}
+	if i < len(ci.prefix) {
+		ci.prefix = ci.prefix[:i]
+	}
+}
+
+// find returns the index of c in the prefix, and whether it is there.
+func (ci *childIndex) find(c *tree.Node) (int, bool) {
+	if v := len(ci.prefix); v > 0 && ci.prefix[v-1].node == c {
+		return v - 1, true
+	}
+	if ci.entry == nil {
+		ci.entry = make(map[*tree.Node]int, len(ci.prefix))
+		for j, e := range ci.prefix {
+			ci.entry[e.node] = j
+		}
+	}
+	j, ok := ci.entry[c]
+	return j, ok
 }
 
 // lookup returns the entry of c, a child, extending the prefix to it.
 func (ci *childIndex) lookup(c *tree.Node) childEntry {
-	for {
-		if j, ok := ci.entry[c]; ok {
-			return ci.prefix[j]
-		}
-		if !ci.extend() {
-			panic(internalError("a node is not among its parent's children"))
+	if j, ok := ci.find(c); ok {
+		return ci.prefix[j]
+	}
+	for ci.extend() {
+		if e := ci.prefix[len(ci.prefix)-1]; e.node == c {
+			return e
 		}
 	}
+	panic(internalError("a node is not among its parent's children"))
 }
+
+// total returns the number of members of the group numbered id.
+func (ci *childIndex) total(id int32) int { return ci.groups[id].total }
 
 // nth returns the n-th member (1-based) of group k, nil for none.
 func (ci *childIndex) nth(k groupKey, n int) *tree.Node {
-	if n < 1 || n > ci.total[k] {
+	id := ci.group(k)
+	if id < 0 || n < 1 || n > ci.groups[id].total {
 		return nil
 	}
-	for len(ci.lists[k]) < n {
+	grp := &ci.groups[id]
+	for len(grp.members) < n {
 		if !ci.extend() {
 			break
 		}
+		grp = &ci.groups[id] // extend may add groups
 	}
-	if len(ci.lists[k]) < n {
+	if len(grp.members) < n {
 		panic(internalError("a stale sibling index"))
 	}
-	return ci.lists[k][n-1]
+	return grp.members[n-1]
 }
 
 // all returns the members of group k, in order; the caller must not
 // change the list.
 func (ci *childIndex) all(k groupKey) []*tree.Node {
-	for len(ci.lists[k]) < ci.total[k] {
+	id := ci.group(k)
+	if id < 0 {
+		return nil
+	}
+	for len(ci.groups[id].members) < ci.groups[id].total {
 		if !ci.extend() {
 			break
 		}
 	}
-	return ci.lists[k]
+	return ci.groups[id].members
 }
 
 // position returns the index of c among its parent's children, and
 // whether the index of its parent holds it.
 func (sb *siblings) position(c *tree.Node) (int, bool) {
 	if ci := sb.byParent[c.Parent]; ci != nil {
-		if j, ok := ci.entry[c]; ok {
-			return ci.prefix[j].at, true
-		}
+		return ci.find(c)
 	}
 	return 0, false
 }
@@ -284,9 +365,9 @@ func (sb *siblings) detach(c *tree.Node) int {
 	}
 	i := sb.indexOf(c)
 	ci.truncate(i)
-	keys, n := ci.keys(c)
-	for _, k := range keys[:n] {
-		ci.total[k]--
+	g := ci.groupsOf(c)
+	for _, id := range g.ids[:g.n] {
+		ci.groups[id].total--
 	}
 	return i
 }
@@ -299,9 +380,9 @@ func (sb *siblings) attach(c *tree.Node, i int) {
 		return
 	}
 	ci.truncate(i)
-	keys, n := ci.keys(c)
-	for _, k := range keys[:n] {
-		ci.total[k]++
+	g := ci.groupsOf(c)
+	for _, id := range g.ids[:g.n] {
+		ci.groups[id].total++
 	}
 }
 

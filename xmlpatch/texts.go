@@ -1,6 +1,7 @@
 package xmlpatch
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -23,7 +24,7 @@ import (
 // and added again as it is in the target version (with what the delta
 // inserts between them), rather than updated in place.
 func (x *exporter) keepTextsApart() {
-	removed := map[*tree.Node]bool{}
+	removed := make(map[*tree.Node]bool, len(x.dops))
 	for i := range x.dops {
 		op := &x.dops[i]
 		if !x.removesSubtree(op) {
@@ -33,16 +34,16 @@ func (x *exporter) keepTextsApart() {
 			removed[n] = true
 		}
 	}
-	var parents []*tree.Node
 	seen := map[*tree.Node]bool{}
 	for n := range removed {
-		if p := n.Parent; p != nil && !seen[p] {
+		if p := n.Parent; p != nil {
 			seen[p] = true
-			parents = append(parents, p)
 		}
 	}
-	rank := x.ranks()
-	slices.SortFunc(parents, func(a, b *tree.Node) int { return rank[a] - rank[b] })
+	parents := slices.Collect(maps.Keys(seen))
+	if len(parents) > 1 {
+		parents = x.inOrder(seen, true)
+	}
 	for _, p := range parents {
 		if x.insideRemoved(p, removed) {
 			continue

@@ -48,6 +48,9 @@ func Apply(doc *tree.Document, p *Patch) (err error) {
 			return err
 		}
 	}
+	if a.sib != nil {
+		a.sib.flush()
+	}
 	a.attrs.compact()
 	*doc = *clone
 	return nil
@@ -123,6 +126,45 @@ func (a *applier) removeChild(parent *tree.Node, i int) {
 	parent.RemoveChild(i)
 }
 
+// indexOnly reports whether sel locates its node by the sibling index
+// alone, without id() or a predicate that reads children or string
+// values ([name='v'], [.='v']): a selector that a run of removes, which
+// leave the nodes they remove in their parents' lists, can take.
+func indexOnly(sel *selector) bool {
+	if sel.hasID {
+		return false
+	}
+	for _, st := range sel.steps {
+		for _, pr := range st.preds {
+			if pr.kind != predPos && pr.kind != predAttr {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// kill removes child i of parent, pending until the sibling index's
+// flush, which counts the children it shifts; it returns the run of
+// removed positions that holds i, first and last.
+func (a *applier) kill(parent *tree.Node, i int) (int, int) {
+	a.w.add(1)
+	return a.sib.kill(parent, i)
+}
+
+// joinAround makes one text of the children before and after positions
+// first to last of parent, removed, where both are texts, as joinTexts
+// does, the second removed pending.
+func (a *applier) joinAround(parent *tree.Node, first, last int) {
+	kids := parent.Children
+	l, r := first-1, last+1
+	if l < 0 || r >= len(kids) || kids[l].Kind != tree.Text || kids[r].Kind != tree.Text {
+		return
+	}
+	a.texts.join(kids[l], kids[r])
+	a.kill(parent, r)
+}
+
 func (a *applier) joinTexts(parent *tree.Node, i int) {
 	if i > 0 && i < len(parent.Children) && parent.Children[i-1].Kind == tree.Text && parent.Children[i].Kind == tree.Text {
 		a.moved(parent, i)
@@ -173,6 +215,11 @@ func (a *applier) op(i int) error {
 		if l := sel.last(); l != nil && (l.kind == stepAttr || l.kind == stepNamespace) {
 			return fail(InvalidAttributeValue, "sel of an add locates an attribute or a namespace; type adds one")
 		}
+	}
+	if a.sib != nil && (op.Kind != Remove || !indexOnly(sel)) {
+		// The removes before it leave their nodes in the lists, which
+		// only the sibling index can tell from the others.
+		a.sib.flush()
 	}
 	ps := a.base.declare(op.Namespaces) // in scope at the operation
 	loc, lerr := locate(a.doc, sel, ps, a.sib, &a.sv, a.attrs)
@@ -498,9 +545,18 @@ func (a *applier) remove(op *Op, loc *located) (Condition, string) {
 		if op.WS != "" {
 			return problem(InvalidPatchDirective, "ws on the removal of %s", kindName(loc))
 		}
+		if a.sib != nil && loc.kind != stepText {
+			// A namespace declaration's check walks the subtree.
+			a.sib.flush()
+		}
 		switch loc.kind {
 		case stepText:
 			i := a.indexOf(loc.parent, n)
+			if a.sib != nil {
+				first, last := a.kill(loc.parent, i)
+				a.joinAround(loc.parent, first, last)
+				return "", ""
+			}
 			a.removeChild(loc.parent, i)
 			a.joinTexts(loc.parent, i)
 		case stepAttr:
@@ -525,17 +581,33 @@ func (a *applier) remove(op *Op, loc *located) (Condition, string) {
 	space := func(j int) bool {
 		return j >= 0 && j < len(kids) && kids[j].Kind == tree.Text && isSpace(kids[j].Value)
 	}
-	from, to := i, i+1
-	if op.WS == "before" || op.WS == "both" {
-		if !space(i - 1) {
-			return problem(InvalidWhitespaceDirective, "no white-space text node before the node")
+	// The neighbours, past the children removed and not yet taken out.
+	h := a.sib.holesOf(loc.parent)
+	prev, next := h.prev(i), h.next(i)
+	before, after := op.WS == "before" || op.WS == "both", op.WS == "after" || op.WS == "both"
+	if before && !space(prev) {
+		return problem(InvalidWhitespaceDirective, "no white-space text node before the node")
+	}
+	if after && !space(next) {
+		return problem(InvalidWhitespaceDirective, "no white-space text node after the node")
+	}
+	if a.sib != nil {
+		if after {
+			a.kill(loc.parent, next)
 		}
+		first, last := a.kill(loc.parent, i)
+		if before {
+			first, last = a.kill(loc.parent, prev)
+		}
+		// The texts it leaves side by side are one (RFC 5261, section 4.5).
+		a.joinAround(loc.parent, first, last)
+		return "", ""
+	}
+	from, to := i, i+1
+	if before {
 		from--
 	}
-	if op.WS == "after" || op.WS == "both" {
-		if !space(i + 1) {
-			return problem(InvalidWhitespaceDirective, "no white-space text node after the node")
-		}
+	if after {
 		to++
 	}
 	for j := to - 1; j >= from; j-- {

@@ -93,7 +93,16 @@
 // for the whole selector), not once a step. An edit counts the children
 // it shifts (one unit every 128), so that many edits near the start of a
 // long list of children cost what they take; the texts an operation joins
-// grow in place, in time linear in their length.
+// grow in place, in time linear in their length. A run of removes (of
+// elements, texts, comments and processing instructions, by selectors
+// that use neither id() nor [.='v'] or [name='v']) leaves the nodes it
+// removes detached in their lists, which the sibling index skips, and
+// takes them out at its end, once a parent from its first removed child
+// on: removing many children of one parent, from the last, the first or
+// the middle of a long list, takes time and work linear in the list,
+// where each removal shifted the children after it. Export's removes do
+// the same on its working copy, so that exporting the removal of most
+// items of a long list is linear too.
 //
 // # Departures from the RFC
 //

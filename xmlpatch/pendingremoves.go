@@ -22,8 +22,9 @@ type holes struct {
 	endOf   map[int]int // the first position of a run: its last
 }
 
-// add records position i as removed.
-func (h *holes) add(i int) {
+// add records position i as removed, and returns the run of removed
+// positions that holds it, first and last.
+func (h *holes) add(i int) (int, int) {
 	s, e := i, i
 	if st, ok := h.startOf[i-1]; ok {
 		s = st
@@ -35,6 +36,7 @@ func (h *holes) add(i int) {
 	}
 	h.endOf[s], h.startOf[e] = e, s
 	h.first = min(h.first, i)
+	return s, e
 }
 
 // prev returns the position of the child before i that was not removed,
@@ -62,11 +64,17 @@ func (h *holes) next(i int) int {
 }
 
 // holesOf returns the pending removals of parent, nil for none.
-func (sb *siblings) holesOf(parent *tree.Node) *holes { return sb.pending[parent] }
+func (sb *siblings) holesOf(parent *tree.Node) *holes {
+	if sb == nil {
+		return nil
+	}
+	return sb.pending[parent]
+}
 
 // kill removes child i of parent, pending: the child stays in the list,
-// detached, until flush, and the index of parent counts it no more.
-func (sb *siblings) kill(parent *tree.Node, i int) {
+// detached, until flush, and the index of parent counts it no more. It
+// returns the run of removed positions that holds i, first and last.
+func (sb *siblings) kill(parent *tree.Node, i int) (int, int) {
 	c := parent.Children[i]
 	if ci := sb.byParent[parent]; ci != nil {
 		// The children after c change their ordinals: they leave the
@@ -95,7 +103,7 @@ func (sb *siblings) kill(parent *tree.Node, i int) {
 		h = &holes{first: i, startOf: map[int]int{}, endOf: map[int]int{}}
 		sb.pending[parent] = h
 	}
-	h.add(i)
+	return h.add(i)
 }
 
 // flush takes the children kill removed out of their parents' lists, each

@@ -262,8 +262,13 @@ func (ci *childIndex) truncate(i int) {
 
 // find returns the index of c in the prefix, and whether it is there.
 func (ci *childIndex) find(c *tree.Node) (int, bool) {
-	if v := len(ci.prefix); v > 0 && ci.prefix[v-1].node == c {
-		return v - 1, true
+	// The last or the one before: the removes of an export, or of the
+	// patch it writes, from the end of a list, leave the node removed
+	// last there.
+	for j := len(ci.prefix) - 1; j >= 0 && j >= len(ci.prefix)-2; j-- {
+		if ci.prefix[j].node == c {
+			return j, true
+		}
 	}
 	if ci.entry == nil {
 		ci.entry = make(map[*tree.Node]int, len(ci.prefix))

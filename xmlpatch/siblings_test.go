@@ -185,3 +185,63 @@ func TestStaleSiblingIndexIsAnError(t *testing.T) {
 		})
 	}
 }
+
+// TestApplyRunsOfRemoves applies runs of removes, which leave the nodes
+// they remove in their parents' lists until the run ends: from the end
+// and from the start of a list, with the white space beside them, removes
+// that join the texts on either side, runs that other operations or
+// selectors reading string values part, and a run that fails midway. The
+// result, or the error, must be the one removing each node at once gives,
+// and a patch that fails must leave the document as it was.
+func TestApplyRunsOfRemoves(t *testing.T) {
+	items := "<r>" + strings.Repeat("\n <i/>", 5) + "\n <k/>\n</r>"
+	texts := `<r>a<x/>b<x/>c<x/>d<y/>e</r>`
+	tests := []struct {
+		name, doc, patch, want string
+	}{
+		{"from the end, white space before", items,
+			`<remove sel="r/i[5]" ws="before"/><remove sel="r/i[4]" ws="before"/><remove sel="r/i[3]" ws="both"/><remove sel="r/i[1]" ws="before"/>`,
+			"<r>\n <i/><k/>\n</r>"},
+		{"from the start, white space after", items,
+			`<remove sel="r/i[1]" ws="after"/><remove sel="r/i[1]" ws="after"/><remove sel="r/i[1]"/><remove sel="r/text()[2]"/><remove sel="r/i[1]" ws="before"/>`,
+			"<r><i/>\n <k/>\n</r>"},
+		{"texts joined", texts,
+			`<remove sel="r/x[2]"/><remove sel="r/x[1]"/><remove sel="r/text()[2]"/><remove sel="r/y"/><remove sel="r/x"/>`,
+			`<r>abce</r>`},
+		{"texts joined from the start", texts,
+			`<remove sel="r/x[1]"/><remove sel="r/x[1]"/><remove sel="r/text()[1]"/><remove sel="r/x"/><remove sel="r/text()[1]"/>`,
+			`<r><y/>e</r>`},
+		{"parted by other operations", items,
+			`<remove sel="r/i[5]"/><add sel="r/i[4]" pos="after"><n x="1"/></add><remove sel="r/i[4]" ws="before"/><replace sel="r/text()[2]">T</replace>` +
+				`<remove sel="r/i[2]"/><remove sel="r/i[2][.='']"/><remove sel="r/text()[3]"/><remove sel="r/n[@x='1']"/>`,
+			"<r>\n <i/>T\n <k/>\n</r>"},
+		{"a declaration its last use removed in the run", `<r xmlns:p="urn:p"><i/><i/><p:i/><i/></r>`,
+			`<remove sel="r/i[3]"/><remove sel="r/p:i"/><remove sel="r/namespace::p"/><remove sel="r/i[1]"/>`,
+			`<r><i/></r>`},
+		{"parted by a namespace", `<r xmlns:p="urn:p"><i/><i/><p:i/><i/></r>`,
+			`<remove sel="r/i[3]"/><remove sel="r/namespace::p"/><remove sel="r/i[1]"/><remove sel="r/p:i"/><remove sel="r/namespace::p"/>`,
+			`error: line 1, column 45: operation 2 (<remove sel="r/namespace::p">): invalid-namespace-prefix: p:i uses prefix p: the declaration on r cannot be removed`},
+		{"failing midway", items,
+			`<remove sel="r/i[5]" ws="before"/><remove sel="r/i[4]"/><remove sel="r/i[3]" ws="after"/><remove sel="r/i[2]" ws="both"/><remove sel="r/i[1]" ws="after"/>`,
+			`error: line 1, column 144: operation 5 (<remove sel="r/i[1]">): invalid-whitespace-directive: no white-space text node after the node`},
+	}
+	for _, c := range tests {
+		t.Run(c.name, func(t *testing.T) {
+			patch := `<diff xmlns:p="urn:p">` + c.patch + `</diff>`
+			if got := applyBoth(t, c.doc, patch); got != c.want {
+				t.Errorf("got\n%q\nwant\n%q", got, c.want)
+			}
+			d := parseXML(t, c.doc)
+			before := d.Clone()
+			p, err := Decode(strings.NewReader(patch))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := Apply(d, p); err != nil {
+				if diff := tree.Diff(d.Root, before.Root, tree.ContentAndXIDs); diff != "" {
+					t.Errorf("a refused patch changed the document: %s", diff)
+				}
+			}
+		})
+	}
+}

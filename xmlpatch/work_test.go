@@ -121,14 +121,20 @@ func TestApplyWorkLimit(t *testing.T) {
 // wide parent cost the product of their number and its width, which the
 // selectors alone (a position read from the sibling index) did not
 // count. The same patch passes under the same limit on a narrow parent.
+// A run of removes shifts the children once, when the run ends: removes
+// of the first child in a row cost their number, on a wide parent too,
+// and only removes whose selectors compare string values, which ends
+// the run at each, shift them each time.
 func TestApplyCountsEditsOnWideParents(t *testing.T) {
 	const ops, width, limit = 2000, 50000, 150000
 	for _, c := range []struct {
-		name string
-		op   string
+		name     string
+		op       string
+		overWide bool // the wide parent passes the limit
 	}{
-		{"inserts before the first", `<add sel="r/x[1]" pos="before"><y/></add>`},
-		{"removes of the first", `<remove sel="r/x[1]"/>`},
+		{"inserts before the first", `<add sel="r/x[1]" pos="before"><y/></add>`, true},
+		{"removes of the first, each after a string value", `<remove sel="r/x[1][.='']"/>`, true},
+		{"removes of the first, in a run", `<remove sel="r/x[1]"/>`, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p, err := Decode(strings.NewReader("<diff>" + strings.Repeat(c.op, ops) + "</diff>"))
@@ -140,9 +146,22 @@ func TestApplyCountsEditsOnWideParents(t *testing.T) {
 			if err := Apply(narrow, p); err != nil {
 				t.Fatalf("on %d children: %v", ops+10, err)
 			}
+			want := ops + 10 + ops
+			if strings.Contains(c.op, "remove") {
+				want = 10
+			}
+			if len(narrow.Root.Children) != want {
+				t.Errorf("on %d children: %d children after, want %d", ops+10, len(narrow.Root.Children), want)
+			}
 			wide := parseXML(t, "<r>"+strings.Repeat("<x/>", width)+"</r>")
-			if err := Apply(wide, p); !errors.Is(err, ErrWorkLimit) {
+			err = Apply(wide, p)
+			switch {
+			case c.overWide && !errors.Is(err, ErrWorkLimit):
 				t.Errorf("on %d children: error %v, want the work limit", width, err)
+			case !c.overWide && err != nil:
+				t.Errorf("on %d children: %v, want none", width, err)
+			case !c.overWide && len(wide.Root.Children) != width-ops:
+				t.Errorf("on %d children: %d left, want %d", width, len(wide.Root.Children), width-ops)
 			}
 		})
 	}

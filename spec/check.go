@@ -137,9 +137,12 @@ type Checker struct {
 	CompileSelector func(lang SelectorLang, expr string) (column int, err error)
 	// CheckChat, if not nil, reads a chat URL as the notifier will and
 	// returns why it cannot be used (a Slack URL without a channel, a
-	// Telegram one without a chat). Without it the checker only checks the
-	// scheme. A stored sentinel checked again (RecheckStored) is warned of
-	// what it returns, not refused.
+	// Telegram one without a chat), an error the checker reports at the
+	// URL as it is worded: it names the URL, its secrets hidden, and the
+	// part at fault (chat.Check: chat URL "discord://***@123": the
+	// webhook token is missing). Without it the checker only checks the
+	// scheme and the length. A stored sentinel checked again
+	// (RecheckStored) is warned of what it returns, not refused.
 	CheckChat func(url string) error
 	// NoRender, if not empty, says why this server cannot render pages
 	// ("no Chromium at /usr/bin/chromium"): a sentinel that says Fetch ...

@@ -582,18 +582,21 @@ func TestCompileSelectorColumn(t *testing.T) {
 }
 
 // TestCheckChat: the checker reports what its CheckChat hook finds about a
-// chat URL, at the contact, and leaves the others alone.
+// chat URL, at the contact, as the hook words it (naming the URL, its
+// secrets hidden: chat.Check), and leaves the others alone; it was
+// wrapped in "chat URL slack://... cannot be used: ", which said the URL
+// twice once the hook named it.
 func TestCheckChat(t *testing.T) {
 	c := &Checker{Now: date(2003, 6, 1, 12, 0), CheckChat: func(url string) error {
 		if strings.HasPrefix(url, "slack:") {
-			return errors.New("no channel")
+			return errors.New(`chat URL "slack://***@x": no channel`)
 		}
 		return nil
 	}}
 	src := "Create Sentinel s Using http://a.example\n  Monitor any change Notify By slack://token@x, ntfy://ntfy.example/t"
 	_, err := c.Check(mustParse(t, src).Sentinels[0])
 	var e *Error
-	if !errors.As(err, &e) || e.Pos.Line != 2 || e.Pos.Column != 32 || !strings.Contains(e.Msg, "chat URL slack://... cannot be used: no channel") {
+	if !errors.As(err, &e) || e.Pos.Line != 2 || e.Pos.Column != 32 || e.Msg != `chat URL "slack://***@x": no channel` {
 		t.Fatalf("error %v (%+v), want line 2 column 32", err, e)
 	}
 	if _, err := c.Check(mustParse(t, "Create Sentinel t Using http://a.example Monitor any change Notify By ntfy://ntfy.example/t").Sentinels[0]); err != nil {
@@ -601,7 +604,7 @@ func TestCheckChat(t *testing.T) {
 	}
 	// Stored when the hook accepted it, checked again: warned, not refused.
 	ch, err := c.RecheckStored("s", mustParse(t, src).Sentinels[0])
-	if err != nil || len(ch.Warnings) != 1 || !strings.Contains(ch.Warnings[0].Msg, "chat URL slack://... cannot be used: no channel") {
+	if err != nil || len(ch.Warnings) != 1 || ch.Warnings[0].Msg != `chat URL "slack://***@x": no channel` {
 		t.Errorf("checked again: %v, warnings %v", err, ch)
 	}
 }

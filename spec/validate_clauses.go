@@ -87,7 +87,9 @@ func (v *validator) notify(n *NotifyClause) {
 		}
 		if c.Kind == Chat && v.checkChat != nil {
 			if err := v.checkChat(c.Address); err != nil {
-				msg := fmt.Sprintf("chat URL %s cannot be used: %v", strings.SplitN(c.Address, ":", 2)[0]+"://...", err)
+				// Told as the hook words it: it names the URL with
+				// its secrets hidden, and the part at fault.
+				msg := err.Error()
 				if !v.stored {
 					v.report(c, c.Address, msg)
 					continue

@@ -33,6 +33,16 @@
 // they show it as written (markup.go), with no link a label disguises and
 // no mention of a whole channel.
 //
+// Refusals. Check, which the checker calls on every chat URL a sentinel
+// names, tells what the library refuses in Vigil's words (refusal.go):
+// the URL named with its secrets written *** (its user information, its
+// path's segments, a token= or password= value), then the part at fault
+// and the form the service wants (`chat URL "discord://***@123": the
+// webhook token is missing (discord://TOKEN@WEBHOOK_ID)`), where the
+// library's own words quoted a token or a query value. An error the
+// library words in a way refusal.go does not know keeps its words, with
+// every secret of the URL in them hidden.
+//
 // The operator's proxy. The transport cmd/vigil gives as Transport is the
 // fetcher's, with its proxy (vigil serve --proxy) and the hosts reached
 // without it (--no-proxy): every service sent to, on a client of its own,

@@ -374,9 +374,9 @@ func TestTelegramOptions(t *testing.T) {
 // failed to initialize service".
 func TestCheckSaysWhy(t *testing.T) {
 	for url, want := range map[string]string{
-		"ntfy://ntfy.example.org":     "topic is required",
-		"discord://x":                 "token missing",
-		"mattermost://mm.example.org": "arguments",
+		"ntfy://ntfy.example.org":     "the topic is missing",
+		"discord://x":                 "the webhook token is missing",
+		"mattermost://mm.example.org": "the webhook token is missing",
 		"slack://hooks.slack.com":     "token",
 	} {
 		err := Check(url)

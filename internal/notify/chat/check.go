@@ -20,18 +20,24 @@ import (
 
 // Check reads a chat URL as Notify will, without sending anything, and
 // returns why it cannot be used: the URL a user writes is checked when the
-// sentinel is saved rather than found unusable at the first change. The
+// sentinel is saved rather than found unusable at the first change. Its
+// error names the URL with its secrets hidden and the part at fault, in
+// Vigil's words (refusal.go: `chat URL "discord://***@123": the webhook
+// token is missing (discord://TOKEN@WEBHOOK_ID)`), as spec's checker
+// tells it. The
 // service builds the request it would send (dryRun), so that what it
 // checks only then (Gotify's token and priority, the webhook URL Discord
 // posts to) is checked here too.
 func Check(target string) error {
 	name := service(target)
 	if name == "smtp" {
-		return errors.New("smtp is not a chat service (write Notify By email)")
+		return refused(target, "smtp is not a chat service (write Notify By email)")
 	}
 	if name == "telegram" {
-		_, err := telegramParts(target)
-		return err
+		if _, err := telegramParts(target); err != nil {
+			return refused(target, err.Error()) // Vigil's words (telegram.go)
+		}
+		return nil
 	}
 	sr, err := router.New(nil)
 	if err != nil {
@@ -39,12 +45,12 @@ func Check(target string) error {
 	}
 	if _, err := sr.Locate(target); err != nil {
 		if why := initError(sr, name, target); errors.Is(err, router.ErrInitializeFailed) && why != nil {
-			return fmt.Errorf("%s: %w", name, why)
+			err = why
 		}
-		return err
+		return refusal(name, target, err)
 	}
 	if err := dryRun(sr, target, "Vigil checks that this URL can be used.", "Vigil"); err != nil {
-		return fmt.Errorf("%s: %s", name, redact(err, target))
+		return refusal(name, target, err)
 	}
 	return nil
 }
@@ -90,7 +96,7 @@ func dryRun(sr *router.ServiceRouter, target, text, title string) error {
 	// Shoutrrr's placeholder URLs, which its services read without the
 	// checks they give every other URL (a Slack token, an ntfy topic).
 	if u, err := url.Parse(target); err == nil && strings.EqualFold(u.User.String()+"@"+u.Host, "dummy@dummy.com") && u.Path == "" && u.RawQuery == "" {
-		return errors.New("dummy@dummy.com is Shoutrrr's placeholder, which names nothing to send to")
+		return ownWords("dummy@dummy.com is Shoutrrr's placeholder, which names nothing to send to")
 	}
 	dry := &http.Client{Transport: dryTransport{}}
 	switch s := svc.(type) {
@@ -98,7 +104,7 @@ func dryRun(sr *router.ServiceRouter, target, text, title string) error {
 		return nil
 	case *discord.Service:
 		if s.Config.JSON {
-			return errors.New("the URL's /raw sends the message as Discord's JSON payload, and Vigil's messages are text")
+			return ownWords("the URL's /raw sends the message as Discord's JSON payload, and Vigil's messages are text")
 		}
 		s.HTTPClient, s.Sleeper = dry, noSleep{}
 	case *ntfy.Service:
@@ -122,7 +128,7 @@ func dryRun(sr *router.ServiceRouter, target, text, title string) error {
 // dryTransport refuses every request with errDryRun, sending nothing,
 // once it has checked it as net/http's transport would before sending:
 // an http or https URL with a host, and header fields a request may
-// carry.
+// carry; what it refuses is a transportError, in Vigil's words.
 type dryTransport struct{}
 
 func (dryTransport) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -130,18 +136,18 @@ func (dryTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		r.Body.Close()
 	}
 	if r.URL.Scheme != "http" && r.URL.Scheme != "https" {
-		return nil, fmt.Errorf("unsupported protocol scheme %q", r.URL.Scheme)
+		return nil, transportError(fmt.Sprintf("the request would be sent by %s, not http or https (?scheme=http or https)", r.URL.Scheme))
 	}
 	if r.URL.Host == "" {
-		return nil, errors.New("no host in request URL")
+		return nil, transportError("the request would name no host")
 	}
 	for k, vs := range r.Header {
 		if !httpguts.ValidHeaderFieldName(k) {
-			return nil, fmt.Errorf("invalid header field name %q", k)
+			return nil, transportError(fmt.Sprintf("the query parameter that names a header names %q, which no header may be named", k))
 		}
 		for _, v := range vs {
 			if !httpguts.ValidHeaderFieldValue(v) {
-				return nil, fmt.Errorf("invalid header field value for %q", k)
+				return nil, transportError(fmt.Sprintf("the query parameter that sets the header %q holds a character no header may (a line break, a control character)", k))
 			}
 		}
 	}

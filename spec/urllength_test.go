@@ -14,7 +14,7 @@ func longURL(n int) string {
 }
 
 // TestURLLength: a URL longer than MaxURL, RFC 9110's 8 000 octets, a
-// page's, a site's, a scope's or a webhook's, is an error at the URL
+// page's, a site's, a scope's, a webhook's or a chat service's, is an error at the URL
 // (line:col; a site's at its word site, a contact's at its kind, as their
 // other errors) naming its length and the limit, not the URL; one of
 // 30 MB passed. One of MaxURL bytes is taken.
@@ -31,6 +31,8 @@ func TestURLLength(t *testing.T) {
 		{"site", "Create Sentinel s Using site " + longURL(MaxURL+1), 1, 25, "URL of 8001 bytes: want at most 8000"},
 		{"scope", "Create Sentinel s Using site http://a.example/ scope " + longURL(MaxURL+1), 1, 54, "site scope: URL of 8001 bytes: want at most 8000"},
 		{"webhook", "Create Sentinel s Using http://a.example/\nNotify By webhook " + longURL(MaxURL+1), 2, 11, "webhook URL of 8001 bytes: want at most 8000"},
+		{"chat", "Create Sentinel s Using http://a.example/\nNotify By ntfy" + longURL(MaxURL + 1)[len("http"):], 2, 11, "chat URL of 8001 bytes: want at most 8000"},
+		{"chat at the limit", "Create Sentinel s Using http://a.example/\nNotify By ntfy" + longURL(MaxURL)[len("http"):], 0, 0, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := NewChecker(date(2026, 6, 1, 12, 0)).Check(mustParse(t, tc.src).Sentinels[0])
@@ -58,6 +60,7 @@ func TestURLLengthJSON(t *testing.T) {
 		{"page", `{"name":"s","using":{"url":"` + long + `"}}`, "using.url: URL of 8001 bytes: want at most 8000"},
 		{"site", `{"name":"s","using":{"site":{"url":"` + long + `"}}}`, "using.site: URL of 8001 bytes: want at most 8000"},
 		{"scope", `{"name":"s","using":{"site":{"url":"http://a.example/","scope":["` + long + `"]}}}`, "using.site.scope[0]: site scope: URL of 8001 bytes: want at most 8000"},
+		{"chat", `{"name":"s","using":{"url":"http://a.example/"},"notify":[{"chat":"ntfy` + long[len("http"):] + `"}]}`, "notify[0].chat: chat URL of 8001 bytes: want at most 8000"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := DecodeSentinel([]byte(tc.doc))

@@ -182,6 +182,9 @@ func validateContact(kind ContactKind, address string, strict bool) error {
 			return fmt.Errorf("invalid webhook URL %s: %v", shown, err)
 		}
 	case Chat:
+		if n := len(strings.TrimSpace(address)); n > MaxURL && strict {
+			return fmt.Errorf("chat URL of %d bytes: want at most %d", n, MaxURL)
+		}
 		shown := quote(hidePassword(address))
 		scheme, rest, ok := strings.Cut(address, "://")
 		if !ok || !IsChatScheme(strings.ToLower(scheme)) {

@@ -12,7 +12,7 @@ import (
 // comparison, checked, and shown in errors without their passwords.
 
 // MaxURL is the longest URL, in bytes, a sentinel may watch or scope a
-// site with: RFC 9110 section 4.1 asks every sender and recipient to
+// site with, or notify (a webhook's, a chat service's): RFC 9110 section 4.1 asks every sender and recipient to
 // support URIs of at least 8 000 octets, so a longer one may be refused
 // by the server it names, and it was stored, shown and fetched whatever
 // its length (a URL of 30 MB passed vigil sentinel check). A sentinel

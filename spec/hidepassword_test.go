@@ -109,3 +109,53 @@ func TestUnparsedURLErrorsHidePassword(t *testing.T) {
 		}
 	}
 }
+
+// TestEmailErrorsKeepDisplayName: an email address written with a display
+// name (Bob: x@y.org, Bob <x@y.org>, a comment), which Vigil refuses, is
+// named as written, in the checker's error and in a message that writes
+// the clause again; a password of a URL given as an address (mailto:,
+// smtp://) is hidden. "Bob: x@y.org" was named "Bob:xxxxx@y.org", its
+// name taken for a user and the rest for a password, and a mailto: URL's
+// password was quoted; so were they where the parser found them.
+func TestEmailErrorsKeepDisplayName(t *testing.T) {
+	for _, tc := range []struct{ address, want string }{
+		{"Bob: x@y.org", "Bob: x@y.org"},
+		{"Bob Smith: x@y.org", "Bob Smith: x@y.org"},
+		{"Bob <x@y.org>", "Bob <x@y.org>"},
+		{`"Bob: x" <x@y.org>`, `"Bob: x" <x@y.org>`},
+		{"x@y.org (Bob: x)", "x@y.org (Bob: x)"},
+		{"<x@y.org>", "<x@y.org>"},
+		{"mailto:u:s3cret@y.org", "mailto:u:xxxxx@y.org"},
+		{"MailTo:u:s3cret@y.org", "MailTo:u:xxxxx@y.org"},
+		{"mailto://u:s3cret@y.org", "mailto://u:xxxxx@y.org"},
+		{"smtp://u:s3cret@h.example/?to=x@y.org", "smtp://u:xxxxx@h.example/?to=x@y.org"},
+		{"u:s3cret@h.example", "u:xxxxx@h.example"},
+	} {
+		err := ValidateContact(Email, tc.address)
+		if err == nil || strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), quote(tc.want)) {
+			t.Errorf("ValidateContact(%s): %v; want an error naming it %s", tc.address, err, quote(tc.want))
+		}
+		if got := HideAddressPassword(tc.address); got != tc.want {
+			t.Errorf("HideAddressPassword(%s) = %s, want %s", tc.address, got, tc.want)
+		}
+	}
+	// Found where a clause or "By" was expected, and written again
+	// after Notify By.
+	for _, tc := range []struct{ src, want string }{
+		{`Notify By email a@b.org "Bob: x@y.org"`, `found "Bob: x@y.org"`},
+		{`Notify "Bob: x@y.org"`, `found "Bob: x@y.org": write Notify By email "Bob: x@y.org"`},
+		{`Notify mailto:u:s3cret@y.org`, `found "mailto:u:xxxxx@y.org": write Notify By email u:xxxxx@y.org`},
+		{`Notify "u:s3cret@y.org"`, `found "u:xxxxx@y.org": write Notify By email "u:xxxxx@y.org"`},
+	} {
+		_, err := ParseSentinel("", []byte("Create Sentinel y Using http://a.example/\n"+tc.src))
+		if err == nil || strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v; want it to say %s", tc.src, err, tc.want)
+		}
+	}
+	// Written again in a message on the clause.
+	src := "Create Sentinel y Using http://a.example/\nNotify By email \"Bob: x@y.org\" email \"mailto:u:s3cret@y.org\""
+	_, err := ParseSentinel("", []byte(src))
+	if want := `write Notify By email "Bob: x@y.org", email mailto:u:xxxxx@y.org`; err == nil || strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), want) {
+		t.Errorf("ParseSentinel: %v; want it to say %s", err, want)
+	}
+}

@@ -275,15 +275,16 @@ func (p *parser) parseNotify(pos Pos) *NotifyClause {
 
 // contactsWritten returns contacts as a Notify clause writes them, for
 // a message that says to write them again: the password of a URL in
-// any of them hidden (hidePassword; an email, fax or PDA contact may
-// hold a URL too: email https://u:pw@h.example), "" for none. fits is
+// any of them hidden (shownContact; an email, fax or PDA contact may
+// hold a URL too: email https://u:pw@h.example), an email address's
+// display name kept, "" for none. fits is
 // false when they are longer than a message quotes (2*maxQuoted), as
 // byMissing cuts its list: the message does not write them then.
 func contactsWritten(contacts []*Contact) (text string, fits bool) {
 	all := make([]string, len(contacts))
 	for i, c := range contacts {
 		shown := *c
-		shown.Address = hidePassword(c.Address)
+		shown.Address = shownContact(c)
 		all[i] = Print(&shown)
 	}
 	text = strings.Join(all, ", ")

@@ -416,10 +416,10 @@ func (p *parser) bareContact() string {
 	case len(v) > len("mailto:") && strings.EqualFold(v[:len("mailto:")], "mailto:"):
 		// mailto:me@example.org, as a link writes an address.
 		if t, ok := scanOne(v[len("mailto:"):]); ok && t == WORD {
-			return "email " + short(v[len("mailto:"):])
+			return "email " + short(HideAddressPassword(v[len("mailto:"):]))
 		}
 	case strings.Contains(v, "@") && p.tok != IDENT:
-		return "email " + shortCode(p.lit)
+		return "email " + shortCode(HideAddressPassword(p.lit))
 	}
 	return ""
 }

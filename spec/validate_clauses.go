@@ -103,7 +103,7 @@ func (v *validator) notify(n *NotifyClause) {
 		}
 		k := contactKey(c)
 		if first, ok := seen[k]; ok {
-			msg := "duplicate contact " + hidePassword(c.Address)
+			msg := "duplicate contact " + shownContact(c)
 			if v.stored && !strings.EqualFold(first.Address, c.Address) {
 				// Stored before webhook URLs were compared in their
 				// normal form: loaded as it ran, warned.
@@ -124,6 +124,17 @@ func (v *validator) notify(n *NotifyClause) {
 	}
 }
 
+// shownContact returns the address of c for a message: an email address
+// as written, a password of a URL given as one hidden
+// (HideAddressPassword), any other contact's URL with its password hidden
+// (hidePassword).
+func shownContact(c *Contact) string {
+	if c.Kind == Email {
+		return HideAddressPassword(c.Address)
+	}
+	return hidePassword(c.Address)
+}
+
 // ValidateContact reports whether address is a valid destination for a
 // contact of the given kind: a plain email address, an http(s) webhook URL,
 // or a URL of a supported chat service. Fax and PDA, which the seed names,
@@ -140,14 +151,11 @@ func validateContact(kind ContactKind, address string, strict bool) error {
 	switch kind {
 	case Email:
 		a, err := mail.ParseAddress(address)
-		// Named with the password of a URL given as an address hidden
-		// (email https://u:pw@h.example), as a webhook's is below; an
-		// address refused for its form alone ("x:y"@h.example, a
-		// quoted local part) as written: its colon is no URL's.
-		shown := address
-		if err != nil || a.Name != "" || strings.Contains(address, "://") {
-			shown = hidePassword(address)
-		}
+		// Named as written, a display name and all (Bob: x@y.org), with
+		// the password of a URL given as an address hidden (email
+		// https://u:pw@h.example, mailto:u:pw@y.org), as a webhook's
+		// is below: HideAddressPassword.
+		shown := HideAddressPassword(address)
 		if err != nil || a.Address != address || a.Name != "" {
 			return fmt.Errorf("invalid email address %s", quote(shown))
 		}

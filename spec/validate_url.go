@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // URLs as a sentinel may name them: normalised for storage and
@@ -302,4 +303,40 @@ func checkSpace(raw string) error {
 		what = fmt.Sprintf("a space (%U)", r)
 	}
 	return fmt.Errorf("%s after %s (a URL holds none: write %%20 for a space in its path or query)", what, quote(hidePassword(raw[:i])))
+}
+
+// HideAddressPassword returns address, an email contact as written, for a
+// message: as written, but for the password of a URL given as an address
+// (smtp://u:pw@h.example, mailto:u:pw@y.org, u:pw@h.example), written
+// "xxxxx" as the checker's messages hide a URL's (its rule is
+// vigil.RedactURL's). A display name, a comment or a quoted local part is
+// no URL's user information, which holds no space and no quote, and is
+// kept as written: "Bob: x@y.org" is named so, where the rule for URLs
+// read "Bob" as a user and " x" as a password ("Bob:xxxxx@y.org"), and
+// so is `"x:y"@y.org`. Unlike a URL's rule, a mailto: URL's password is
+// hidden: an address's local part holds no unquoted colon.
+func HideAddressPassword(address string) string {
+	if strings.Contains(address, "://") || strings.HasPrefix(address, "//") {
+		return hidePassword(address)
+	}
+	prefix, rest := "", address
+	if len(address) >= len("mailto:") && strings.EqualFold(address[:len("mailto:")], "mailto:") {
+		prefix, rest = address[:len("mailto:")], address[len("mailto:"):]
+	}
+	at := strings.LastIndexByte(rest, '@')
+	if at < 0 || strings.Count(rest[:at], `"`) >= 2 {
+		// No user information, or a quoted local part or display
+		// name before the "@" ("x:y"@y.org, "Bob: x" <x@y.org>); a
+		// quote alone is a quoted string's, or the sentinel file's,
+		// that opens before a password ("u:pw@y.org").
+		return address
+	}
+	// The user information, if any, is the word before the "@": a
+	// display name stands before it, apart.
+	i := 0
+	if sp := strings.LastIndexFunc(rest[:at], unicode.IsSpace); sp >= 0 {
+		_, n := utf8.DecodeRuneInString(rest[sp:])
+		i = sp + n
+	}
+	return prefix + rest[:i] + strings.TrimPrefix(hidePassword("//"+rest[i:]), "//")
 }

@@ -15,6 +15,7 @@ import (
 	gomail "github.com/wneessen/go-mail"
 
 	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/spec"
 )
 
 // TLS is how the connection to the relay is secured.
@@ -96,7 +97,9 @@ func (n *Notifier) Relay() string {
 // Notify implements vigil.Notifier.
 func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) error {
 	if _, err := mail.ParseAddress(target); err != nil {
-		return vigil.Errorf(vigil.EINVALID, "email: recipient %q: %v", target, err)
+		// Named as written, with the password of a URL given as an
+		// address hidden, as the checker names it.
+		return vigil.Errorf(vigil.EINVALID, "email: recipient %q: %v", spec.HideAddressPassword(target), err)
 	}
 	msg := gomail.NewMsg()
 	if err := msg.From(n.opt.From); err != nil {
@@ -138,7 +141,7 @@ func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) 
 		return vigil.Errorf(vigil.EINVALID, "email: client: %v", err)
 	}
 	if err := c.DialAndSendWithContext(ctx, msg); err != nil {
-		return fmt.Errorf("email to %s via %s:%d: %w", target, n.opt.Host, n.opt.Port, err)
+		return fmt.Errorf("email to %s via %s:%d: %w", spec.HideAddressPassword(target), n.opt.Host, n.opt.Port, err)
 	}
 	return nil
 }

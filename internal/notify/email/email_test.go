@@ -164,3 +164,22 @@ func TestTLSKnown(t *testing.T) {
 		}
 	}
 }
+
+// TestRecipientErrorsNameAddress: a recipient refused is named as
+// written, a display name and all, with the password of a URL given as
+// an address hidden (spec.HideAddressPassword, the checker's rule); the
+// password of smtp://u:pw@h and mailto:u:pw@h was quoted.
+func TestRecipientErrorsNameAddress(t *testing.T) {
+	n, _ := New(Options{Host: "127.0.0.1", Port: 9, From: "vigil@example.test", TLS: TLSNone, Timeout: time.Second})
+	m := &vigil.Message{Subject: "x", Text: "x"}
+	for _, tc := range []struct{ target, want string }{
+		{"Bob: x@y.org", `"Bob: x@y.org"`},
+		{"smtp://u:s3cret@h.example/?to=x@y.org", `"smtp://u:xxxxx@h.example/?to=x@y.org"`},
+		{"mailto:u:s3cret@y.org", `"mailto:u:xxxxx@y.org"`},
+	} {
+		err := n.Notify(context.Background(), tc.target, m)
+		if vigil.ErrorCode(err) != vigil.EINVALID || strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), "recipient "+tc.want) {
+			t.Errorf("Notify(%s): %v; want a permanent error naming recipient %s", tc.target, err, tc.want)
+		}
+	}
+}

@@ -120,6 +120,24 @@ func TestSentinelCheck(t *testing.T) {
 			t.Errorf("exit %d\nstdout %.300q\nwant   %q", code, out, want)
 		}
 	})
+	// A chat URL the library refuses is told in Vigil's words, its token
+	// hidden, where the library's were shown with the token in them; a
+	// chat URL longer than spec.MaxURL is refused naming its length; an
+	// email address with a display name is named as written, where
+	// "Bob: x@y.org" was named "Bob:xxxxx@y.org".
+	t.Run("notify contacts", func(t *testing.T) {
+		long := "ntfy://a.example/" + strings.Repeat("a", 8000)
+		f := writeFile(t, dir, "contacts.ssl", "Create Sentinel s Using http://a.example/\n"+
+			"Notify By ntfy://ntfy.example.org/tpc?token=tk1S3CRET, \""+long+"\", email \"Bob: x@y.org\", email \"mailto:u:s3cret@y.org\"\n")
+		code, out, _ := runVigil(t, "", "sentinel", "check", f)
+		want := f + `:2:11: chat URL "ntfy://ntfy.example.org/***?token=***": ntfy takes no query parameter "token" (it takes actions, at, attach, cache, click, delay, disabletls, disabletlsverification, email, filename, firebase, icon, in, priority, scheme, tags, title)` + "\n" +
+			f + fmt.Sprintf(":2:56: chat URL of %d bytes: want at most 8000\n", len(long)) +
+			f + `:2:8077: invalid email address "Bob: x@y.org"` + "\n" +
+			f + `:2:8099: invalid email address "mailto:u:xxxxx@y.org"` + "\n"
+		if code != exitChanged || out != want || strings.Contains(out, "S3CRET") || strings.Contains(out, "s3cret") {
+			t.Errorf("exit %d\nstdout %.2000q\nwant   %q", code, out, want)
+		}
+	})
 	t.Run("lapsed start", func(t *testing.T) {
 		code, out, _ := runVigil(t, "", "sentinel", "check", "-now", "2003-06-01T12:00:00Z", good)
 		if code != exitChanged || !strings.Contains(out, good+":5:6: From 12/02/2002 has passed (12/02/2002 00:00 UTC is before now, 06/01/2003 12:00 UTC): write a later time, or From Now to start at once") {

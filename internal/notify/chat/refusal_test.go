@@ -2,6 +2,7 @@ package chat
 
 import (
 	"errors"
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -79,4 +80,43 @@ func TestRefusalFallback(t *testing.T) {
 			t.Errorf("%q shows in %s", s, got)
 		}
 	}
+}
+
+// FuzzRefusalHidesSecrets: whatever the URL and the library's words,
+// refusal does not panic, and quotes neither the URL's password nor a
+// token= value, in the URL it shows or in the words it keeps, but where
+// the host it shows holds them.
+func FuzzRefusalHidesSecrets(f *testing.F) {
+	f.Add("ntfy://bob:pw9@ntfy.example.org/tpc?token=tk1", `topic "tpc" for bob:pw9 token tk1`)
+	f.Add("discord://SeCrEt@123/raw", "setting config URL: SeCrEt")
+	f.Add("gotify://h.example/AbC?token=x&password=", "invalid gotify token: \"AbC\"")
+	f.Add("slack://hook:a/b@webhook", "post https://hooks.slack.com/services/a/b: a/b")
+	f.Add("mattermost://h.example/%zz", "%zz")
+	f.Add("ntfy://u:p4ssw@h.example/t", "p4ssw")
+	f.Fuzz(func(t *testing.T, target, words string) {
+		got := refusal("ntfy", target, errors.New(words)).Error()
+		u, err := url.Parse(target)
+		if err != nil {
+			return
+		}
+		var secrets []string
+		if p, ok := u.User.Password(); ok {
+			secrets = append(secrets, p)
+		}
+		if tk := u.Query().Get("token"); tk != "" && u.Query().Has("token") && len(u.Query()["token"]) == 1 {
+			secrets = append(secrets, tk)
+		}
+		shown := shownURL(target)
+		for _, s := range secrets {
+			if len(s) < 3 || strings.ContainsAny(s, "*/?#&=@: \"") || strings.Contains(strings.ToLower(u.Host), strings.ToLower(s)) {
+				continue // too short to tell from the words around it
+			}
+			if strings.Contains(shown, s) {
+				t.Errorf("shownURL(%q) = %q shows %q", target, shown, s)
+			}
+			if words == s && strings.HasSuffix(got, ": "+s) {
+				t.Errorf("refusal(%q, %q) = %q: the library's words quote it", target, words, got)
+			}
+		}
+	})
 }

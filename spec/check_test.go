@@ -346,7 +346,7 @@ func TestDuration(t *testing.T) {
 		{Duration{2, Hour}, 2 * time.Hour, true, date(2003, 1, 31, 2, 0)},
 		{Duration{1, Day}, 24 * time.Hour, true, date(2003, 2, 1, 0, 0)},
 		{Duration{1, Week}, 7 * 24 * time.Hour, true, date(2003, 2, 7, 0, 0)},
-		{Duration{1, Month}, 0, false, date(2003, 3, 3, 0, 0)}, // Jan 31 + 1 month, normalised as time.AddDate does
+		{Duration{1, Month}, 0, false, date(2003, 2, 28, 0, 0)}, // Jan 31 + 1 month: the last day of February, where time.AddDate gives Mar 3
 	}
 	for _, tt := range tests {
 		std, ok := tt.d.Std()

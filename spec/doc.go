@@ -343,6 +343,19 @@
 //     (the note's V14 case stays an error). Plural units are accepted,
 //     and the canonical form writes them as English does ("2 hours", "1
 //     hour") where the seed writes "2 hour", which still reads.
+//   - A month added to a day the month reached does not have is that
+//     month's last day, as calendars and cron-like tools count (Jan 31 +
+//     1 month is Feb 28, Feb 29 in a leap year), where Vigil normalised it
+//     as time.AddDate does, into the next month (Mar 3). A digest of Every
+//     n months counts its periods from the first one's start (Jan 31, Feb
+//     28, Mar 31), not from the last period's end. A time already resolved
+//     and stored keeps its instant and is not migrated: the Checked.Start
+//     or End of From or To Now + 1 month, or a date plus months, saved
+//     before the rule (an edit that writes the clause the same keeps it
+//     too), and a digest period already open, whose end stays where it
+//     was and whose next periods count months from that end. A start(s) or
+//     end(s) with month offsets is resolved when it is read, and follows
+//     the rule from then on.
 //   - "during(s)" may take offsets; it then means Now + offset while s is
 //     active.
 //   - "during(s)" asks whether s is active from its status when s has one;

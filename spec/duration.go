@@ -102,12 +102,19 @@ func (d Duration) fitsStd() bool {
 	return ok
 }
 
-// AddTo returns t + d: calendar arithmetic (as time.AddDate) for days,
-// weeks and months, which keep t's clock in t's location, exact arithmetic
-// for the other units. A clock the day reached skips, on the day
-// daylight-saving time begins, is the first instant after the gap, and a
-// clock it shows twice is the first of the two (localTime). Huge counts
-// saturate at roughly ±292 years instead of wrapping around.
+// AddTo returns t + d: calendar arithmetic for days, weeks and months,
+// which keep t's clock in t's location, exact arithmetic for the other
+// units. A month added to a day its month has but the month reached does
+// not is the last day of that month, as calendars and cron-like tools
+// count (addMonths): Jan 31 + 1 month is Feb 28 (Feb 29 in a leap year),
+// where time.AddDate goes on to Mar 3. A clock the day reached skips, on
+// the day daylight-saving time begins, is the first instant after the
+// gap, and a clock it shows twice is the first of the two (localTime).
+// Huge counts saturate at roughly ±292 years instead of wrapping around.
+//
+// Months added one at a time drift to the shortest day they meet (Jan
+// 31, Feb 28, Mar 28): a schedule that recurs every n months adds k×n
+// months to its first time, not n months to the last.
 func (d Duration) AddTo(t time.Time) time.Time {
 	const maxCalendar = 1 << 20 // days; about 2870 years
 	switch d.Unit {
@@ -123,7 +130,7 @@ func (d Duration) AddTo(t time.Time) time.Time {
 		y, mo, day := t.Date()
 		h, mi, sec := t.Clock()
 		if d.Unit == Month {
-			mo += time.Month(n)
+			y, mo, day = addMonths(y, mo, day, n)
 		} else {
 			day += int(n * mult)
 		}
@@ -138,6 +145,26 @@ func (d Duration) AddTo(t time.Time) time.Time {
 		}
 	}
 	return t.Add(std)
+}
+
+// addMonths returns the date n months after year y, month m, day day (n
+// months before it for a negative n), the day clamped to the last of the
+// month reached: Jan 31 + 1 month is Feb 28, or Feb 29 in a leap year,
+// and Mar 31 - 1 month the same. m is in 1..12 and day in 1..31, as
+// time.Time.Date returns them.
+func addMonths(y int, m time.Month, day int, n int64) (int, time.Month, int) {
+	total := int64(y)*12 + int64(m-1) + n
+	ny, nm := total/12, total%12
+	if nm < 0 {
+		ny, nm = ny-1, nm+12
+	}
+	mo := time.Month(nm + 1)
+	return int(ny), mo, min(day, daysIn(int(ny), mo))
+}
+
+// daysIn returns the number of days of month m of year y (28 to 31).
+func daysIn(y int, m time.Month) int {
+	return time.Date(y, m+1, 0, 0, 0, 0, 0, time.UTC).Day()
 }
 
 // AddIn returns t + d on loc's clocks (UTC if loc is nil): AddTo of t

@@ -117,6 +117,12 @@
 // (pairEval.deltaJSON, vigil.MessageItem.DeltaReading), in a digest as
 // told alone: a digest to a webhook gives each change the delta between
 // its versions, read again (digestDeltas).
+//
+// The periods of a digest of Every n months end k×n months after the
+// first began, in the owner's zone, each on the first one's day or the
+// month's last (nextDigestDue, state.DigestFrom): Jan 31, Feb 28, Mar 31.
+// They were 31 days long. A period opened before the first's start was
+// kept ends where it was set to, and the next ones count from its end.
 // Sentinels watching one site query (start URL, scope, match, depth,
 // pages, order) share its crawl (sitecrawl.go): a check waits for the
 // crawl in flight (within its own lease) or takes one that ended less

@@ -145,12 +145,16 @@ func (m *Monitor) digest(ctx context.Context, j *job, now time.Time) {
 		// Closed once sent: a store that cannot be read now is read
 		// again at the next check.
 		if !st.DigestDue.IsZero() && m.sendDigest(ctx, j, now) {
-			st.DigestSince, st.DigestDue = time.Time{}, time.Time{}
+			st.DigestSince, st.DigestDue, st.DigestFrom = time.Time{}, time.Time{}, time.Time{}
 		}
 		return
 	}
 	if st.DigestDue.IsZero() {
-		st.DigestSince, st.DigestDue = now, now.Add(j.plan.every)
+		st.DigestSince, st.DigestDue, st.DigestFrom = now, now.Add(j.plan.every), time.Time{}
+		if iv := j.plan.months; !iv.IsZero() {
+			st.DigestFrom = now
+			st.DigestDue = iv.AddIn(now, j.location())
+		}
 		return
 	}
 	if now.Before(st.DigestDue) {
@@ -159,8 +163,40 @@ func (m *Monitor) digest(ctx context.Context, j *job, now time.Time) {
 	if !m.sendDigest(ctx, j, now) {
 		return // tried again at the next check
 	}
-	for !st.DigestDue.After(now) {
-		st.DigestDue = st.DigestDue.Add(j.plan.every)
+	st.DigestDue, st.DigestFrom = nextDigestDue(st.DigestDue, st.DigestFrom, j.plan, now, j.location())
+}
+
+// nextDigestDue returns the end of the digest period open at now, the
+// first after due, the end of the last, and the start of the first
+// period it counts months from. A fixed period adds every to due. Every
+// n months counts k×n months from the first period's start, from: Every
+// 1 month from Jan 31 ends on Feb 28, Mar 31, Apr 30, where months added
+// to the last end stayed on the 28th. A state with no start (one saved
+// before it was kept, or by a fixed period since edited to months)
+// counts from due: the period already open ends where it was set to.
+func nextDigestDue(due, from time.Time, p *plan, now time.Time, loc *time.Location) (next, first time.Time) {
+	iv := p.months
+	if iv.IsZero() {
+		for !due.After(now) {
+			due = due.Add(p.every)
+		}
+		return due, time.Time{}
+	}
+	if from.IsZero() || from.After(due) {
+		from = due
+	}
+	// Skip the periods that end before now in one step (a sentinel
+	// paused for years), then step to the first after it.
+	fy, fm, _ := from.In(loc).Date()
+	ny, nm, _ := now.In(loc).Date()
+	k := ((int64(ny)*12 + int64(nm)) - (int64(fy)*12 + int64(fm))) / iv.N
+	k = max(k-1, 1)
+	for {
+		next = spec.Duration{N: k * iv.N, Unit: spec.Month}.AddIn(from, loc)
+		if next.After(now) && next.After(due) {
+			return next, from
+		}
+		k++
 	}
 }
 
@@ -173,7 +209,7 @@ func (m *Monitor) endDigest(ctx context.Context, j *job, now time.Time) bool {
 		return true
 	}
 	if m.sendDigest(ctx, j, now) {
-		j.st.DigestSince, j.st.DigestDue = time.Time{}, time.Time{}
+		j.st.DigestSince, j.st.DigestDue, j.st.DigestFrom = time.Time{}, time.Time{}, time.Time{}
 		j.rec.State = j.st.encode()
 		return true
 	}

@@ -37,6 +37,11 @@ type plan struct {
 	compare  intent.Compare
 	mode     spec.NotifyMode
 	every    time.Duration // Periodic
+	// months is the period of Every n months (zero for a fixed one): its
+	// periods end n, 2n, 3n months after the first began
+	// (state.DigestFrom), each on the day of that month the first began
+	// on or the month's last, which every, 31 days a month, is not.
+	months   spec.Duration
 	contacts []*spec.Contact
 	lifespan schedule.Lifespan
 	// site is the site watched, when the sentinel watches one (site.go);
@@ -172,6 +177,9 @@ func decodePlan(s *vigil.Sentinel) (*plan, error) {
 				p.every = d
 			} else {
 				p.every = e.Interval.AddTo(time.Time{}).Sub(time.Time{})
+				if e.Interval.Unit == spec.Month && e.Interval.N > 0 {
+					p.months = e.Interval.Duration
+				}
 			}
 		}
 		if p.mode == spec.Periodic && p.every <= 0 {

@@ -345,9 +345,16 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 		err = fmt.Errorf("%s: %w", inputName(fs.Arg(1)), err)
 		// An XID-map longer than any version's, refused before it was
 		// expanded: the document is not the delta's.
+		// A delta given as the document (patch D1 D2) is said so here
+		// too: a delta of a large document maps more XIDs than the file
+		// of another has nodes.
 		var se *delta.MapSizeError
 		if errors.As(err, &se) {
-			return exitError, fmt.Errorf("the delta does not fit %s: %w (%s)", inputName(fs.Arg(0)), err, patchFits(*reverse))
+			hint := patchFits(*reverse)
+			if h, ok := deltaAsDoc(fs.Arg(0), b); ok {
+				hint = h
+			}
+			return exitError, fmt.Errorf("the delta does not fit %s: %w (%s)", inputName(fs.Arg(0)), err, hint)
 		}
 		// The likeliest slip: the arguments swapped.
 		if _, _, notDelta := decodeDeltas(b); notDelta == nil {
@@ -397,9 +404,8 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 				if *reverse {
 					hint = inputName(fs.Arg(0)) + " is the version the delta starts from: without --reverse, patch applies the delta to it"
 				}
-			} else if _, _, notDelta := decodeDeltas(b); notDelta == nil {
-				// The slip of chaining deltas with patch.
-				hint = inputName(fs.Arg(0)) + " is a delta, not a document: the arguments are DOC DELTA; vigil compose joins deltas"
+			} else if h, ok := deltaAsDoc(fs.Arg(0), b); ok {
+				hint = h
 			}
 			return exitError, fmt.Errorf("the delta does not fit %s: %w (%s)", inputName(fs.Arg(0)), err, hint)
 		}
@@ -768,4 +774,22 @@ func patchFits(reverse bool) string {
 		return "--reverse undoes a delta on the version it leads to, parsed with the same --whitespace and --parse"
 	}
 	return "a delta fits the version it was computed from, parsed with the same --whitespace and --parse"
+}
+
+// deltaAsDocMaxXIDs bounds the XID-maps deltaAsDoc expands: a delta
+// whose maps list more is taken for one without them being expanded, so
+// that a DOC of a hundred bytes whose maps read (1-60000000) is not 500 MB
+// to tell apart.
+const deltaAsDocMaxXIDs = 1 << 20
+
+// deltaAsDoc returns the hint for a DOC that is itself a delta, the slip
+// of chaining deltas with patch (patch D1 D2), and whether the file named
+// name, read as b, is one.
+func deltaAsDoc(name string, b []byte) (string, bool) {
+	_, _, notDelta := decodeDeltasWithin(b, delta.Limits{MaxNodes: deltaAsDocMaxXIDs})
+	var se *delta.MapSizeError
+	if notDelta != nil && !errors.As(notDelta, &se) {
+		return "", false
+	}
+	return inputName(name) + " is a delta, not a document: the arguments are DOC DELTA; vigil compose joins deltas", true
 }

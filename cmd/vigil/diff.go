@@ -333,9 +333,8 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 	}
 	// No version the deltas lead to, or undo back to, has more nodes than
 	// the document and every node their contents hold, a byte of the file
-	// each at least: an XID-map past that is refused before it is
-	// expanded, so that a short delta whose maps read (1-60000000) is not
-	// 500 MB.
+	// each at least: an XID-map past that is refused as the delta is read,
+	// naming its length and the document's.
 	nodes := 0
 	if doc.Root != nil {
 		tree.PostOrder(doc.Root, func(*tree.Node) { nodes++ })
@@ -343,11 +342,10 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 	ds, _, err := decodeDeltasWithin(raw, delta.Limits{MaxNodes: nodes + len(raw)})
 	if err != nil {
 		err = fmt.Errorf("%s: %w", inputName(fs.Arg(1)), err)
-		// An XID-map longer than any version's, refused before it was
-		// expanded: the document is not the delta's.
-		// A delta given as the document (patch D1 D2) is said so here
-		// too: a delta of a large document maps more XIDs than the file
-		// of another has nodes.
+		// An XID-map longer than any version's: the document is not the
+		// delta's. A delta given as the document (patch D1 D2) is said so
+		// here too: a delta of a large document maps more XIDs than the
+		// file of another has nodes.
 		var se *delta.MapSizeError
 		if errors.As(err, &se) {
 			hint := patchFits(*reverse)
@@ -776,19 +774,13 @@ func patchFits(reverse bool) string {
 	return "a delta fits the version it was computed from, parsed with the same --whitespace and --parse"
 }
 
-// deltaAsDocMaxXIDs bounds the XID-maps deltaAsDoc expands: a delta
-// whose maps list more is taken for one without them being expanded, so
-// that a DOC of a hundred bytes whose maps read (1-60000000) is not 500 MB
-// to tell apart.
-const deltaAsDocMaxXIDs = 1 << 20
-
 // deltaAsDoc returns the hint for a DOC that is itself a delta, the slip
 // of chaining deltas with patch (patch D1 D2), and whether the file named
-// name, read as b, is one.
+// name, read as b, is one. A delta's version maps are never expanded, so
+// a DOC of a hundred bytes whose maps read (1-60000000) costs nothing to
+// tell apart.
 func deltaAsDoc(name string, b []byte) (string, bool) {
-	_, _, notDelta := decodeDeltasWithin(b, delta.Limits{MaxNodes: deltaAsDocMaxXIDs})
-	var se *delta.MapSizeError
-	if notDelta != nil && !errors.As(notDelta, &se) {
+	if _, _, notDelta := decodeDeltas(b); notDelta != nil {
 		return "", false
 	}
 	return inputName(name) + " is a delta, not a document: the arguments are DOC DELTA; vigil compose joins deltas", true

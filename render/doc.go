@@ -49,10 +49,32 @@
 //     in the side-by-side view).
 //   - A view that shortens a long text (the text view, a changed
 //     attribute's values, vigil diff's summary) cuts it at the edge of a
-//     character as a reader sees it (ClusterCut, an approximation of
-//     Unicode's grapheme clusters): never between a letter and its accent,
-//     an emoji and its skin tone or ZWJ sequence, or the two halves of a
-//     flag.
+//     character as a reader sees it: between two extended grapheme
+//     clusters of Unicode's UAX #29 (rules GB3 to GB13; ClusterBoundary,
+//     ClusterCut), never between CR and LF, inside a Hangul syllable,
+//     between a letter and its accents, inside an Indic conjunct (क्ष), an
+//     emoji and its skin tone or ZWJ sequence, or the two halves of a
+//     flag. The package takes no dependency for it, and where the
+//     standard library (Unicode 15.0 in Go 1.26) has no table, one is
+//     written by hand: Extended_Pictographic from emoji-data.txt of
+//     Unicode 15.0 (the blocks kept for future emoji included), the
+//     Indic_Conjunct_Break consonants and linkers of Unicode 15.1's
+//     DerivedCoreProperties.txt for GB9c, Hangul syllable types from the
+//     jamo and syllable ranges, Prepend letters and the SpacingMark
+//     exceptions from UAX #29 and GraphemeBreakProperty.txt. Two
+//     approximations remain: Indic_Conjunct_Break=Extend is taken as every
+//     Extend or ZWJ that is not a linker (Unicode 15.1 leaves out the
+//     marks of combining class 0, for which the standard library has no
+//     table), and characters that later Unicode versions assign are
+//     classed as unassigned ones are.
+//   - A cut looks at most MaxClusterRunes (1 024) runes each way and
+//     reads each at most twice, so it costs the same on any text: a
+//     longer cluster (a letter under more than a thousand marks) is cut
+//     where asked, and in a run of more than MaxClusterRunes regional
+//     indicators or marks, a place whose side of a flag, an emoji ZWJ
+//     sequence or a conjunct depends on where the run starts is passed
+//     over. ClusterBoundary alone reads back to the start of such a run
+//     and is exact.
 //   - The text view shows a subtree by its texts joined as a reader reads
 //     them (markup.JoinTexts, which vigil diff's summary shares): texts of
 //     different elements apart, a word split by inline HTML markup whole.

@@ -257,11 +257,13 @@ func snippet(n *tree.Node, html bool) string { return clip(flatText(n, html)) }
 // clipRunes is how many characters of a text clip keeps.
 const clipRunes = 60
 
-// clip cuts a text to clipRunes characters, at the end of a character as
-// a reader sees it (render.ClusterCut, as the other views cut).
+// clip cuts a text to at most clipRunes characters, "..." the last three,
+// at the end of a character as a reader sees it (render.ClusterCutBefore:
+// ClusterCut would keep a cluster that ends past the limit, as long as
+// render.MaxClusterRunes).
 func clip(text string) string {
 	if r := []rune(text); len(r) > clipRunes {
-		text = string(r[:render.ClusterCut(r, clipRunes-3)]) + "..."
+		text = string(r[:render.ClusterCutBefore(r, clipRunes-3)]) + "..."
 	}
 	return text
 }
@@ -269,7 +271,7 @@ func clip(text string) string {
 // contrast returns a text before and after a change, each clipped as
 // snippet clips it but from a little before the first character where they
 // differ (at the start of a character as a reader sees it,
-// render.ClusterCut): a change past the first sixty characters would
+// render.ClusterCutBefore): a change past the first sixty characters would
 // otherwise show the same text twice.
 func contrast(before, after string) (string, string) {
 	a, b := []rune(before), []rune(after)
@@ -278,9 +280,12 @@ func contrast(before, after string) (string, string) {
 		k++
 	}
 	if k > 40 {
-		// From the start of a character as a reader sees it; a and b
-		// are alike up to k, so ClusterCut finds the same place in both.
-		from := render.ClusterCut(a, k-20)
+		// From the start of a character as a reader sees it, at or
+		// before k-20: whether a place is a boundary depends on the
+		// text up to it, and a and b are alike up to k, so the place is
+		// one in both. ClusterCut, which looks after k-20 in a cluster
+		// longer than render.MaxClusterRunes, could pass the end of b.
+		from := render.ClusterCutBefore(a, k-20)
 		a = append([]rune("..."), a[from:]...)
 		b = append([]rune("..."), b[from:]...)
 	}

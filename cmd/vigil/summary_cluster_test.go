@@ -3,6 +3,7 @@ package main
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestSummaryClipsAtCharacters: a summary cuts a long text where a reader
@@ -53,5 +54,31 @@ func TestSummaryUpdateKeepsSkinTone(t *testing.T) {
 	want := `update  /r[1]/p[1]/text()[1]: "...` + strings.Repeat("👍🏽", 11) + `" -> "...` + strings.Repeat("👍🏽", 10) + `👍🏿"`
 	if code != exitChanged || !strings.Contains(out, "\n"+want+"\n") {
 		t.Errorf("exit %d %s\n%s\nwant the line %s", code, errOut, out, want)
+	}
+}
+
+// TestSummaryClipsUnderTheLimit: a summary's text is never longer than
+// clipRunes characters, and a cut inside a cluster longer than
+// render.MaxClusterRunes ends before it; ClusterCut looked past the
+// cluster, past the end of the shorter text, and panicked.
+func TestSummaryClipsUnderTheLimit(t *testing.T) {
+	marks := strings.Repeat("\u0301", 1100) // more than render.MaxClusterRunes
+	for _, tc := range []struct{ name, old, new string }{
+		{"a long cluster, the new text ending inside it", "a" + marks + "Z", "a" + marks[:2*1090]},
+		{"a long cluster, the old text ending inside it", "a" + marks[:2*1090], "a" + marks + "Z"},
+		{"a long cluster at the start", "a" + marks + "x", "b"},
+		{"a long cluster at the end", strings.Repeat("x", 50) + "a" + marks, "b"},
+		{"flags", strings.Repeat("🇫🇷", 100) + "x", strings.Repeat("🇫🇷", 100) + "y"},
+		{"a conjunct at the limit", strings.Repeat("x", 56) + "\u0915\u094d\u0937", "b"},
+	} {
+		a, b := contrast(tc.old, tc.new)
+		for _, s := range []string{a, b} {
+			if n := utf8.RuneCountInString(s); n > clipRunes {
+				t.Errorf("%s: %.40q has %d characters, more than %d", tc.name, s, n, clipRunes)
+			}
+		}
+	}
+	if got, want := clip(strings.Repeat("x", 55)+"\u0915\u094d\u0937yzw"), strings.Repeat("x", 55)+"..."; got != want {
+		t.Errorf("a conjunct at the limit: clip = %q, want %q", got, want)
 	}
 }

@@ -92,6 +92,10 @@ func TestSubjectClipsAtClusters(t *testing.T) {
 		{"middle, accent at the front", "ab" + "e\u0301" + "cdefgh", 7, clipMiddle, "ab…fgh"},
 		{"middle, skin tone at the back", "abcd👍🏽xy", 6, clipMiddle, "ab…xy"},
 		{"middle, flag at the back", "abcd🇫🇷🇩🇪", 6, clipMiddle, "ab…🇩🇪"},
+		{"conjunct", "ab\u0915\u094d\u0937cd", 4, clip, "ab…"},
+		{"Hangul in jamo", "a\u1100\u1161\u11a8b", 3, clip, "a…"},
+		{"a letter under dozens of marks", "a" + strings.Repeat("\u0301", 40) + "b", 10, clip, "…"},
+		{"middle, a letter under dozens of marks at the back", "abcd" + "a" + strings.Repeat("\u0301", 40), 8, clipMiddle, "abc…"},
 	} {
 		got := tc.clip(tc.in, tc.n)
 		if got != tc.want || len([]rune(got)) > tc.n {

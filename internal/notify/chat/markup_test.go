@@ -142,6 +142,8 @@ func TestClip(t *testing.T) {
 		{"flag whole", "ntfy", "a🇫🇷🇩🇪", 3, "a…"},
 		{"between flags", "ntfy", "a🇫🇷🇩🇪", 4, "a🇫🇷…"},
 		{"escape whole before a cluster", "discord", `ab \\e` + "\u0301x", 6, `ab \\…`},
+		{"conjunct whole", "ntfy", "ab\u0915\u094d\u0937c", 5, "ab…"},
+		{"a letter under dozens of marks whole", "ntfy", "ab" + "a" + strings.Repeat("\u0301", 40), 10, "ab…"},
 	} {
 		if got := clip(tt.service, tt.in, tt.limit); got != tt.want {
 			t.Errorf("%s: clip(%q, %q, %d) = %q, want %q", tt.name, tt.service, tt.in, tt.limit, got, tt.want)
@@ -164,6 +166,8 @@ func TestClipUTF16Clusters(t *testing.T) {
 		{"flag whole", "a🇫🇷🇩🇪", 5, "a…"},
 		{"between flags", "a🇫🇷🇩🇪", 6, "a🇫🇷…"},
 		{"invalid bytes count as one, dropped", "a\xff\xffe\u0301x", 5, "a…"},
+		{"conjunct whole", "ab\u0915\u094d\u0937c", 5, "ab…"},
+		{"Hangul in jamo whole", "a\u1100\u1161\u11a8b", 4, "a…"},
 	} {
 		if got := clipUTF16(tc.in, tc.max); got != tc.want {
 			t.Errorf("%s: clipUTF16(%+q, %d) = %+q, want %+q", tc.name, tc.in, tc.max, got, tc.want)

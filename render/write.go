@@ -630,16 +630,25 @@ func lineText(n *tree.Node, html bool) string {
 }
 
 // textPrefix gathers the start of a text until it holds more than
-// lineRunes+MaxClusterRunes characters that are not white space. Its white
-// space collapsed, it then starts with the first lineRunes+MaxClusterRunes
-// characters of the whole text collapsed and is longer than that, as far
-// as ClusterCut looks past where oneLine cuts, so that oneLine gives the
-// same line for both.
+// prefixLetters characters that are not white space. Its white space
+// collapsed, it then starts with the first prefixLetters characters of
+// the whole text collapsed and is longer than that, as far as ClusterCut
+// reads where oneLine cuts, so that oneLine gives the same line for both.
 type textPrefix struct {
 	buf     []byte
 	decoded int // the bytes of buf read as whole characters
 	letters int // the characters among them that are not white space
 }
+
+// prefixLetters is how many characters that are not white space
+// textPrefix gathers: ClusterCut at lineRunes, no more than
+// MaxClusterRunes, always finds a boundary at or before it (the start at
+// worst), so it reads no further than the character at lineRunes.
+const prefixLetters = lineRunes + 1
+
+// ClusterCut at lineRunes looks no further than lineRunes only while
+// lineRunes is at most MaxClusterRunes (else this does not compile).
+const _ uint = MaxClusterRunes - lineRunes
 
 // add appends s and reports whether more text is needed.
 func (p *textPrefix) add(s string) bool {
@@ -656,7 +665,7 @@ func (p *textPrefix) add(s string) bool {
 			if unicode.IsSpace(r) {
 				continue
 			}
-			if p.letters++; p.letters > lineRunes+MaxClusterRunes {
+			if p.letters++; p.letters > prefixLetters {
 				p.buf = p.buf[:p.decoded]
 				return false
 			}

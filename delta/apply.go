@@ -66,10 +66,11 @@ func ApplyAllInPlace(doc *tree.Document, ds []*Delta) error {
 	if doc.Root == nil {
 		return fmt.Errorf("apply delta: document without a root element")
 	}
-	// Each step keeps the index of XIDs up to date. When a delta's source
-	// map is the map the previous step's result was checked against, the
-	// document is known to fit it and the index is kept instead of built
-	// again: the maps are compared run by run, a few runs for most.
+	// Each step keeps the index of XIDs up to date, and it is kept for the
+	// next step instead of built again when the next delta's source map is
+	// the map the previous step's result was checked against (compared run
+	// by run, a few runs for most), or when neither delta has a map to
+	// check.
 	for i := 1; i < len(ds); i++ {
 		// Checked before anything is applied.
 		if from, to := ds[i].FromFingerprint, ds[i-1].ToFingerprint; from != 0 && to != 0 && from != to {
@@ -81,7 +82,7 @@ func ApplyAllInPlace(doc *tree.Document, ds []*Delta) error {
 	var checked tree.XIDRanges
 	for i, d := range ds {
 		opts := applyOptions{checkMaps: true, inPlace: true}
-		if index != nil && d.FromXIDMap.Len() > 0 && d.FromXIDMap.Equal(checked) {
+		if index != nil && d.FromXIDMap.Equal(checked) {
 			opts.index = index
 		}
 		a, err := applyStep(doc, d, opts)
@@ -505,7 +506,11 @@ func (a *applier) finish() error {
 		// the target's, and the largest XID is the one the previous step
 		// counted. Walking the whole document to find so would cost each
 		// such step the size of the document instead of its own.
-		a.doc.NextXID = maxXID(a.d.ToXIDMap.Next, a.doc.NextXID)
+		next := maxXID(a.d.ToXIDMap.Next, a.doc.NextXID)
+		if next == math.MaxUint64 {
+			return lastNextXID(next)
+		}
+		a.doc.NextXID = next
 		return nil
 	}
 	reached := 0
@@ -537,12 +542,16 @@ func (a *applier) finish() error {
 	}
 	next := maxXID(a.d.ToXIDMap.Next, a.doc.NextXID)
 	if next == math.MaxUint64 {
-		// The next XID allocated would be the largest, and the one
-		// after it 0.
-		return fmt.Errorf("%w: the result's next XID %d, the largest, leaves none to allocate after it", ErrConflict, next)
+		return lastNextXID(next)
 	}
 	a.doc.NextXID = maxXID(next, max+1)
 	return nil
+}
+
+// lastNextXID is the error of a result whose next XID would be next, the
+// largest: the one allocated after it would be 0.
+func lastNextXID(next tree.XID) error {
+	return fmt.Errorf("%w: the result's next XID %d, the largest, leaves none to allocate after it", ErrConflict, next)
 }
 
 // cycle returns the error of a delta that moves a node into its own

@@ -63,4 +63,16 @@ func TestApplyLargestNextXIDRefused(t *testing.T) {
 	if res != nil {
 		t.Errorf("Apply: a result with NextXID %d", res.NextXID)
 	}
+	// The same as the second step of ApplyAll: refused too.
+	maps := tree.RangesOf([]tree.XID{1}, 2)
+	first := &Delta{Ops: []Op{{Kind: Rename, Node: 1, OldValue: "r", NewValue: "q"}}, FromXIDMap: maps, ToXIDMap: maps}
+	second := &Delta{Ops: []Op{{Kind: Rename, Node: 1, OldValue: "q", NewValue: "s"}}, FromXIDMap: maps,
+		ToXIDMap: tree.RangesOf([]tree.XID{1}, math.MaxUint64)}
+	res, err = ApplyAll(doc(el("r", 1), 2), []*Delta{first, second})
+	if err == nil || !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "next XID 18446744073709551615, the largest") {
+		t.Errorf("ApplyAll: err = %v", err)
+	}
+	if res != nil {
+		t.Errorf("ApplyAll: a result with NextXID %d", res.NextXID)
+	}
 }

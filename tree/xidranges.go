@@ -27,24 +27,26 @@ type XIDRanges struct {
 // XIDRun is a run of consecutive XIDs, First to Last inclusive.
 type XIDRun struct{ First, Last XID }
 
-// len returns the number of XIDs of r.
-func (r XIDRun) len() int { return int(r.Last-r.First) + 1 }
-
 // RangesOf returns the XID-map that lists xids in order, with next as its
 // next XID.
 func RangesOf(xids []XID, next XID) XIDRanges {
-	var b rangesBuilder
+	var b RangesBuilder
 	for _, x := range xids {
-		b.add(x, x)
+		b.Add(x, x)
 	}
-	return XIDRanges{runs: b.runs, n: len(xids), Next: next}
+	return b.Ranges(next)
 }
 
-// rangesBuilder appends runs, merging each with the one before when they
-// are consecutive.
-type rangesBuilder struct{ runs []XIDRun }
+// RangesBuilder builds an XIDRanges run by run. The zero value is ready.
+type RangesBuilder struct {
+	runs []XIDRun
+	n    int
+}
 
-func (b *rangesBuilder) add(first, last XID) {
+// Add appends the XIDs first to last (first <= last), merged with the
+// run before when they follow it.
+func (b *RangesBuilder) Add(first, last XID) {
+	b.n += int(last-first) + 1
 	if k := len(b.runs) - 1; k >= 0 && b.runs[k].Last != math.MaxUint64 && b.runs[k].Last+1 == first {
 		b.runs[k].Last = last
 		return
@@ -52,21 +54,22 @@ func (b *rangesBuilder) add(first, last XID) {
 	b.runs = append(b.runs, XIDRun{first, last})
 }
 
+// Ranges returns the map of the XIDs added, with next as its next XID.
+func (b *RangesBuilder) Ranges(next XID) XIDRanges {
+	return XIDRanges{runs: b.runs, n: b.n, Next: next}
+}
+
 // ParseXIDRanges parses the seed's string form of an XID-map without
 // expanding it. Its errors are ParseXIDMap's: a map of more than
 // MaxXIDMapLen XIDs is refused, so that its length fits the trees it can
 // describe.
 func ParseXIDRanges(s string) (XIDRanges, error) {
-	var b rangesBuilder
-	n := 0
-	next, err := parseXIDRanges(s, func(a, z XID) {
-		b.add(a, z)
-		n += int(z-a) + 1
-	})
+	var b RangesBuilder
+	next, err := parseXIDRanges(s, b.Add)
 	if err != nil {
 		return XIDRanges{}, err
 	}
-	return XIDRanges{runs: b.runs, n: n, Next: next}, nil
+	return b.Ranges(next), nil
 }
 
 // Len returns the number of XIDs m lists.
@@ -174,10 +177,10 @@ func (m XIDRanges) FirstDifference(o XIDRanges) (at int, mx, ox XID, ok bool) {
 			return at, a.x, b.x, true
 		}
 		// Equal here, both stay equal to the end of the shorter run.
-		step := min(a.left(), b.left())
+		step := min(a.Left(), b.Left())
 		at += step
-		a.skip(step)
-		b.skip(step)
+		a.Skip(step)
+		b.Skip(step)
 	}
 	return 0, 0, 0, false
 }
@@ -220,12 +223,13 @@ func (c *XIDCursor) Next() {
 	c.x++
 }
 
-// left returns the XIDs from the current one to the end of its run.
-func (c *XIDCursor) left() int { return int(c.last-c.x) + 1 }
+// Left returns the number of XIDs from the current one to the end of its
+// run, which follow each other: the cursor may Skip that many at once.
+func (c *XIDCursor) Left() int { return int(c.last-c.x) + 1 }
 
-// skip moves n XIDs on, n at most left.
-func (c *XIDCursor) skip(n int) {
-	if n == c.left() {
+// Skip moves n XIDs on, n at most Left.
+func (c *XIDCursor) Skip(n int) {
+	if n == c.Left() {
 		c.load()
 		return
 	}

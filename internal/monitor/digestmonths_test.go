@@ -77,8 +77,11 @@ func TestNextDigestDue(t *testing.T) {
 		"years unchecked":  {monthly(1), utc(2026, 2, 28), utc(2026, 1, 31), utc(2029, 3, 15), time.UTC, utc(2029, 3, 31), utc(2026, 1, 31)},
 		// A state saved before DigestFrom was kept: its open period
 		// ends where it was set to, and months count from there.
-		"no start kept":      {monthly(1), utc(2026, 3, 3), time.Time{}, utc(2026, 3, 3), time.UTC, utc(2026, 4, 3), utc(2026, 3, 3)},
-		"no start, late":     {monthly(1), utc(2026, 3, 3), time.Time{}, utc(2026, 5, 10), time.UTC, utc(2026, 6, 3), utc(2026, 3, 3)},
+		"no start kept":  {monthly(1), utc(2026, 3, 3), time.Time{}, utc(2026, 3, 3), time.UTC, utc(2026, 4, 3), utc(2026, 3, 3)},
+		"no start, late": {monthly(1), utc(2026, 3, 3), time.Time{}, utc(2026, 5, 10), time.UTC, utc(2026, 6, 3), utc(2026, 3, 3)},
+		// More months than a calendar offset counts (AddTo stops at
+		// 2^20): a period from now, where the search never ended.
+		"ages unchecked":     {monthly(1), utc(2026, 2, 28), utc(2026, 1, 31), utc(100000, 3, 15), time.UTC, utc(100000, 4, 15), utc(100000, 3, 15)},
 		"fixed period":       {&plan{every: 24 * time.Hour}, utc(2026, 1, 31), time.Time{}, utc(2026, 2, 2), time.UTC, utc(2026, 2, 3), time.Time{}},
 		"the owner's clock":  {monthly(1), time.Date(2026, 2, 28, 9, 0, 0, 0, paris), time.Date(2026, 1, 31, 9, 0, 0, 0, paris), time.Date(2026, 2, 28, 9, 0, 0, 0, paris), paris, time.Date(2026, 3, 31, 9, 0, 0, 0, paris), time.Date(2026, 1, 31, 9, 0, 0, 0, paris)},
 		"the owner's months": {monthly(1), time.Date(2026, 1, 31, 23, 30, 0, 0, time.UTC), time.Date(2026, 1, 31, 23, 30, 0, 0, time.UTC), time.Date(2026, 1, 31, 23, 30, 0, 0, time.UTC), paris, time.Date(2026, 3, 1, 0, 30, 0, 0, paris), time.Date(2026, 1, 31, 23, 30, 0, 0, time.UTC)},

@@ -191,13 +191,16 @@ func nextDigestDue(due, from time.Time, p *plan, now time.Time, loc *time.Locati
 	ny, nm, _ := now.In(loc).Date()
 	k := ((int64(ny)*12 + int64(nm)) - (int64(fy)*12 + int64(fm))) / iv.N
 	k = max(k-1, 1)
-	for {
+	for range 4 {
 		next = spec.Duration{N: k * iv.N, Unit: spec.Month}.AddIn(from, loc)
 		if next.After(now) && next.After(due) {
 			return next, from
 		}
 		k++
 	}
+	// Months beyond what time.Time counts (a start tens of thousands of
+	// years before now): a period from now on, its start now.
+	return iv.AddIn(now, loc), now
 }
 
 // endDigest sends the digest of the open period of a sentinel whose

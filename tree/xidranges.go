@@ -13,7 +13,7 @@ import (
 // the XIDs an edit allocates are consecutive too, so the map of a million
 // nodes is a few runs where an XIDMap lists a million XIDs: a delta of one
 // update to a large document decodes, composes and encodes in a few bytes,
-// and a hostile map of a few bytes, (1-60000000), expands to nothing.
+// and a hostile map of a few bytes, (1-60000000), costs a few bytes.
 //
 // The zero value is the empty map. Consecutive runs are merged, so that
 // two maps listing the same XIDs in the same order have the same runs.
@@ -55,6 +55,7 @@ func (b *RangesBuilder) Add(first, last XID) {
 }
 
 // Ranges returns the map of the XIDs added, with next as its next XID.
+// It shares the builder's runs: the builder must not be used after.
 func (b *RangesBuilder) Ranges(next XID) XIDRanges {
 	return XIDRanges{runs: b.runs, n: b.n, Next: next}
 }

@@ -44,19 +44,23 @@ func (x *exporter) keepTextsApart() {
 	if len(parents) > 1 {
 		parents = x.inOrder(seen, true)
 	}
+	// The places of the target's texts readd asks for, numbered a parent
+	// at a time when first asked: many texts of one long list are read
+	// again, and a scan of its children for each would be quadratic.
+	targetPos := map[*tree.Node]int{}
 	for _, p := range parents {
 		if x.insideRemoved(p, removed) {
 			continue
 		}
 		var last *tree.Node // the last child that stays
 		between := false    // a child is removed since last
-		for _, c := range p.Children {
+		for i, c := range p.Children {
 			if removed[c] {
 				between = true
 				continue
 			}
 			if c.Kind == tree.Text && last != nil && last.Kind == tree.Text && between {
-				x.readd(c)
+				x.readd(c, i, targetPos)
 				continue
 			}
 			last, between = c, false
@@ -74,9 +78,10 @@ func (x *exporter) insideRemoved(n *tree.Node, removed map[*tree.Node]bool) bool
 	return false
 }
 
-// readd makes the text n, which the delta keeps where it is, a remove
-// and an add of it as it is in the target version.
-func (x *exporter) readd(n *tree.Node) {
+// readd makes the text n, child i of its parent, which the delta keeps
+// where it is, a remove and an add of it as it is in the target version;
+// targetPos numbers the children of the target's parents it has read.
+func (x *exporter) readd(n *tree.Node, i int, targetPos map[*tree.Node]int) {
 	if _, ok := x.inPlace[n.XID]; ok {
 		// An update: its delete and insert halves do it.
 		delete(x.inPlace, n.XID)
@@ -86,10 +91,15 @@ func (x *exporter) readd(n *tree.Node) {
 	if t == nil || t.Parent == nil {
 		return // the final check reports it
 	}
+	if _, ok := targetPos[t]; !ok {
+		for k, c := range t.Parent.Children {
+			targetPos[c] = k
+		}
+	}
 	xids := tree.SubtreeXIDMap(n)
 	x.dops = append(x.dops,
-		delta.Op{Kind: delta.Delete, Parent: n.Parent.XID, Pos: n.Index() + 1, XIDs: xids},
-		delta.Op{Kind: delta.Insert, Parent: t.Parent.XID, Pos: t.Index() + 1, XIDs: xids})
+		delta.Op{Kind: delta.Delete, Parent: n.Parent.XID, Pos: i + 1, XIDs: xids},
+		delta.Op{Kind: delta.Insert, Parent: t.Parent.XID, Pos: targetPos[t] + 1, XIDs: xids})
 }
 
 // textJoiner joins texts in time linear in their length: a text that

@@ -126,6 +126,21 @@ func (a *applier) removeChild(parent *tree.Node, i int) {
 	parent.RemoveChild(i)
 }
 
+// replaceChild puts n in the place of child i of parent, which leaves
+// it: no child shifts, so a run of replaces along a long list takes time
+// linear in the list, where a removal and an insertion shifted the
+// children after the replaced one twice.
+func (a *applier) replaceChild(parent *tree.Node, i int, n *tree.Node) {
+	a.w.add(1)
+	if a.sib == nil {
+		parent.Children[i].Parent = nil
+		n.Parent = parent
+		parent.Children[i] = n
+		return
+	}
+	a.sib.replace(parent, i, n)
+}
+
 // indexOnly reports whether sel locates its node by the sibling index
 // alone, without id() or a predicate that reads children or string
 // values ([name='v'], [.='v']): a selector that a run of removes, which
@@ -532,9 +547,7 @@ func (a *applier) replace(op *Op, loc *located, ps *scope) (Condition, string) {
 		a.declarationsChanged()
 		return "", ""
 	}
-	i := a.indexOf(loc.parent, n)
-	a.removeChild(loc.parent, i)
-	a.insertChild(loc.parent, i, nodes[0])
+	a.replaceChild(loc.parent, a.indexOf(loc.parent, n), nodes[0])
 	return "", ""
 }
 

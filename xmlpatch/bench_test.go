@@ -181,3 +181,41 @@ func BenchmarkApplyManyRemoves(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkApplyManyReplaced applies the replacement of every element of
+// a list of 100 000 and of 300 000 texts and elements, from the first
+// (each <replace sel="/r/b[1]">), to a copy of the document made outside
+// the timer.
+func BenchmarkApplyManyReplaced(b *testing.B) {
+	for _, n := range []int{100_000, 300_000} {
+		b.Run(fmt.Sprintf("items=%d", n), func(b *testing.B) {
+			var text, patch strings.Builder
+			text.WriteString("<r>")
+			patch.WriteString("<diff>")
+			for i := range n {
+				fmt.Fprintf(&text, "t%d<b/>", i)
+				patch.WriteString(`<replace sel="/r/b[1]"><i/></replace>`)
+			}
+			text.WriteString("</r>")
+			patch.WriteString("</diff>")
+			doc := parseXML(b, text.String())
+			p, err := Decode(strings.NewReader(patch.String()))
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				d := doc.Clone()
+				b.StartTimer()
+				if err := Apply(d, p); err != nil {
+					b.Fatal(err)
+				}
+				if last := d.Root.Children[2*n-1]; last.Name != "i" {
+					b.Fatalf("the last child is <%s>, want <i>", last.Name)
+				}
+			}
+		})
+	}
+}

@@ -102,7 +102,11 @@
 // the middle of a long list, takes time and work linear in the list,
 // where each removal shifted the children after it. Export's removes do
 // the same on its working copy, so that exporting the removal of most
-// items of a long list is linear too.
+// items of a long list is linear too. A replace of an element puts the
+// new one in the old one's place in its parent's list, shifting no child,
+// so that a run of replaces along a long list (every item renamed) is
+// linear, where taking the old element out and putting the new one in
+// shifted the children after it twice.
 //
 // # Departures from the RFC
 //

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vigil-web/vigil/tree"
 	"github.com/vigil-web/vigil/treediff"
 )
 
@@ -54,5 +55,44 @@ func TestExportManyRemoves(t *testing.T) {
 				t.Errorf("%d operations, the first %v %q; want %d, remove /r/i[%d]", len(p.Ops), p.Ops[0].Kind, p.Ops[0].Sel, n, n)
 			}
 		})
+	}
+}
+
+// TestExportManyReplaced exports the replacement of every element of a
+// long list of texts and elements (each renamed, so replaced whole) and
+// applies the patch, in time linear in the list: Apply took each replaced
+// element out of its parent's list and put the new one in, shifting the
+// children after it twice and counting them as work, so that the patch of
+// 100 000 replaces passed the work limit at its 25 657th operation. No
+// time is asserted (timing belongs in benchmarks).
+func TestExportManyReplaced(t *testing.T) {
+	const n = 100_000
+	var b, k strings.Builder
+	b.WriteString("<r>")
+	k.WriteString("<r>")
+	for i := range n {
+		fmt.Fprintf(&b, "t%d<b/>", i)
+		fmt.Fprintf(&k, "t%d<i/>", i)
+	}
+	b.WriteString("</r>")
+	k.WriteString("</r>")
+	old, new := parseXML(t, b.String()), parseXML(t, k.String())
+	d, err := treediff.Diff(old, new, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Export(old, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Ops) != n || p.Ops[0].Kind != Replace || p.Ops[0].Sel != "/r/b[1]" {
+		t.Errorf("%d operations, the first %v %q; want %d, replace /r/b[1]", len(p.Ops), p.Ops[0].Kind, p.Ops[0].Sel, n)
+	}
+	got := old.Clone()
+	if err := Apply(got, p); err != nil {
+		t.Fatal(err)
+	}
+	if diff := tree.Diff(got.Root, new.Root, tree.Content); diff != "" {
+		t.Errorf("the patched document differs from the new one:\n%s", diff)
 	}
 }

@@ -406,6 +406,17 @@ func (sb *siblings) insert(parent *tree.Node, i int, c *tree.Node) {
 	sb.attach(c, i)
 }
 
+// replace puts c in the place of child i of parent, which leaves it,
+// without shifting the children after it.
+func (sb *siblings) replace(parent *tree.Node, i int, c *tree.Node) {
+	old := parent.Children[i]
+	sb.detach(old)
+	old.Parent = nil
+	c.Parent = parent
+	parent.Children[i] = c
+	sb.attach(c, i)
+}
+
 // join makes one text node of children i-1 and i of parent where both
 // are texts, as j.joinTexts does.
 func (sb *siblings) join(j *textJoiner, parent *tree.Node, i int) {

@@ -3,9 +3,12 @@ package spec
 import (
 	"encoding/json"
 	"os"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 )
 
 // TestHidePassword holds hidePassword to the table of vigil.RedactURL's
@@ -130,6 +133,20 @@ func TestEmailErrorsKeepDisplayName(t *testing.T) {
 		{"mailto://u:s3cret@y.org", "mailto://u:xxxxx@y.org"},
 		{"smtp://u:s3cret@h.example/?to=x@y.org", "smtp://u:xxxxx@h.example/?to=x@y.org"},
 		{"u:s3cret@h.example", "u:xxxxx@h.example"},
+		// A display name quoted, a comment holding an "@", a password
+		// holding a space: the password is hidden all the same.
+		{`"Bob" <bob:s3cret@y.org>`, `"Bob" <bob:xxxxx@y.org>`},
+		{`"Bob Smith" <bob:s3cret@y.org>`, `"Bob Smith" <bob:xxxxx@y.org>`},
+		{"u:s3cret@y.org (me@home)", "u:xxxxx@y.org (me@home)"},
+		{"(me@home) u:s3cret@y.org", "(me@home) u:xxxxx@y.org"},
+		{"u:s3cret pw@y.org", "u:xxxxx@y.org"},
+		{"Bob: u:s3cret pw@y.org", "Bob: u:xxxxx@y.org"},
+		{"mailto:u:s3cret pw@y.org (me@home)", "mailto:u:xxxxx@y.org (me@home)"},
+		// Where the "@" is in doubt, more is hidden.
+		{"u:s3(cret@y.org (me@home)", "u:xxxxx@home)"},
+		{`u:s3"cret@y.org`, "u:xxxxx@y.org"},
+		{`u:"s3cret"@y.org`, "u:xxxxx@y.org"},
+		{"u:s3<cret@y.org", "u:xxxxx@y.org"},
 	} {
 		err := ValidateContact(Email, tc.address)
 		if err == nil || strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), quote(tc.want)) {
@@ -146,6 +163,12 @@ func TestEmailErrorsKeepDisplayName(t *testing.T) {
 		{`Notify "Bob: x@y.org"`, `found "Bob: x@y.org": write Notify By email "Bob: x@y.org"`},
 		{`Notify mailto:u:s3cret@y.org`, `found "mailto:u:xxxxx@y.org": write Notify By email u:xxxxx@y.org`},
 		{`Notify "u:s3cret@y.org"`, `found "u:xxxxx@y.org": write Notify By email "u:xxxxx@y.org"`},
+		{`Notify By email a@b.org "\"Bob\" <bob:s3cret@y.org>"`, `found "\"Bob\" <bob:xxxxx@y.org>"`},
+		{`Notify "\"Bob\" <bob:s3cret@y.org>"`, `write Notify By email "\"Bob\" <bob:xxxxx@y.org>"`},
+		{`Notify By email a@b.org "u:s3cret@y.org (me@home)"`, `found "u:xxxxx@y.org (me@home)"`},
+		{`Notify "u:s3cret@y.org (me@home)"`, `write Notify By email "u:xxxxx@y.org (me@home)"`},
+		{`Notify By email a@b.org "u:s3cret pw@y.org"`, `found "u:xxxxx@y.org"`},
+		{`Notify "u:s3cret pw@y.org"`, `write Notify By email "u:xxxxx@y.org"`},
 	} {
 		_, err := ParseSentinel("", []byte("Create Sentinel y Using http://a.example/\n"+tc.src))
 		if err == nil || strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), tc.want) {
@@ -158,4 +181,51 @@ func TestEmailErrorsKeepDisplayName(t *testing.T) {
 	if want := `write Notify By email "Bob: x@y.org", email mailto:u:xxxxx@y.org`; err == nil || strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), want) {
 		t.Errorf("ParseSentinel: %v; want it to say %s", err, want)
 	}
+}
+
+// quoteClosed finds a quote that closes a quoted string in the way of a
+// display name's or a quoted local part's (before white space, "<" or
+// the "@"): a password holding one is read as such, as RFC 5322 reads it.
+var quoteClosed = regexp.MustCompile(`"(\s|<|$)`)
+
+// FuzzHideAddressPassword: whatever the display name, the user and the
+// comment around it, the password of an address written user:pw@y.org,
+// alone, in angle brackets after a name, quoted or not, or before a
+// comment, is not shown (but where it begins with white space, read as
+// a display name's colon, or closes a quoted string, read as a name's),
+// and HideAddressPassword does not panic on any address.
+func FuzzHideAddressPassword(f *testing.F) {
+	f.Add("Bob", "bob", "hunter2", "me@home")
+	f.Add("Bob: x", "u", "pa ss", "(a@b)")
+	f.Add(`"x:y"`, "a@b", `s3"cr(et`, "")
+	f.Fuzz(func(t *testing.T, name, user, pw, comment string) {
+		HideAddressPassword(name + user + pw + comment)
+		secret := strings.TrimSpace(pw)
+		if len(secret) < 3 || strings.ContainsAny(pw, "@\\\r\n") || strings.ContainsAny(user, ":\"\\()<>@ \t\r\n") ||
+			strings.IndexFunc(pw, unicode.IsSpace) == 0 || quoteClosed.MatchString(pw) ||
+			strings.Contains(strconv.Quote(name)+name+user+comment+":xxxxx@y.org", secret) {
+			return // not a password, or shown elsewhere
+		}
+		if strings.Contains(name+user+":"+pw+comment, "//") {
+			return // a URL, whose rule is hidePassword's
+		}
+		addr := user + ":" + pw + "@y.org"
+		for _, in := range []string{
+			addr,
+			"mailto:" + addr,
+			name + " <" + addr + ">",
+			strconv.Quote(name) + " <" + addr + ">",
+			addr + " (" + comment + ")",
+			`"` + strings.ReplaceAll(addr, `"`, `\"`) + `"`, // as the sentinel file quotes it
+		} {
+			shell := strings.Replace(in, ":"+pw+"@", ":xxxxx@", 1)
+			shell = strings.Replace(shell, ":"+strings.ReplaceAll(pw, `"`, `\"`)+"@", ":xxxxx@", 1)
+			if strings.Contains(shell, secret) {
+				continue // the password's text stands elsewhere too
+			}
+			if got := HideAddressPassword(in); strings.Contains(got, secret) {
+				t.Errorf("HideAddressPassword(%q) = %q shows %q", in, got, secret)
+			}
+		}
+	})
 }

@@ -309,12 +309,24 @@ func checkSpace(raw string) error {
 // message: as written, but for the password of a URL given as an address
 // (smtp://u:pw@h.example, mailto:u:pw@y.org, u:pw@h.example), written
 // "xxxxx" as the checker's messages hide a URL's (its rule is
-// vigil.RedactURL's). A display name, a comment or a quoted local part is
-// no URL's user information, which holds no space and no quote, and is
-// kept as written: "Bob: x@y.org" is named so, where the rule for URLs
-// read "Bob" as a user and " x" as a password ("Bob:xxxxx@y.org"), and
-// so is `"x:y"@y.org`. Unlike a URL's rule, a mailto: URL's password is
+// vigil.RedactURL's). Unlike a URL's rule, a mailto: URL's password is
 // hidden: an address's local part holds no unquoted colon.
+//
+// The "@" is the last one outside a comment in parentheses:
+// "u:pw@y.org (me@home)". A quoted local part before it ("x:y"@y.org,
+// "a@b:c"@y.org, a quoted string that opens the address or follows a "<"
+// or a space and closes just before the "@") is kept as written. Where
+// every "@" is in a comment, or a "(" is left open, the "@" is the last
+// one, and no quoted local part is kept. Otherwise the password runs from the first
+// colon before the "@" not followed by white space, nor in a quoted string
+// closed before it, to the "@", spaces, quotes and all: "u:pa ss@y.org"
+// is "u:xxxxx@y.org", `"Bob" <bob:pw@y.org>` is `"Bob" <bob:xxxxx@y.org>`.
+// A colon followed by white space ends a display name, as RFC 5322's
+// group syntax writes it, and is kept with the name: "Bob: x@y.org" and
+// `"Bob: x" <x@y.org>` are named as written, where the rule for URLs read
+// "Bob" as a user and " x" as a password ("Bob:xxxxx@y.org"). Where the
+// "@" or the colon is in doubt (a password holding "(", a quote, "<", a
+// "(" left open before the address), more is hidden rather than less.
 func HideAddressPassword(address string) string {
 	if strings.Contains(address, "://") || strings.HasPrefix(address, "//") {
 		return hidePassword(address)
@@ -323,20 +335,109 @@ func HideAddressPassword(address string) string {
 	if len(address) >= len("mailto:") && strings.EqualFold(address[:len("mailto:")], "mailto:") {
 		prefix, rest = address[:len("mailto:")], address[len("mailto:"):]
 	}
-	at := strings.LastIndexByte(rest, '@')
-	if at < 0 || strings.Count(rest[:at], `"`) >= 2 {
-		// No user information, or a quoted local part or display
-		// name before the "@" ("x:y"@y.org, "Bob: x" <x@y.org>); a
-		// quote alone is a quoted string's, or the sentinel file's,
-		// that opens before a password ("u:pw@y.org").
+	at, doubt := addressAt(rest)
+	if at < 0 || !doubt && quotedLocalPart(rest[:at]) {
 		return address
 	}
-	// The user information, if any, is the word before the "@": a
-	// display name stands before it, apart.
-	i := 0
-	if sp := strings.LastIndexFunc(rest[:at], unicode.IsSpace); sp >= 0 {
-		_, n := utf8.DecodeRuneInString(rest[sp:])
-		i = sp + n
+	colon := passwordColon(rest[:at])
+	if last := strings.LastIndexByte(rest, '@'); colon < 0 && last != at {
+		// No password before the "@" outside parentheses: one in a
+		// "(" left open ("@( <u:pw@y.org>") may be the address's.
+		at, colon = last, passwordColon(rest[:last])
 	}
-	return prefix + rest[:i] + strings.TrimPrefix(hidePassword("//"+rest[i:]), "//")
+	if colon < 0 {
+		return address
+	}
+	return prefix + rest[:colon] + ":xxxxx" + rest[at:]
+}
+
+// addressAt returns the index of the "@" of an address as written: the
+// last one outside parentheses (a comment, "me@home"), or, if there is
+// none, or a "(" is left open (a password holding "("), the last one of
+// all, and then doubt; -1 if there is none.
+func addressAt(s string) (at int, doubt bool) {
+	depth := 0
+	at = -1
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(':
+			depth++
+		case ')':
+			depth = max(depth-1, 0)
+		case '@':
+			if depth == 0 {
+				at = i
+			}
+		}
+	}
+	if at < 0 || depth > 0 {
+		return strings.LastIndexByte(s, '@'), true
+	}
+	return at, false
+}
+
+// quotedLocalPart reports whether local, the text before an address's
+// "@", ends in a quoted local part: a quoted string closing just before
+// the "@" that opens local, or follows a "<" or white space.
+func quotedLocalPart(local string) bool {
+	open, last := -1, -1 // the quoted string open, the last one's opening
+	for i := 0; i < len(local); i++ {
+		switch c := local[i]; {
+		case c == '\\' && open >= 0:
+			i++ // a quoted pair
+		case c == '"' && open < 0:
+			open = i
+		case c == '"':
+			if i == len(local)-1 {
+				last = open
+			}
+			open = -1
+		}
+	}
+	if last < 0 {
+		return false
+	}
+	if last == 0 || local[last-1] == '<' {
+		return true
+	}
+	r, _ := utf8.DecodeLastRuneInString(local[:last])
+	return unicode.IsSpace(r)
+}
+
+// passwordColon returns the index in local, the text before an address's
+// "@", of the colon that opens a password, -1 if there is none: the
+// first colon not followed by white space (a display name's, "Bob: x")
+// nor in a quoted string that closes before the "@" (`"Bob:x" <x@y.org>`);
+// one in a quoted string left open, as the sentinel file's quotes around
+// the address are, or closed inside a word, counts.
+func passwordColon(local string) int {
+	first, open, firstOpen := -1, -1, -1 // firstOpen: the first colon in the quoted string open
+	for i := 0; i < len(local); i++ {
+		switch c := local[i]; {
+		case c == '\\' && open >= 0:
+			i++ // a quoted pair
+		case c == '"' && open < 0:
+			open, firstOpen = i, -1
+		case c == '"':
+			if r, _ := utf8.DecodeRuneInString(local[i+1:]); i+1 < len(local) && r != '<' && !unicode.IsSpace(r) && firstOpen >= 0 && (first < 0 || firstOpen < first) {
+				// Closed in a word, not a display name's nor a
+				// quoted local part's ("u:p"w@y.org): in doubt.
+				first = firstOpen
+			}
+			open = -1
+		case c == ':':
+			if r, _ := utf8.DecodeRuneInString(local[i+1:]); i+1 < len(local) && unicode.IsSpace(r) {
+				continue
+			}
+			if open >= 0 && firstOpen < 0 {
+				firstOpen = i
+			} else if open < 0 && first < 0 {
+				first = i
+			}
+		}
+	}
+	if open >= 0 && firstOpen >= 0 && (first < 0 || firstOpen < first) {
+		return firstOpen
+	}
+	return first
 }

@@ -176,6 +176,11 @@ func TestRecipientErrorsNameAddress(t *testing.T) {
 		{"Bob: x@y.org", `"Bob: x@y.org"`},
 		{"smtp://u:s3cret@h.example/?to=x@y.org", `"smtp://u:xxxxx@h.example/?to=x@y.org"`},
 		{"mailto:u:s3cret@y.org", `"mailto:u:xxxxx@y.org"`},
+		// A quoted display name, a comment holding an "@", a password
+		// holding a space: hidden all the same.
+		{`"Bob" <bob:s3cret@y.org>`, `"\"Bob\" <bob:xxxxx@y.org>"`},
+		{"u:s3cret@y.org (me@home)", `"u:xxxxx@y.org (me@home)"`},
+		{"u:s3cret pw@y.org", `"u:xxxxx@y.org"`},
 	} {
 		err := n.Notify(context.Background(), tc.target, m)
 		if vigil.ErrorCode(err) != vigil.EINVALID || strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), "recipient "+tc.want) {

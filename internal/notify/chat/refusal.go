@@ -181,13 +181,18 @@ func secretKey(key string) bool {
 // secret query parameter (secretKey) and its fragment written *** (the
 // token of Discord's and Slack's URLs is their user information, Gotify's
 // and Mattermost's the last segment of their path, an ntfy topic its
-// path), the rest of its query as written. A URL that does not parse is
-// its scheme and ***.
+// path), the rest of its query as written, its pairs split on "&" and
+// ";". A URL that does not parse is its scheme and *** (discord://***),
+// or *** alone where what stands before its first ":" is no scheme
+// (RFC 3986: a letter, then letters, digits, "+", "-" and "."), which
+// may be a secret ("x?token=abc#%zz:").
 func shownURL(target string) string {
 	u, err := url.Parse(target)
 	if err != nil {
-		scheme, _, _ := strings.Cut(target, ":")
-		return scheme + "://" + hidden
+		if scheme, _, ok := strings.Cut(target, ":"); ok && isScheme(scheme) {
+			return scheme + "://" + hidden
+		}
+		return hidden
 	}
 	var b strings.Builder
 	b.WriteString(u.Scheme + ":")
@@ -211,19 +216,46 @@ func shownURL(target string) string {
 	}
 	b.WriteString(strings.Join(segs, "/"))
 	if u.RawQuery != "" || u.ForceQuery {
-		pairs := strings.Split(u.RawQuery, "&")
-		for i, kv := range pairs {
-			k, v, ok := strings.Cut(kv, "=")
-			if ok && v != "" && secretKey(unescape(k)) {
-				pairs[i] = k + "=" + hidden
+		b.WriteString("?")
+		for q := u.RawQuery; ; {
+			kv, sep := q, ""
+			if i := strings.IndexAny(q, "&;"); i >= 0 {
+				kv, sep, q = q[:i], q[i:i+1], q[i+1:]
+			}
+			if k, v, ok := strings.Cut(kv, "="); ok && v != "" && secretKey(unescape(k)) {
+				kv = k + "=" + hidden
+			}
+			b.WriteString(kv + sep)
+			if sep == "" {
+				break
 			}
 		}
-		b.WriteString("?" + strings.Join(pairs, "&"))
 	}
 	if u.Fragment != "" {
 		b.WriteString("#" + hidden)
 	}
 	return b.String()
+}
+
+// isScheme reports whether s is a URL scheme as RFC 3986 section 3.1
+// writes one: a letter, then letters, digits, "+", "-" and ".".
+func isScheme(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
+		case i > 0 && (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.'):
+		default:
+			return false
+		}
+	}
+	return s != ""
+}
+
+// queryPairs returns the key=value pairs of a raw query, split on "&"
+// and ";", as shownURL splits them.
+func queryPairs(rawQuery string) []string {
+	return strings.FieldsFunc(rawQuery, func(r rune) bool { return r == '&' || r == ';' })
 }
 
 // unescape returns a query's key or value decoded, as written if it does
@@ -238,11 +270,17 @@ func unescape(s string) string {
 // secrets returns the parts of target that shownURL hides, as written
 // and decoded, but those its host holds (a host names the server and is
 // shown): its user name and password, its path's segments, the values of
-// its secret query parameters, its fragment.
+// its secret query parameters, its fragment. Of a target that does not
+// parse, whose parts are not known, they are the target and what follows
+// its scheme, whole.
 func secrets(target string) []string {
 	u, err := url.Parse(target)
 	if err != nil {
-		return nil
+		parts := []string{target}
+		if scheme, rest, ok := strings.Cut(target, ":"); ok && isScheme(scheme) && strings.TrimLeft(rest, "/") != "" {
+			parts = append(parts, strings.TrimLeft(rest, "/"))
+		}
+		return parts
 	}
 	var parts []string
 	if u.User != nil {
@@ -260,7 +298,7 @@ func secrets(target string) []string {
 	}
 	parts = append(parts, strings.Split(u.Path, "/")...)
 	parts = append(parts, strings.Split(u.EscapedPath(), "/")...)
-	for _, kv := range strings.Split(u.RawQuery, "&") {
+	for _, kv := range queryPairs(u.RawQuery) {
 		if k, v, ok := strings.Cut(kv, "="); ok && secretKey(unescape(k)) {
 			parts = append(parts, v, unescape(v))
 		}

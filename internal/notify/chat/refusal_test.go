@@ -3,6 +3,7 @@ package chat
 import (
 	"errors"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -82,10 +83,37 @@ func TestRefusalFallback(t *testing.T) {
 	}
 }
 
+// TestShownURL: a chat URL is named with its secrets hidden; one that
+// does not parse is its scheme and ***, or *** alone where what comes
+// before its first ":" is no scheme, and a query's pairs are split on
+// ";" as on "&". "x?token=abc#%zz:" was named "x?token=abc#%zz://***",
+// and "?a=1;token=SECRET" kept the token.
+func TestShownURL(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"discord://SeCrEt@123/raw", "discord://***@123/***"},
+		{"ntfy://h.example/tpc?token=SeCrEt&title=x", "ntfy://h.example/***?token=***&title=x"},
+		{"ntfy://h.example/tpc?a=1;token=SeCrEt", "ntfy://h.example/***?a=1;token=***"},
+		{"ntfy://h.example/tpc?token=SeCrEt;a=1&password=SeCrEt2", "ntfy://h.example/***?token=***;a=1&password=***"},
+		{"discord://SeCrEt@123/%zz", "discord://***"},
+		{"Gotify.X+1-2://h.example/SeCrEt%zz", "Gotify.X+1-2://***"},
+		{"x?token=SeCrEt#%zz:", "***"},
+		{"1ntfy://SeCrEt@h/%zz", "***"},
+		{"nt fy://SeCrEt@h/%zz", "***"},
+		{"://SeCrEt@h/%zz", "***"},
+		{"discord:SeCrEt", "discord:***"},
+	} {
+		if got := shownURL(tc.in); got != tc.want || strings.Contains(got, "SeCrEt") {
+			t.Errorf("shownURL(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
 // FuzzRefusalHidesSecrets: whatever the URL and the library's words,
 // refusal does not panic, and quotes neither the URL's password nor a
 // token= value, in the URL it shows or in the words it keeps, but where
-// the host it shows holds them.
+// the host it shows holds them; a URL that does not parse is shown as
+// its scheme and *** or as *** alone, and words quoting it whole keep
+// none of it.
 func FuzzRefusalHidesSecrets(f *testing.F) {
 	f.Add("ntfy://bob:pw9@ntfy.example.org/tpc?token=tk1", `topic "tpc" for bob:pw9 token tk1`)
 	f.Add("discord://SeCrEt@123/raw", "setting config URL: SeCrEt")
@@ -93,10 +121,20 @@ func FuzzRefusalHidesSecrets(f *testing.F) {
 	f.Add("slack://hook:a/b@webhook", "post https://hooks.slack.com/services/a/b: a/b")
 	f.Add("mattermost://h.example/%zz", "%zz")
 	f.Add("ntfy://u:p4ssw@h.example/t", "p4ssw")
+	f.Add("discord://SeCrEt@123/%zz", "discord://SeCrEt@123/%zz")
+	f.Add("x?token=abc#%zz:", "x?token=abc#%zz:")
+	f.Add("ntfy://h.example/t?a=1;token=SeCrEt", "SeCrEt")
 	f.Fuzz(func(t *testing.T, target, words string) {
 		got := refusal("ntfy", target, errors.New(words)).Error()
 		u, err := url.Parse(target)
 		if err != nil {
+			shown := shownURL(target)
+			if scheme, ok := strings.CutSuffix(shown, "://"+hidden); shown != hidden && (!ok || !isScheme(scheme) || !strings.HasPrefix(target, scheme+":")) {
+				t.Errorf("shownURL(%q) = %q: want its scheme and %s, or %s", target, shown, hidden, hidden)
+			}
+			if rest := strings.TrimLeft(target[strings.IndexByte(target, ':')+1:], "/"); words == target && len(rest) >= 3 && !strings.Contains(hidden, rest) && strings.Contains(strings.TrimPrefix(got, "chat URL "+strconv.Quote(shown)), rest) {
+				t.Errorf("refusal(%q, %q) = %q: the library's words quote it", target, words, got)
+			}
 			return
 		}
 		var secrets []string

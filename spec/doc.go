@@ -381,7 +381,13 @@
 //     sentinel; a sentinel inside a combination contributes its pages.
 //   - Fax and PDA are parsed but reported as unsupported (and not named
 //     among the contacts expected after Notify By); webhooks and chat
-//     URLs are added, several contacts are allowed.
+//     URLs are added, several contacts are allowed. Messages name a
+//     contact with its secrets hidden, as they may be logged or shown on a
+//     shared screen: a webhook's password as xxxxx (vigil.RedactURL's
+//     rule), an email address's too where it is a URL's
+//     (HideAddressPassword, which hides more where the "@" or the colon
+//     is in doubt), a chat URL's user information, path, secret query
+//     values and fragment as *** (ShownChatURL, the chat notifier's rule).
 //   - Scopes (In css/xpath), Ignore, value conditions, Fetch render,
 //     Confirm after and site targets are Vigil's extensions (the site
 //     comparison is WHOWEDA's web deltas, seeds/000).

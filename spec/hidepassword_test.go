@@ -43,8 +43,6 @@ func TestContactErrorsHidePassword(t *testing.T) {
 	}{
 		{Webhook, "ftp://user:s3cret@a.example/"},
 		{Webhook, "http://user:s3cret@a.example:99999/"},
-		{Chat, "ntfyy://user:s3cret@a.example/topic"},
-		{Chat, "ntfy://user:s3cret@a.example:x/topic"},
 		// A URL given as an email address.
 		{Email, "https://user:s3cret@h.example/x"},
 		{Email, "user:s3cret@h"},
@@ -54,6 +52,44 @@ func TestContactErrorsHidePassword(t *testing.T) {
 		err := ValidateContact(tt.kind, tt.address)
 		if err == nil || strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), "user:xxxxx@") {
 			t.Errorf("ValidateContact(%s): %v; want an error naming it with its password hidden", tt.address, err)
+		}
+	}
+}
+
+// TestChatErrorsHideSecrets: a chat URL is named in the checker's and
+// the parser's messages with all its secrets hidden, as the chat
+// notifier's refusals name it (ShownChatURL): its user information, its
+// path's segments, a token= value, its fragment; one that does not parse
+// as its scheme and ***. They hid a password alone, and quoted a Discord
+// token, a Gotify or Mattermost token in the path or a ?token= value.
+func TestChatErrorsHideSecrets(t *testing.T) {
+	for _, tc := range []struct{ address, want string }{
+		{"discord://SeCrEt@123/%zz", `invalid discord URL "discord://***"`},
+		{"gotify://h.example/SeCrEt%zz", `invalid gotify URL "gotify://***"`},
+		{"mattermost://h.example/SeCrEt/%zz", `invalid mattermost URL "mattermost://***"`},
+		{"ntfy://h.example/t%zz?token=SeCrEt", `invalid ntfy URL "ntfy://***"`},
+		{"ntfy://user:SeCrEt@a.example:x/topic", `invalid ntfy URL "ntfy://***"`},
+		{"ntfyy://user:SeCrEt@a.example/topic?token=SeCrEt", `invalid chat URL "ntfyy://***@a.example/***?token=***": want slack://`},
+		{"x?token=SeCrEt#%zz:", `invalid chat URL "***": want slack://`},
+	} {
+		err := ValidateContact(Chat, tc.address)
+		if err == nil || strings.Contains(err.Error(), "SeCrEt") || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("ValidateContact(%s): %v; want it to say %s", tc.address, err, tc.want)
+		}
+	}
+	for _, tc := range []struct{ src, want string }{
+		{"Notify By discord://SeCrEt@123/raw, discord://SeCrEt@123/raw", "duplicate contact discord://***@123/***"},
+		{"Notify discord://SeCrEt@123", `found "discord://***@123": write Notify By discord://***@123`},
+		{`Notify "gotify://h.example/SeCrEt"`, `found "gotify://h.example/***": write Notify By "gotify://h.example/***"`},
+		{`Notify By email a@b.org ntfy://h.example/t?token=SeCrEt`, `found "ntfy://h.example/***?token=***"`},
+	} {
+		src := "Create Sentinel y Using http://a.example/\n" + tc.src
+		s, err := ParseSentinel("", []byte(src))
+		if err == nil {
+			_, err = NewChecker(time.Now()).Check(s)
+		}
+		if err == nil || strings.Contains(err.Error(), "SeCrEt") || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v; want it to say %s", tc.src, err, tc.want)
 		}
 	}
 }

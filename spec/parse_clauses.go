@@ -276,8 +276,9 @@ func (p *parser) parseNotify(pos Pos) *NotifyClause {
 // contactsWritten returns contacts as a Notify clause writes them, for
 // a message that says to write them again: the password of a URL in
 // any of them hidden (shownContact; an email, fax or PDA contact may
-// hold a URL too: email https://u:pw@h.example), an email address's
-// display name kept, "" for none. fits is
+// hold a URL too: email https://u:pw@h.example), a chat URL's secrets
+// hidden, its token and path, an email address's display name kept, ""
+// for none. fits is
 // false when they are longer than a message quotes (2*maxQuoted), as
 // byMissing cuts its list: the message does not write them then.
 func contactsWritten(contacts []*Contact) (text string, fits bool) {

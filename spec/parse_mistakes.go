@@ -408,7 +408,11 @@ func (p *parser) bareContact() string {
 	scheme = strings.ToLower(scheme)
 	switch {
 	case hasScheme && IsChatScheme(scheme):
-		return shortCode(hidePassword(p.lit))
+		// Its secrets hidden, as the checker's messages hide them.
+		if p.tok == STRING {
+			return shortCode(strconv.Quote(ShownChatURL(v)))
+		}
+		return shortCode(ShownChatURL(v))
 	case hasScheme && (scheme == "http" || scheme == "https"):
 		return "webhook " + shortCode(hidePassword(p.lit))
 	case hasScheme:

@@ -354,12 +354,14 @@ func (p *parser) try(f func()) (ok bool) {
 // describe returns the current token as the "found" text of an error, a
 // URL's password hidden as the checker's messages hide it, an email
 // address's display name kept (HideAddressPassword, which hides a URL's
-// as hidePassword does): the message may be logged, or shown on a shared
-// screen.
+// as hidePassword does), a chat URL's secrets hidden (ShownChatURL): the
+// message may be logged, or shown on a shared screen.
 func (p *parser) describe() string {
 	switch {
 	case p.tok == EOF:
 		return "end of file"
+	case isChatURL(p.litValue()):
+		return quote(ShownChatURL(p.litValue()))
 	case p.tok == STRING:
 		return short(HideAddressPassword(p.lit))
 	default:

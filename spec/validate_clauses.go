@@ -126,11 +126,15 @@ func (v *validator) notify(n *NotifyClause) {
 
 // shownContact returns the address of c for a message: an email address
 // as written, a password of a URL given as one hidden
-// (HideAddressPassword), any other contact's URL with its password hidden
+// (HideAddressPassword), a chat URL with its secrets hidden
+// (ShownChatURL), a webhook's URL with its password hidden
 // (hidePassword).
 func shownContact(c *Contact) string {
-	if c.Kind == Email {
+	switch c.Kind {
+	case Email:
 		return HideAddressPassword(c.Address)
+	case Chat:
+		return ShownChatURL(c.Address)
 	}
 	return hidePassword(c.Address)
 }
@@ -193,7 +197,9 @@ func validateContact(kind ContactKind, address string, strict bool) error {
 		if n := len(strings.TrimSpace(address)); n > MaxURL && strict {
 			return fmt.Errorf("chat URL of %d bytes: want at most %d", n, MaxURL)
 		}
-		shown := quote(hidePassword(address))
+		// Named with its secrets hidden, a token as a password
+		// (ShownChatURL), as the chat notifier names it.
+		shown := quote(ShownChatURL(address))
 		scheme, rest, ok := strings.Cut(address, "://")
 		if !ok || !IsChatScheme(strings.ToLower(scheme)) {
 			return fmt.Errorf("invalid chat URL %s: want slack://, discord://, telegram://, ntfy://, gotify:// or mattermost://", shown)

@@ -17,12 +17,14 @@ import (
 	"github.com/nicholas-fedor/shoutrrr/pkg/services/push/ntfy"
 
 	"github.com/vigil-web/vigil"
+	"github.com/vigil-web/vigil/spec"
 )
 
 // Refusals: what Check finds wrong with a chat URL, told in Vigil's words
 // rather than the library's ("setting config URL: token missing from
 // config URL"), which may quote a secret of the URL (a query value, a
-// token): the URL is named with its secrets hidden (shownURL), then the
+// token): the URL is named with its secrets hidden (spec.ShownChatURL,
+// the checker's rule), then the
 // part of it at fault.
 
 // hidden stands for a secret of a URL in a refusal.
@@ -43,7 +45,7 @@ func (e transportError) Error() string { return string(e) }
 // refused returns the refusal of target for why, words of Vigil's:
 // `chat URL "discord://***@123": why`.
 func refused(target, why string) error {
-	return fmt.Errorf("chat URL %q: %s", shownURL(target), why)
+	return fmt.Errorf("chat URL %q: %s", spec.ShownChatURL(target), why)
 }
 
 // refusal returns err, why service name refuses target, as Check tells
@@ -163,97 +165,8 @@ func orList(words []string) string {
 	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
-// secretKey reports whether a query parameter named key holds a secret
-// (token=, password=, apikey=...), which a refusal hides whatever its
-// length.
-func secretKey(key string) bool {
-	k := strings.ToLower(key)
-	for _, s := range []string{"token", "pass", "secret", "key", "auth", "sig", "credential"} {
-		if strings.Contains(k, s) {
-			return true
-		}
-	}
-	return false
-}
-
-// shownURL returns target as a refusal names it: its scheme and host as
-// written, its user information, each segment of its path, the value of a
-// secret query parameter (secretKey) and its fragment written *** (the
-// token of Discord's and Slack's URLs is their user information, Gotify's
-// and Mattermost's the last segment of their path, an ntfy topic its
-// path), the rest of its query as written, its pairs split on "&" and
-// ";". A URL that does not parse is its scheme and *** (discord://***),
-// or *** alone where what stands before its first ":" is no scheme
-// (RFC 3986: a letter, then letters, digits, "+", "-" and "."), which
-// may be a secret ("x?token=abc#%zz:").
-func shownURL(target string) string {
-	u, err := url.Parse(target)
-	if err != nil {
-		if scheme, _, ok := strings.Cut(target, ":"); ok && isScheme(scheme) {
-			return scheme + "://" + hidden
-		}
-		return hidden
-	}
-	var b strings.Builder
-	b.WriteString(u.Scheme + ":")
-	if u.Opaque != "" {
-		b.WriteString(hidden)
-		return b.String()
-	}
-	b.WriteString("//")
-	if u.User != nil {
-		if u.User.String() != "" {
-			b.WriteString(hidden)
-		}
-		b.WriteString("@")
-	}
-	b.WriteString(u.Host)
-	segs := strings.Split(u.EscapedPath(), "/")
-	for i, s := range segs {
-		if s != "" {
-			segs[i] = hidden
-		}
-	}
-	b.WriteString(strings.Join(segs, "/"))
-	if u.RawQuery != "" || u.ForceQuery {
-		b.WriteString("?")
-		for q := u.RawQuery; ; {
-			kv, sep := q, ""
-			if i := strings.IndexAny(q, "&;"); i >= 0 {
-				kv, sep, q = q[:i], q[i:i+1], q[i+1:]
-			}
-			if k, v, ok := strings.Cut(kv, "="); ok && v != "" && secretKey(unescape(k)) {
-				kv = k + "=" + hidden
-			}
-			b.WriteString(kv + sep)
-			if sep == "" {
-				break
-			}
-		}
-	}
-	if u.Fragment != "" {
-		b.WriteString("#" + hidden)
-	}
-	return b.String()
-}
-
-// isScheme reports whether s is a URL scheme as RFC 3986 section 3.1
-// writes one: a letter, then letters, digits, "+", "-" and ".".
-func isScheme(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
-		case i > 0 && (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.'):
-		default:
-			return false
-		}
-	}
-	return s != ""
-}
-
 // queryPairs returns the key=value pairs of a raw query, split on "&"
-// and ";", as shownURL splits them.
+// and ";", as spec.ShownChatURL splits them.
 func queryPairs(rawQuery string) []string {
 	return strings.FieldsFunc(rawQuery, func(r rune) bool { return r == '&' || r == ';' })
 }
@@ -267,7 +180,7 @@ func unescape(s string) string {
 	return s
 }
 
-// secrets returns the parts of target that shownURL hides, as written
+// secrets returns the parts of target that spec.ShownChatURL hides, as written
 // and decoded, but those its host holds (a host names the server and is
 // shown): its user name and password, its path's segments, the values of
 // its secret query parameters, its fragment. Of a target that does not
@@ -277,8 +190,11 @@ func secrets(target string) []string {
 	u, err := url.Parse(target)
 	if err != nil {
 		parts := []string{target}
-		if scheme, rest, ok := strings.Cut(target, ":"); ok && isScheme(scheme) && strings.TrimLeft(rest, "/") != "" {
-			parts = append(parts, strings.TrimLeft(rest, "/"))
+		if shown := spec.ShownChatURL(target); shown != hidden {
+			// Its scheme is shown: the rest is hidden.
+			if rest := strings.TrimLeft(target[strings.IndexByte(target, ':')+1:], "/"); rest != "" {
+				parts = append(parts, rest)
+			}
 		}
 		return parts
 	}
@@ -299,7 +215,7 @@ func secrets(target string) []string {
 	parts = append(parts, strings.Split(u.Path, "/")...)
 	parts = append(parts, strings.Split(u.EscapedPath(), "/")...)
 	for _, kv := range queryPairs(u.RawQuery) {
-		if k, v, ok := strings.Cut(kv, "="); ok && secretKey(unescape(k)) {
+		if k, v, ok := strings.Cut(kv, "="); ok && spec.SecretQueryKey(unescape(k)) {
 			parts = append(parts, v, unescape(v))
 		}
 	}

@@ -98,15 +98,19 @@ func (n *Notifier) Relay() string {
 func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) error {
 	if _, err := mail.ParseAddress(target); err != nil {
 		// Named as written, with the password of a URL given as an
-		// address hidden, as the checker names it.
-		return vigil.Errorf(vigil.EINVALID, "email: recipient %q: %v", spec.HideAddressPassword(target), err)
+		// address hidden, as the checker names it, and without
+		// net/mail's words, which quote the input past the first
+		// address ("expected single address, got %q"), a password
+		// and all.
+		return vigil.Errorf(vigil.EINVALID, "email: recipient %q is not an email address", spec.HideAddressPassword(target))
 	}
 	msg := gomail.NewMsg()
 	if err := msg.From(n.opt.From); err != nil {
 		return vigil.Errorf(vigil.EINVALID, "email: sender: %v", err)
 	}
 	if err := msg.To(target); err != nil {
-		return vigil.Errorf(vigil.EINVALID, "email: recipient: %v", err)
+		// go-mail's words quote the address as written.
+		return vigil.Errorf(vigil.EINVALID, "email: recipient %q is not an address the mail library takes", spec.HideAddressPassword(target))
 	}
 	msg.Subject(m.Subject)
 	msg.SetDate()

@@ -167,8 +167,11 @@ func TestTLSKnown(t *testing.T) {
 
 // TestRecipientErrorsNameAddress: a recipient refused is named as
 // written, a display name and all, with the password of a URL given as
-// an address hidden (spec.HideAddressPassword, the checker's rule); the
-// password of smtp://u:pw@h and mailto:u:pw@h was quoted.
+// an address hidden (spec.HideAddressPassword, the checker's rule), and
+// said to be no email address, without net/mail's words, which quote the
+// input past the first address ("expected single address, got
+// \"mailto:u:pw@y.org\""); the password of smtp://u:pw@h and
+// mailto:u:pw@h was quoted.
 func TestRecipientErrorsNameAddress(t *testing.T) {
 	n, _ := New(Options{Host: "127.0.0.1", Port: 9, From: "vigil@example.test", TLS: TLSNone, Timeout: time.Second})
 	m := &vigil.Message{Subject: "x", Text: "x"}
@@ -181,9 +184,12 @@ func TestRecipientErrorsNameAddress(t *testing.T) {
 		{`"Bob" <bob:s3cret@y.org>`, `"\"Bob\" <bob:xxxxx@y.org>"`},
 		{"u:s3cret@y.org (me@home)", `"u:xxxxx@y.org (me@home)"`},
 		{"u:s3cret pw@y.org", `"u:xxxxx@y.org"`},
+		// net/mail quotes what follows the first address.
+		{"a@b.org mailto:u:s3cret@y.org", `"a@b.org mailto:xxxxx@y.org"`},
+		{"a@b.org, u:s3cret@y.org", `"a@b.org, u:xxxxx@y.org"`},
 	} {
 		err := n.Notify(context.Background(), tc.target, m)
-		if vigil.ErrorCode(err) != vigil.EINVALID || strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), "recipient "+tc.want) {
+		if vigil.ErrorCode(err) != vigil.EINVALID || strings.Contains(err.Error(), "s3cret") || !strings.HasSuffix(err.Error(), "recipient "+tc.want+" is not an email address") {
 			t.Errorf("Notify(%s): %v; want a permanent error naming recipient %s", tc.target, err, tc.want)
 		}
 	}

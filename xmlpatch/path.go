@@ -97,21 +97,14 @@ func (f *freshPrefixes) get(uri string) string {
 	}
 }
 
-// selectorOf returns a selector that locates n, an attached node of doc,
-// and only n: an absolute path of element names with positions among the
-// siblings of the same name where there are several
+// appendSelector appends to dst a selector that locates n, an attached
+// node of doc, and only n: an absolute path of element names with
+// positions among the siblings of the same name where there are several
 // (/catalog/product[2]/price), ending in text()[k], comment()[k] or
 // processing-instruction('t')[k] for those nodes. An element whose name
 // cannot stand in a selector is *[k]. The positions come from sib when
-// it is not nil; w counts the attributes it reads.
-func selectorOf(doc *tree.Document, n *tree.Node, b *binder, sib *siblings, w *work) string {
-	var buf [128]byte
-	return string(appendSelector(buf[:0], doc, n, b, sib, docScope(w)))
-}
-
-// appendSelector appends the selector of n, as selectorOf writes it, to
-// dst; root is the scope at the document node. It builds the path in
-// place, without a string a step.
+// it is not nil; root is the scope at the document node. It builds the
+// path in place, without a string a step.
 func appendSelector(dst []byte, doc *tree.Document, n *tree.Node, b *binder, sib *siblings, root *scope) []byte {
 	if n.Parent == nil && n != doc.Root {
 		// A comment or processing instruction around the root.

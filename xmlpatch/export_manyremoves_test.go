@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/vigil-web/vigil/tree"
-	"github.com/vigil-web/vigil/treediff"
 )
 
 // TestExportManyRemoves exports the removal of many items of a long list
@@ -41,15 +40,7 @@ func TestExportManyRemoves(t *testing.T) {
 			}
 			b.WriteString("</r>")
 			k.WriteString("</r>")
-			old, new := parseXML(t, b.String()), parseXML(t, k.String())
-			d, err := treediff.Diff(old, new, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			p, err := Export(old, d)
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := exportPatch(t, parseXML(t, b.String()), parseXML(t, k.String()))
 			n := tc.removed
 			if len(p.Ops) != n || p.Ops[0].Kind != Remove || p.Ops[0].Sel != fmt.Sprintf("/r/i[%d]", n) {
 				t.Errorf("%d operations, the first %v %q; want %d, remove /r/i[%d]", len(p.Ops), p.Ops[0].Kind, p.Ops[0].Sel, n, n)
@@ -77,14 +68,7 @@ func TestExportManyReplaced(t *testing.T) {
 	b.WriteString("</r>")
 	k.WriteString("</r>")
 	old, new := parseXML(t, b.String()), parseXML(t, k.String())
-	d, err := treediff.Diff(old, new, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := Export(old, d)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := exportPatch(t, old, new)
 	if len(p.Ops) != n || p.Ops[0].Kind != Replace || p.Ops[0].Sel != "/r/b[1]" {
 		t.Errorf("%d operations, the first %v %q; want %d, replace /r/b[1]", len(p.Ops), p.Ops[0].Kind, p.Ops[0].Sel, n)
 	}

@@ -106,6 +106,20 @@ func roundTrip(t testing.TB, old, new *tree.Document, opt *treediff.Options) str
 	return x
 }
 
+// exportPatch returns the patch Export makes of the delta from old to new.
+func exportPatch(t testing.TB, old, new *tree.Document) *Patch {
+	t.Helper()
+	d, err := treediff.Diff(old, new, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Export(old, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // tryRoundTrip is roundTrip, returning the error of an export that fails.
 func tryRoundTrip(t testing.TB, old, new *tree.Document, opt *treediff.Options) (string, error) {
 	t.Helper()

@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"net/url"
 	"regexp"
-	"slices"
 	"strings"
 )
 
@@ -162,47 +161,22 @@ func trimURLTail(raw string) string {
 const minSecret = 8
 
 // RedactTarget returns an error's text with the parts of target, the URL
-// a delivery went to, that may be secret replaced by "…" wherever they
-// occur: its user name and password, its path segments, its query values
-// and its fragment, as written and decoded (minSecret bytes at least). A
-// service's error may quote one of them alone, without the URL around it
-// (shoutrrr's Gotify says `invalid gotify token: "..."`), which RedactURLs
-// cannot find. Its host is kept: it names the server, and a part that the
-// host holds (a user "monitoring" of monitoring.example.org) is no secret
-// and is left, so that the host is never cut. "…" may so stand in a URL's
-// user information, where url.Parse refuses it: RedactURLs, which the text
+// a delivery went to, that may be secret (URLSecrets: its user name and
+// password, its path segments, its query values and its fragment, as
+// written and decoded; of a target that does not parse, the target and
+// what follows its scheme) replaced by "…" wherever they occur, those of
+// minSecret bytes at least. A service's error may quote one of them
+// alone, without the URL around it (shoutrrr's Gotify says `invalid
+// gotify token: "..."`), which RedactURLs cannot find. Its host is kept:
+// it names the server, and a part that the host holds (a user
+// "monitoring" of monitoring.example.org) is no secret and is left, so
+// that the host is never cut. "…" may so stand in a URL's user
+// information, where url.Parse refuses it: RedactURLs, which the text
 // goes through next, reads it all the same.
 func RedactTarget(s, target string) string {
-	u, err := url.Parse(target)
-	if err != nil {
-		return s
-	}
-	var parts []string
-	if u.User != nil {
-		parts = append(parts, u.User.Username())
-		if p, ok := u.User.Password(); ok {
-			parts = append(parts, p)
-		}
-		// As written too: "p%40ss" is quoted so, not "p@ss".
-		user, password, _ := strings.Cut(rawUserinfo(target), ":")
-		parts = append(parts, user, password)
-	}
-	parts = append(parts, strings.Split(u.Path, "/")...)
-	parts = append(parts, strings.Split(u.EscapedPath(), "/")...)
-	for _, vs := range u.Query() {
-		parts = append(parts, vs...)
-	}
-	for _, kv := range strings.Split(u.RawQuery, "&") {
-		_, v, _ := strings.Cut(kv, "=")
-		parts = append(parts, v)
-	}
-	parts = append(parts, u.Fragment)
-	host := strings.ToLower(u.Host)
-	// Longest first, so that a part holding another is replaced whole.
-	slices.SortFunc(parts, func(a, b string) int { return len(b) - len(a) })
-	for _, p := range parts {
-		if len(p) >= minSecret && !strings.Contains(host, strings.ToLower(p)) {
-			s = strings.ReplaceAll(s, p, "…")
+	for _, p := range URLSecrets(target) {
+		if len(p.Text) >= minSecret {
+			s = strings.ReplaceAll(s, p.Text, "…")
 		}
 	}
 	return s

@@ -226,6 +226,12 @@ func TestRedactTarget(t *testing.T) {
 		{`token SECRETtk01232 refused; user me-myself-and-i`, "generic+http://me-myself-and-i@h.example/hook?token=SECRETtk01232", `token … refused; user …`},
 		{`api send failed`, "generic://h.example/api/send", `api send failed`},
 		{`not a URL: x`, "http://a b/", `not a URL: x`},
+		// Where the rule of the chat notifier's refusals hid more, before
+		// both became URLSecrets: a target that does not parse, a query
+		// split on ";", a fragment as written.
+		{`parse "gotify://g.example/ASECRET%zz": opaque g.example/ASECRET%zz`, "gotify://g.example/ASECRET%zz", `parse "…": opaque …`},
+		{`token SECRETtk0123 refused`, "https://h.example/hook?a=1;token=SECRETtk0123", `token … refused`},
+		{`anchor Secret%20Frag1 unknown`, "https://h.example/x#Secret%20Frag1", `anchor … unknown`},
 	} {
 		if got := vigil.RedactTarget(tc.in, tc.target); got != tc.want {
 			t.Errorf("RedactTarget(%q, %q)\n = %q\nwant %q", tc.in, tc.target, got, tc.want)

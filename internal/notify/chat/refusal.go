@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
-	"sort"
 	"strings"
 
 	"github.com/nicholas-fedor/shoutrrr/pkg/format"
@@ -165,79 +164,19 @@ func orList(words []string) string {
 	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
-// queryPairs returns the key=value pairs of a raw query, split on "&"
-// and ";", as spec.ShownChatURL splits them.
-func queryPairs(rawQuery string) []string {
-	return strings.FieldsFunc(rawQuery, func(r rune) bool { return r == '&' || r == ';' })
-}
-
-// unescape returns a query's key or value decoded, as written if it does
-// not decode.
-func unescape(s string) string {
-	if d, err := url.QueryUnescape(s); err == nil {
-		return d
-	}
-	return s
-}
-
-// secrets returns the parts of target that spec.ShownChatURL hides, as written
-// and decoded, but those its host holds (a host names the server and is
-// shown): its user name and password, its path's segments, the values of
-// its secret query parameters, its fragment. Of a target that does not
-// parse, whose parts are not known, they are the target and what follows
-// its scheme, whole.
-func secrets(target string) []string {
-	u, err := url.Parse(target)
-	if err != nil {
-		parts := []string{target}
-		if shown := spec.ShownChatURL(target); shown != hidden {
-			// Its scheme is shown: the rest is hidden.
-			if rest := strings.TrimLeft(target[strings.IndexByte(target, ':')+1:], "/"); rest != "" {
-				parts = append(parts, rest)
-			}
-		}
-		return parts
-	}
-	var parts []string
-	if u.User != nil {
-		parts = append(parts, u.User.Username())
-		if p, ok := u.User.Password(); ok {
-			parts = append(parts, p)
-		}
-		if i := strings.Index(target, "://"); i >= 0 {
-			rest := target[i+len("://"):]
-			if at := strings.LastIndexByte(rest[:strings.IndexAny(rest+"/", "/?#")], '@'); at >= 0 {
-				user, password, _ := strings.Cut(rest[:at], ":")
-				parts = append(parts, user, password)
-			}
-		}
-	}
-	parts = append(parts, strings.Split(u.Path, "/")...)
-	parts = append(parts, strings.Split(u.EscapedPath(), "/")...)
-	for _, kv := range queryPairs(u.RawQuery) {
-		if k, v, ok := strings.Cut(kv, "="); ok && spec.SecretQueryKey(unescape(k)) {
-			parts = append(parts, v, unescape(v))
-		}
-	}
-	parts = append(parts, u.Fragment, u.EscapedFragment())
-	host := strings.ToLower(u.Host)
-	var out []string
-	for _, p := range parts {
-		if p != "" && !strings.Contains(host, strings.ToLower(p)) {
-			out = append(out, p)
-		}
-	}
-	// The longest first: a secret that holds another is hidden whole.
-	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
-	return out
-}
-
 // hideSecrets returns text, an error's text about target, with each
-// secret of target (secrets) it quotes written ***, however short, where
-// it stands as a word of its own: not where it is part of a longer word
-// ("tk" in "token" is no secret's).
+// secret of target (vigil.URLSecrets) it quotes written ***, however
+// short, where it stands as a word of its own: not where it is part of a
+// longer word ("tk" in "token" is no secret's). The value of a query
+// parameter that is not secret (spec.SecretQueryKey) is left, unless
+// another part of target is the same text: the refusal names the URL
+// with it shown (spec.ShownChatURL).
 func hideSecrets(text, target string) string {
-	for _, s := range secrets(target) {
+	for _, p := range vigil.URLSecrets(target) {
+		if p.Key != "" && !spec.SecretQueryKey(p.Key) {
+			continue
+		}
+		s := p.Text
 		var b strings.Builder
 		from := 0
 		for i := 0; ; {

@@ -139,3 +139,26 @@ func FuzzRefusalHidesSecrets(f *testing.F) {
 		}
 	})
 }
+
+// TestHideSecretsRule: the library's words are hidden by the rule of
+// vigil.URLSecrets. The cases are those where the refusals' own rule,
+// before it became that one, hid less: the user information as written of
+// a URL without a scheme, and what follows the first ":" of a URL that
+// does not parse where no scheme stands before it; and one where the
+// refusals still hide less than RedactTarget: the value of a query
+// parameter that is not secret, which the refusal shows in the URL it
+// names.
+func TestHideSecretsRule(t *testing.T) {
+	for name, tc := range map[string]struct{ text, target, want string }{
+		"user information as written, no scheme": {"user u, password p%40ss or p@ss", "//u:p%40ss@h.example/x", "user ***, password *** or ***"},
+		"does not parse, no scheme":              {"SECRET%zz refused", "a b:SECRET%zz", "*** refused"},
+		"query value not secret":                 {"title HelloWorld, token t", "ntfy://h.example/tpc?title=HelloWorld&token=t", "title HelloWorld, token ***"},
+		"query value not secret, also a segment": {"abc and xyz", "ntfy://h.example/abc?title=abc&x=xyz", "*** and xyz"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if got := hideSecrets(tc.text, tc.target); got != tc.want {
+				t.Errorf("hideSecrets(%q, %q) = %q, want %q", tc.text, tc.target, got, tc.want)
+			}
+		})
+	}
+}

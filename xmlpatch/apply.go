@@ -159,6 +159,38 @@ func indexOnly(sel *selector) bool {
 	return true
 }
 
+// keepsPending reports whether op may run with the removes before it
+// pending in the lists: a remove, or a replace of a text by an empty
+// value (which removes the text), by a selector that locates its node by
+// the sibling index alone (indexOnly).
+func keepsPending(op *Op, sel *selector) bool {
+	if !indexOnly(sel) {
+		return false
+	}
+	switch op.Kind {
+	case Remove:
+		return true
+	case Replace:
+		value, ok := text(op.Content)
+		l := sel.last()
+		return ok && value == "" && l != nil && l.kind == stepText
+	}
+	return false
+}
+
+// removeText removes text child i of parent, pending where the sibling
+// index is kept (kill), and makes one text of the texts it leaves side
+// by side.
+func (a *applier) removeText(parent *tree.Node, i int) {
+	if a.sib != nil {
+		first, last := a.kill(parent, i)
+		a.joinAround(parent, first, last)
+		return
+	}
+	a.removeChild(parent, i)
+	a.joinTexts(parent, i)
+}
+
 // kill removes child i of parent, pending until the sibling index's
 // flush, which counts the children it shifts; it returns the run of
 // removed positions that holds i, first and last.
@@ -231,7 +263,7 @@ func (a *applier) op(i int) error {
 			return fail(InvalidAttributeValue, "sel of an add locates an attribute or a namespace; type adds one")
 		}
 	}
-	if a.sib != nil && (op.Kind != Remove || !indexOnly(sel)) {
+	if a.sib != nil && !keepsPending(op, sel) {
 		// The removes before it leave their nodes in the lists, which
 		// only the sibling index can tell from the others.
 		a.sib.flush()
@@ -493,10 +525,9 @@ func (a *applier) replace(op *Op, loc *located, ps *scope) (Condition, string) {
 		}
 		switch {
 		case loc.kind == stepText && value == "":
-			// XPath's data model has no empty text node.
-			i := a.indexOf(loc.parent, n)
-			a.removeChild(loc.parent, i)
-			a.joinTexts(loc.parent, i)
+			// XPath's data model has no empty text node: the text is
+			// removed, as a remove removes it, pending in a run.
+			a.removeText(loc.parent, a.indexOf(loc.parent, n))
 		case loc.kind == stepText:
 			n.Value = value
 			a.texts.forget(n)
@@ -564,14 +595,7 @@ func (a *applier) remove(op *Op, loc *located) (Condition, string) {
 		}
 		switch loc.kind {
 		case stepText:
-			i := a.indexOf(loc.parent, n)
-			if a.sib != nil {
-				first, last := a.kill(loc.parent, i)
-				a.joinAround(loc.parent, first, last)
-				return "", ""
-			}
-			a.removeChild(loc.parent, i)
-			a.joinTexts(loc.parent, i)
+			a.removeText(loc.parent, a.indexOf(loc.parent, n))
 		case stepAttr:
 			a.attrs.remove(n, loc.attr, attrExpanded(n.Attrs[loc.attr].Name, loc.scope))
 		case stepNamespace:

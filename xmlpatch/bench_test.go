@@ -204,6 +204,28 @@ func BenchmarkApplyManyReplaced(b *testing.B) {
 	}
 }
 
+// BenchmarkApplyManyEmptied applies the replacement by an empty value of
+// every text of a list of 100 000 and of 300 000 texts and elements, from
+// the first (each <replace sel="/r/text()[1]"/>, which removes the text),
+// to a copy of the document made outside the timer.
+func BenchmarkApplyManyEmptied(b *testing.B) {
+	for _, n := range []int{100_000, 300_000} {
+		b.Run(fmt.Sprintf("items=%d", n), func(b *testing.B) {
+			text, patch := manyEmptiedDoc(n)
+			doc := parseXML(b, text)
+			p, err := Decode(strings.NewReader(patch))
+			if err != nil {
+				b.Fatal(err)
+			}
+			benchmarkApplyToCopies(b, doc, p, func(d *tree.Document) {
+				if len(d.Root.Children) != n+1 {
+					b.Fatalf("%d children left, want %d", len(d.Root.Children), n+1)
+				}
+			})
+		})
+	}
+}
+
 // benchmarkApplyToCopies times Apply of p to a copy of doc, made outside
 // the timer, and checks each result.
 func benchmarkApplyToCopies(b *testing.B, doc *tree.Document, p *Patch, check func(*tree.Document)) {

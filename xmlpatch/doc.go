@@ -94,8 +94,9 @@
 // it shifts (one unit every 128), so that many edits near the start of a
 // long list of children cost what they take; the texts an operation joins
 // grow in place, in time linear in their length. A run of removes (of
-// elements, texts, comments and processing instructions, by selectors
-// that use neither id() nor [.='v'] or [name='v']) leaves the nodes it
+// elements, texts, comments and processing instructions, and replaces of
+// a text by an empty value, which remove it, by selectors that use
+// neither id() nor [.='v'] or [name='v']) leaves the nodes it
 // removes detached in their lists, which the sibling index skips, and
 // takes them out at its end, once a parent from its first removed child
 // on: removing many children of one parent, from the last, the first or

@@ -19,7 +19,8 @@ type URLSecret struct {
 // (a delivery's target, a chat URL), that may be secret, for a message to
 // hide wherever it quotes them: its user name and password, the segments
 // of its path, the values of its query (its pairs split on "&" and on
-// ";", as a server may split them) and its fragment, each as written and
+// ";", as a server may split them) and its items without "=" (a token
+// alone: ?SECRETTOKEN), and its fragment, each as written and
 // decoded, since a library may quote either ("p%40ss" or "p@ss"). Its
 // host is kept: it names the server, and a part that the host holds (a
 // user "monitoring" of monitoring.example.org) is left out, so that the
@@ -63,6 +64,9 @@ func URLSecrets(target string) []URLSecret {
 	for _, kv := range strings.FieldsFunc(u.RawQuery, func(r rune) bool { return r == '&' || r == ';' }) {
 		if k, v, ok := strings.Cut(kv, "="); ok {
 			add(queryUnescape(k), v, queryUnescape(v))
+		} else {
+			// An item without "=" (?SECRETTOKEN) may be a token alone.
+			add("", kv, queryUnescape(kv))
 		}
 	}
 	add("", u.Fragment, u.EscapedFragment())

@@ -46,6 +46,8 @@ func TestURLSecrets(t *testing.T) {
 		"every query value": {"https://h.example/?title=HelloWorld&token=t", []s{{"HelloWorld", "title"}, {"t", "token"}}},
 		"same text twice":   {"https://h.example/abc/abc?x=abc", []s{{"abc", ""}, {"abc", "x"}}},
 		"nothing secret":    {"https://h.example/", nil},
+		// An item without "=" was no part of either rule.
+		"a query item alone": {"https://h.example/hook?SECRETTOKEN1&a=b", []s{{"SECRETTOKEN1", ""}, {"hook", ""}, {"b", "a"}}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if got := vigil.URLSecrets(tc.target); !slices.Equal(got, tc.want) {

@@ -10,8 +10,8 @@ const secretMark = "***"
 
 // ShownChatURL returns target, a chat URL, as a message names it: its
 // scheme and host as written, its user information, each segment of its
-// path, the value of a secret query parameter (SecretQueryKey) and its
-// fragment written *** (the token of Discord's and Slack's URLs is their
+// path, the value of a secret query parameter (SecretQueryKey), a query
+// item without "=" (a token alone) and its fragment written *** (the token of Discord's and Slack's URLs is their
 // user information, Gotify's and Mattermost's the last segment of their
 // path, an ntfy topic its path), the rest of its query as written, its
 // pairs split on "&" and ";". A URL that does not parse is its scheme and
@@ -59,6 +59,8 @@ func ShownChatURL(target string) string {
 			}
 			if k, v, ok := strings.Cut(kv, "="); ok && v != "" && SecretQueryKey(queryUnescape(k)) {
 				kv = k + "=" + secretMark
+			} else if !ok && kv != "" {
+				kv = secretMark // an item alone (?SECRETTOKEN) may be a token
 			}
 			b.WriteString(kv + sep)
 			if sep == "" {

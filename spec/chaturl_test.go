@@ -24,6 +24,7 @@ func TestShownChatURL(t *testing.T) {
 		{"nt fy://SeCrEt@h/%zz", "***"},
 		{"://SeCrEt@h/%zz", "***"},
 		{"discord:SeCrEt", "discord:***"},
+		{"ntfy://h.example/tpc?SeCrEt&title=x", "ntfy://h.example/***?***&title=x"},
 	} {
 		if got := ShownChatURL(tc.in); got != tc.want || strings.Contains(got, "SeCrEt") {
 			t.Errorf("ShownChatURL(%q) = %q, want %q", tc.in, got, tc.want)

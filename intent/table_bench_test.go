@@ -65,3 +65,68 @@ func BenchmarkAnyChangeLargeTable(b *testing.B) {
 	b.ReportMetric(float64(held)/(1<<20), "held-MB")
 	b.ReportMetric(float64(changes), "changes")
 }
+
+// rowspanTable writes an HTML page holding one price list of rows rows and
+// cols columns (cols at least 4): a city column whose cells span four rows
+// each, a shop column whose cells span two, a note column the monitor
+// ignores, then prices. The second version, when changed is set, has one
+// price in thirty rows changed.
+func rowspanTable(rows, cols int, changed bool) []byte {
+	var b strings.Builder
+	b.WriteString(`<!DOCTYPE html><html><body><table id="prices"><thead><tr><th>City</th><th>Shop</th><th>Note</th>`)
+	for c := 3; c < cols; c++ {
+		fmt.Fprintf(&b, "<th>Price %d</th>", c)
+	}
+	b.WriteString("</tr></thead><tbody>\n")
+	for i := range rows {
+		b.WriteString("<tr>")
+		if i%4 == 0 {
+			fmt.Fprintf(&b, `<td rowspan="4">city-%d</td>`, i/4)
+		}
+		if i%2 == 0 {
+			fmt.Fprintf(&b, `<td rowspan="2">shop-%d</td>`, i/2)
+		}
+		fmt.Fprintf(&b, `<td class="note">note %d</td>`, i)
+		for c := 3; c < cols; c++ {
+			price := i*cols + c
+			if changed && i%30 == 7 && c == cols-1 {
+				price++
+			}
+			fmt.Fprintf(&b, "<td>%d.%02d</td>", price/100, price%100)
+		}
+		b.WriteString("</tr>\n")
+	}
+	b.WriteString("</tbody></table></body></html>")
+	return []byte(b.String())
+}
+
+// BenchmarkTableRowspans evaluates "table" on price lists of 2 000 and
+// 20 000 rows of 20 columns, under cells of rowspan 4 and 2 and beside a
+// column the monitor ignores (rowspanTable), parsing excluded: the two
+// sizes show how the cost grows with the rows, which a table's slots
+// (slotGrid) or its rows' names looked up column by column would make
+// quadratic.
+//
+//	go test -run '^$' -bench TableRowspans -benchmem ./intent
+func BenchmarkTableRowspans(b *testing.B) {
+	s, err := spec.ParseSentinel("bench", []byte(`Create Sentinel s1 Using http://example.com/ Monitor table {prices} Ignore css "td.note"`))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, rows := range benchSizes {
+		b.Run(fmt.Sprintf("rows=%d", rows), func(b *testing.B) {
+			old, new := parseBench(b, rowspanTable(rows, 20, false), rowspanTable(rows, 20, true))
+			var changes int
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				r, err := NewPair(old, new, nil, nil).Evaluate(s.Monitor.X)
+				if err != nil {
+					b.Fatal(err)
+				}
+				changes = len(r.Changes)
+			}
+			b.ReportMetric(float64(changes), "changes")
+		})
+	}
+}

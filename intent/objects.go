@@ -358,13 +358,22 @@ func (c *content) addTable(n *tree.Node) {
 		var cols, spans []int
 		allTH := true
 		for _, cell := range m.Children {
-			if elementIs(cell, "td", "th") && !c.skip(cell) {
-				span := colspan(cell)
-				cells = append(cells, c.subtreeText(cell, nil))
-				cols = append(cols, g.place(span, rowspan(cell)))
-				spans = append(spans, span)
-				allTH = allTH && elementIs(cell, "th")
+			if !elementIs(cell, "td", "th") {
+				continue
 			}
+			// A cell the monitor ignores keeps its slots, so that the
+			// cells after it stay under their own columns' headers,
+			// but is no cell of the row: its text is no change and is
+			// shown nowhere.
+			span := colspan(cell)
+			col := g.place(span, rowspan(cell))
+			if c.skip(cell) {
+				continue
+			}
+			cells = append(cells, c.subtreeText(cell, nil))
+			cols = append(cols, col)
+			spans = append(spans, span)
+			allTH = allTH && elementIs(cell, "th")
 		}
 		if len(cells) == 0 {
 			return false

@@ -104,11 +104,14 @@ type ImageInfo struct {
 }
 
 // TableInfo locates a table change: the table (its id, or "#n" for the
-// n-th table), the row's key (its first cell), and for a cell its column
-// (1-based, where HTML's table model places it, a rowspan above it
-// counted; for a cell over several columns, its colspan, the first of
-// them) and the column's header (the lowest header cell over the
-// column). A cell of a header row (HeaderRow:
+// n-th table), the row's name (its first cell the monitor does not
+// ignore, or, for a row under a body cell whose rowspan covers its first
+// column, that cell: "Berlin" over the rows of its prices), and for a
+// cell its column (1-based, where HTML's table model places it, a
+// rowspan above it and a cell the monitor ignores before it counted; for
+// a cell over several columns, its colspan, the first of them) and the
+// column's header (the lowest header cell over the column). A cell of a
+// header row (HeaderRow:
 // every row of a thead, or without one a first row all of th) is a
 // header itself, its column's or, in a thead's rows above the last, a
 // group's: it has no row, its Header is its own text, and its change is

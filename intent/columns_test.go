@@ -289,7 +289,8 @@ func TestColspan(t *testing.T) {
 // (slotGrid), rowspan read: a header cell over two header rows takes its
 // column in the second too, so that the second row's cells are the
 // columns after it, and a body cell over several rows shifts the cells of
-// the rows below it; a change is told under its column's header.
+// the rows below it, and names them; a change is told under its column's
+// header.
 func TestTableRowSpans(t *testing.T) {
 	// page makes a table of the header and body rows given as HTML.
 	page := func(head, body string) string {
@@ -328,15 +329,15 @@ func TestTableRowSpans(t *testing.T) {
 				`<tr><td>Boots</td><td>59</td><td>49</td><td>45</td></tr>`),
 			[]string{`table-cell insert Boots:4:Club ""->"45"`, `table-cell insert head:4:Club ""->"Club"`}},
 		// Boots spans two rows: the second row's cells are the second
-		// and third columns, Old and New.
+		// and third columns, Old and New, and Boots names the row.
 		{"body rowspan shifts the row below",
 			page(nameOverPrice, `<tr><td rowspan="2">Boots</td><td>59</td><td>49</td></tr><tr><td>39</td><td>35</td></tr>`),
 			page(nameOverPrice, `<tr><td rowspan="2">Boots</td><td>59</td><td>49</td></tr><tr><td>39</td><td>29</td></tr>`),
-			[]string{`table-cell update 39:3:New "35"->"29"`}},
+			[]string{`table-cell update Boots:3:New "35"->"29"`}},
 		{"rowspan 0 reaches the end of the row group",
 			page(nameOverPrice, `<tr><td rowspan="0">Boots</td><td>59</td><td>49</td></tr><tr><td>39</td><td>35</td></tr><tr><td>19</td><td>15</td></tr>`),
 			page(nameOverPrice, `<tr><td rowspan="0">Boots</td><td>59</td><td>49</td></tr><tr><td>39</td><td>35</td></tr><tr><td>19</td><td>12</td></tr>`),
-			[]string{`table-cell update 19:3:New "15"->"12"`}},
+			[]string{`table-cell update Boots:3:New "15"->"12"`}},
 		// A rowspan ends with its row group: the tbody's first row is
 		// not shifted by the thead's Name, which asks for ten rows.
 		{"rowspan ends with its row group",
@@ -348,7 +349,7 @@ func TestTableRowSpans(t *testing.T) {
 				`<tr><td rowspan="99999999" colspan="99999999">Boots</td><td>59</td></tr><tr><td>49</td></tr>`),
 			page(`<tr><th rowspan="65534" colspan="1000">Name</th><th>Price</th></tr><tr><th>Old</th></tr>`,
 				`<tr><td rowspan="99999999" colspan="99999999">Boots</td><td>59</td></tr><tr><td>45</td></tr>`),
-			[]string{`table-cell update 45:1001:Old "49"->"45"`}},
+			[]string{`table-cell update Boots:1001:Old "49"->"45"`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := evalClause(t, tc.old, tc.new, `table {t}`)

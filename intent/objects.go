@@ -345,6 +345,12 @@ func (c *content) addTable(n *tree.Node) {
 	var rowNodes []*tree.Node
 	var theadOpen bool // a thead's row has been seen
 	var head []bool    // whether each row of rows is a header row
+	// under holds, for each row of rows, the cell above (a row of rows
+	// and its cell there) whose rowspan covers the row's first column,
+	// {-1, -1} for none; lead is the cell that took the first column
+	// last, its cell -1 when the monitor ignores it.
+	var under [][2]int
+	lead := [2]int{-1, -1}
 	var g slotGrid
 	tree.Walk(n, func(m *tree.Node) bool {
 		if m.Kind != tree.Element || (m != n && (c.skip(m) || elementIs(m, "table"))) {
@@ -354,6 +360,10 @@ func (c *content) addTable(n *tree.Node) {
 			return true
 		}
 		g.row(m.Parent)
+		above := [2]int{-1, -1}
+		if g.taken(0) {
+			above = lead
+		}
 		var cells []string
 		var cols, spans []int
 		allTH := true
@@ -368,7 +378,13 @@ func (c *content) addTable(n *tree.Node) {
 			span := colspan(cell)
 			col := g.place(span, rowspan(cell))
 			if c.skip(cell) {
+				if col == 0 {
+					lead = [2]int{-1, -1}
+				}
 				continue
+			}
+			if col == 0 {
+				lead = [2]int{len(rows), len(cells)}
 			}
 			cells = append(cells, c.subtreeText(cell, nil))
 			cols = append(cols, col)
@@ -392,6 +408,7 @@ func (c *content) addTable(n *tree.Node) {
 		rowCols = append(rowCols, cols)
 		rowSpans = append(rowSpans, spans)
 		rowNodes = append(rowNodes, m)
+		under = append(under, above)
 		return false
 	})
 	// A column's header is the lowest header cell over it (one of the
@@ -419,8 +436,16 @@ func (c *content) addTable(n *tree.Node) {
 		}
 	}
 	for i, cells := range rows {
+		// A row is named by its first cell shown, or, under a body
+		// cell whose rowspan covers its first column, by that cell, the
+		// row header a reader sees beside it ("Berlin" over the rows of
+		// its prices); a header row's cell there is a column's header.
+		name := cells[0]
+		if r, k := under[i][0], under[i][1]; r >= 0 && k >= 0 && !head[r] {
+			name = rows[r][k]
+		}
 		t.items = append(t.items, object{
-			key: strings.Join(cells, "\x1f"), keys: []string{cells[0]},
+			key: strings.Join(cells, "\x1f"), keys: []string{cells[0]}, rowName: name,
 			node: rowNodes[i], pos: i + 1, cells: cells, cols: rowCols[i], spans: rowSpans[i],
 			text: strings.Join(cells, " | "), head: head[i],
 		})
@@ -523,6 +548,12 @@ func (g *slotGrid) row(group *tree.Node) {
 		return
 	}
 	g.y++
+}
+
+// taken reports whether column col of the current row is taken by a cell
+// of a row above whose rowspan reaches it.
+func (g *slotGrid) taken(col int) bool {
+	return col < len(g.freeY) && g.freeY[col] > g.y
 }
 
 // place places a cell of colspan columns and rowspan rows in the current

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/vigil-web/vigil/tree"
 )
 
 // tableCellChanges evaluates clause on two versions of a page and writes
@@ -85,5 +87,104 @@ func TestTableIgnoredCellsKeepSlots(t *testing.T) {
 				t.Errorf("got\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(tc.want, "\n\t"))
 			}
 		})
+	}
+}
+
+// TestTableRowsUnderRowspan: a row under a body cell's rowspan is named by
+// that cell, the row header a reader sees beside it, not by its own first
+// cell, which is in a later column: "row Berlin, Price: 5 -> 6" for the
+// tea sold in Berlin.
+func TestTableRowsUnderRowspan(t *testing.T) {
+	page := func(body string) string {
+		return `<html><body><table id="t"><thead><tr><th>City</th><th>Product</th><th>Price</th></tr></thead><tbody>` +
+			body + `</tbody></table></body></html>`
+	}
+	prices := func(berlinTea string) string {
+		return page(`<tr><td rowspan="3">Berlin</td><td>Coffee</td><td>10</td></tr><tr><td>Tea</td><td>` + berlinTea + `</td></tr>` +
+			`<tr><td>Cake</td><td>7</td></tr><tr><td rowspan="2">Paris</td><td>Coffee</td><td>11</td></tr><tr><td>Tea</td><td>6</td></tr>`)
+	}
+	// cityShop is a price list whose rows are under two row headers,
+	// a city over four rows and a shop over two.
+	cityShop := func(price string) string {
+		return `<html><body><table id="t"><thead><tr><th>City</th><th>Shop</th><th>Product</th><th>Price</th></tr></thead><tbody>` +
+			`<tr><th rowspan="4">Berlin</th><td rowspan="2">Mitte</td><td>Coffee</td><td>10</td></tr><tr><td>Tea</td><td>5</td></tr>` +
+			`<tr><td rowspan="2">Kreuzberg</td><td>Coffee</td><td>9</td></tr><tr><td>Tea</td><td>` + price + `</td></tr></tbody></table></body></html>`
+	}
+	for _, tc := range []struct {
+		name, old, new, clause string
+		want                   []string
+	}{
+		{"price changed in a row under the city",
+			prices("5"), prices("6"), `table {t}`,
+			[]string{`table-cell update Berlin:3:Price "5"->"6"`}},
+		{"price changed in the city's own row",
+			prices("5"), strings.Replace(prices("5"), "<td>10</td>", "<td>12</td>", 1), `table {t}`,
+			[]string{`table-cell update Berlin:3:Price "10"->"12"`}},
+		{"row added under the city",
+			prices("5"),
+			strings.Replace(strings.Replace(prices("5"), `rowspan="3"`, `rowspan="4"`, 1),
+				"<tr><td>Cake</td>", "<tr><td>Juice</td><td>4</td></tr><tr><td>Cake</td>", 1), `table {t}`,
+			[]string{`table-row insert Berlin:0: ""->"Juice | 4"`}},
+		// Under two row headers, the first column's names the row,
+		// a th or a td alike.
+		{"row under a city and a shop",
+			cityShop("4"), cityShop("5"), `table {t}`,
+			[]string{`table-cell update Berlin:4:Price "4"->"5"`}},
+		// A city the monitor ignores names no row: the row's own first
+		// cell does.
+		{"city ignored",
+			prices("5"), prices("6"), `table {t} Ignore css "td[rowspan]"`,
+			[]string{`table-cell update Tea:3:Price "5"->"6"`}},
+		// A header cell over the first body row names no row: it is a
+		// column's header.
+		{"header cell reaching the body",
+			`<html><body><table id="t"><tr><th rowspan="2">Name</th><th>Price</th></tr><tr><td>10</td></tr></table></body></html>`,
+			`<html><body><table id="t"><tr><th rowspan="2">Name</th><th>Price</th></tr><tr><td>12</td></tr></table></body></html>`,
+			`table {t}`,
+			[]string{`table-cell update 12:2:Price "10"->"12"`}},
+		// A rowspan ends with its row group: the second tbody's rows
+		// are their own.
+		{"rowspan ends with its row group",
+			page(`<tr><td rowspan="5">Berlin</td><td>Coffee</td><td>10</td></tr></tbody><tbody><tr><td>Paris</td><td>Tea</td><td>6</td></tr>`),
+			page(`<tr><td rowspan="5">Berlin</td><td>Coffee</td><td>10</td></tr></tbody><tbody><tr><td>Paris</td><td>Tea</td><td>7</td></tr>`),
+			`table {t}`,
+			[]string{`table-cell update Paris:3:Price "6"->"7"`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := tableCellChanges(t, tc.old, tc.new, tc.clause)
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("got\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(tc.want, "\n\t"))
+			}
+		})
+	}
+}
+
+// TestSlotGridTaken: a column is taken in a row by a cell above whose
+// rowspan reaches it, and free again past it or in another row group.
+func TestSlotGridTaken(t *testing.T) {
+	var g slotGrid
+	group, other := &tree.Node{}, &tree.Node{}
+	for _, step := range []struct {
+		group *tree.Node
+		taken bool // column 0 before the row's cells are placed
+		cells [][2]int
+	}{
+		{group, false, [][2]int{{1, 3}, {1, 1}}},
+		{group, true, [][2]int{{1, 1}}},
+		{group, true, [][2]int{{1, 1}}},
+		{group, false, [][2]int{{1, 0}}},
+		{group, true, nil},
+		{other, false, [][2]int{{1, 1}}},
+	} {
+		g.row(step.group)
+		if got := g.taken(0); got != step.taken {
+			t.Errorf("row %d: column 0 taken %v, want %v", g.y, got, step.taken)
+		}
+		for _, c := range step.cells {
+			g.place(c[0], c[1])
+		}
+	}
+	if g.taken(5) {
+		t.Errorf("a column past the grid is taken")
 	}
 }

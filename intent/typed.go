@@ -234,7 +234,7 @@ func tableChanges(pc *pathCache, pairs [][2]*container) []Change {
 				} else {
 					row = &old[e.a]
 				}
-				c.Table = &TableInfo{Table: name, Row: row.cells[0]}
+				c.Table = &TableInfo{Table: name, Row: row.rowName}
 				if row.head {
 					c.Table.Row, c.Table.HeaderRow = "", true
 				}
@@ -264,7 +264,7 @@ func tableChanges(pc *pathCache, pairs [][2]*container) []Change {
 				c := Change{Kind: KindTableCell, Op: Update, Old: ov, New: nv,
 					OldPos: a.pos, NewPos: b.pos, OldPath: pc.node(a.node), NewPath: pc.node(b.node),
 					Fields: []string{"cells"}}
-				info := &TableInfo{Table: name, Row: b.cells[0]}
+				info := &TableInfo{Table: name, Row: b.rowName}
 				if a.head || b.head {
 					// The header row's cells are the columns'
 					// headers: no row's cells.

@@ -105,8 +105,9 @@ type ImageInfo struct {
 
 // TableInfo locates a table change: the table (its id, or "#n" for the
 // n-th table), the row's name (its first cell the monitor does not
-// ignore, or, for a row under a body cell whose rowspan covers its first
-// column, that cell: "Berlin" over the rows of its prices), and for a
+// ignore, after the body cells above whose rowspans cover the columns
+// before it: "Berlin / Tea" for the tea of a "Berlin" over the rows of
+// its prices), and for a
 // cell its column (1-based, where HTML's table model places it, a
 // rowspan above it and a cell the monitor ignores before it counted; for
 // a cell over several columns, its colspan, the first of them) and the

@@ -333,11 +333,11 @@ func TestTableRowSpans(t *testing.T) {
 		{"body rowspan shifts the row below",
 			page(nameOverPrice, `<tr><td rowspan="2">Boots</td><td>59</td><td>49</td></tr><tr><td>39</td><td>35</td></tr>`),
 			page(nameOverPrice, `<tr><td rowspan="2">Boots</td><td>59</td><td>49</td></tr><tr><td>39</td><td>29</td></tr>`),
-			[]string{`table-cell update Boots:3:New "35"->"29"`}},
+			[]string{`table-cell update Boots / 39:3:New "35"->"29"`}},
 		{"rowspan 0 reaches the end of the row group",
 			page(nameOverPrice, `<tr><td rowspan="0">Boots</td><td>59</td><td>49</td></tr><tr><td>39</td><td>35</td></tr><tr><td>19</td><td>15</td></tr>`),
 			page(nameOverPrice, `<tr><td rowspan="0">Boots</td><td>59</td><td>49</td></tr><tr><td>39</td><td>35</td></tr><tr><td>19</td><td>12</td></tr>`),
-			[]string{`table-cell update Boots:3:New "15"->"12"`}},
+			[]string{`table-cell update Boots / 19:3:New "15"->"12"`}},
 		// A rowspan ends with its row group: the tbody's first row is
 		// not shifted by the thead's Name, which asks for ten rows.
 		{"rowspan ends with its row group",
@@ -349,7 +349,7 @@ func TestTableRowSpans(t *testing.T) {
 				`<tr><td rowspan="99999999" colspan="99999999">Boots</td><td>59</td></tr><tr><td>49</td></tr>`),
 			page(`<tr><th rowspan="65534" colspan="1000">Name</th><th>Price</th></tr><tr><th>Old</th></tr>`,
 				`<tr><td rowspan="99999999" colspan="99999999">Boots</td><td>59</td></tr><tr><td>45</td></tr>`),
-			[]string{`table-cell update Boots:1001:Old "49"->"45"`}},
+			[]string{`table-cell update Boots / 45:1001:Old "49"->"45"`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := evalClause(t, tc.old, tc.new, `table {t}`)

@@ -154,11 +154,11 @@
 // bottom; two versions' cells pair by the columns they share, so that a
 // column added beside a group is that column added, not a group's header
 // changed, and a cell below one of rowspan 2 is named by its own column.
-// A row is named (TableInfo.Row) by its first cell shown, or, under a
-// body cell whose rowspan covers its first column, by that cell, the row
-// header a reader sees beside it ("Berlin" spanning the rows of its
-// prices), not by its own first cell, which is in a later column; its
-// identity, which pairs it, stays its own first cell shown.
+// A row is named (TableInfo.Row) by its first cell shown, after the body
+// cells above whose rowspans cover the columns before it, the row
+// headers a reader sees beside it ("Berlin / Tea" for the tea of a
+// "Berlin" spanning the rows of its prices; four at most); its identity,
+// which pairs it, stays its own first cell shown.
 // The grid keeps each column's first free row, not its slots, so that
 // the largest spans cost a table no more than its columns. A cell of a
 // header row is a header, not a row's

@@ -24,7 +24,7 @@ type object struct {
 	cols                 []int    // table rows: each cell's first column, its place in the table's slots (slotGrid)
 	spans                []int    // table rows: each cell's colspan (cellAt)
 	head                 bool     // a table's header row (container.headers)
-	rowName              string   // table rows: what names the row (TableInfo.Row), its first cell shown or the body cell above whose rowspan covers its first column
+	rowName              string   // table rows: what names the row (TableInfo.Row, rowName): its first cell shown, after the body cells above whose rowspans cover the columns before it
 }
 
 // sources returns the sources of image o: those of its picture (srcs),

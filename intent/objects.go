@@ -345,12 +345,11 @@ func (c *content) addTable(n *tree.Node) {
 	var rowNodes []*tree.Node
 	var theadOpen bool // a thead's row has been seen
 	var head []bool    // whether each row of rows is a header row
-	// under holds, for each row of rows, the cell above (a row of rows
-	// and its cell there) whose rowspan covers the row's first column,
-	// {-1, -1} for none; lead is the cell that took the first column
-	// last, its cell -1 when the monitor ignores it.
-	var under [][2]int
-	lead := [2]int{-1, -1}
+	// owner holds, for each column, the cell that took it last (a row
+	// of rows, its cell there, and its colspan), the row -1 for a cell
+	// the monitor ignores; names holds each row's name (rowName).
+	var owner []slotOwner
+	var names []string
 	var g slotGrid
 	tree.Walk(n, func(m *tree.Node) bool {
 		if m.Kind != tree.Element || (m != n && (c.skip(m) || elementIs(m, "table"))) {
@@ -360,10 +359,6 @@ func (c *content) addTable(n *tree.Node) {
 			return true
 		}
 		g.row(m.Parent)
-		above := [2]int{-1, -1}
-		if g.taken(0) {
-			above = lead
-		}
 		var cells []string
 		var cols, spans []int
 		allTH := true
@@ -377,15 +372,14 @@ func (c *content) addTable(n *tree.Node) {
 			// shown nowhere.
 			span := colspan(cell)
 			col := g.place(span, rowspan(cell))
+			for len(owner) < col+span {
+				owner = append(owner, slotOwner{row: -1})
+			}
 			if c.skip(cell) {
-				if col == 0 {
-					lead = [2]int{-1, -1}
-				}
+				owner[col] = slotOwner{row: -1, span: span}
 				continue
 			}
-			if col == 0 {
-				lead = [2]int{len(rows), len(cells)}
-			}
+			owner[col] = slotOwner{row: len(rows), cell: len(cells), span: span}
 			cells = append(cells, c.subtreeText(cell, nil))
 			cols = append(cols, col)
 			spans = append(spans, span)
@@ -408,7 +402,7 @@ func (c *content) addTable(n *tree.Node) {
 		rowCols = append(rowCols, cols)
 		rowSpans = append(rowSpans, spans)
 		rowNodes = append(rowNodes, m)
-		under = append(under, above)
+		names = append(names, rowName(rows, head, owner, cols[0]))
 		return false
 	})
 	// A column's header is the lowest header cell over it (one of the
@@ -436,21 +430,51 @@ func (c *content) addTable(n *tree.Node) {
 		}
 	}
 	for i, cells := range rows {
-		// A row is named by its first cell shown, or, under a body
-		// cell whose rowspan covers its first column, by that cell, the
-		// row header a reader sees beside it ("Berlin" over the rows of
-		// its prices); a header row's cell there is a column's header.
-		name := cells[0]
-		if r, k := under[i][0], under[i][1]; r >= 0 && k >= 0 && !head[r] {
-			name = rows[r][k]
-		}
 		t.items = append(t.items, object{
-			key: strings.Join(cells, "\x1f"), keys: []string{cells[0]}, rowName: name,
+			key: strings.Join(cells, "\x1f"), keys: []string{cells[0]}, rowName: names[i],
 			node: rowNodes[i], pos: i + 1, cells: cells, cols: rowCols[i], spans: rowSpans[i],
 			text: strings.Join(cells, " | "), head: head[i],
 		})
 	}
 	c.tables = append(c.tables, t)
+}
+
+// slotOwner is the cell that took a column of a table's grid last: its
+// row (an index of addTable's rows, -1 for a cell the monitor ignores),
+// its index among that row's cells, and its colspan.
+type slotOwner struct{ row, cell, span int }
+
+// maxRowHeaders is the number of body cells above a row, their rowspans
+// over its first columns, that name it at most (rowName); maxOwners the
+// number of cells before its first column looked at.
+const (
+	maxRowHeaders = 4
+	maxOwners     = 16
+)
+
+// rowName returns the name of the table row just read (TableInfo.Row),
+// whose first cell shown stands in column first: that cell's text, after
+// those of the body cells above whose rowspans cover the columns before
+// it, left to right, the row headers a reader sees beside it ("Berlin /
+// Tea" for the tea sold in Berlin, "Berlin / Kreuzberg / Tea" under a
+// shop's cell too). A header row's cell there is a column's header, and
+// a cell the monitor ignores names nothing. The columns before first are
+// all taken (a row's cells take the first free ones), from above or by
+// the row's ignored cells; they are walked cell by cell, a few at most.
+func rowName(rows [][]string, head []bool, owner []slotOwner, first int) string {
+	var parts []string
+	for col, seen := 0, 0; col < first && seen < maxOwners && len(parts) < maxRowHeaders; seen++ {
+		o := owner[col]
+		if o.row >= 0 && o.row < len(rows) && !head[o.row] {
+			parts = append(parts, rows[o.row][o.cell])
+		}
+		col += max(o.span, 1)
+	}
+	own := rows[len(rows)-1][0]
+	if len(parts) == 0 {
+		return own
+	}
+	return strings.Join(append(parts, own), " / ")
 }
 
 // headerKey returns the key of a column whose header cells above one of

@@ -91,9 +91,10 @@ func TestTableIgnoredCellsKeepSlots(t *testing.T) {
 }
 
 // TestTableRowsUnderRowspan: a row under a body cell's rowspan is named by
-// that cell, the row header a reader sees beside it, not by its own first
-// cell, which is in a later column: "row Berlin, Price: 5 -> 6" for the
-// tea sold in Berlin.
+// that cell, the row header a reader sees beside it, then its own first
+// cell, which is in a later column: "row Berlin / Tea, Price: 5 -> 6" for
+// the tea sold in Berlin, where it was "row Tea", and "row Berlin" would
+// not say which of Berlin's rows.
 func TestTableRowsUnderRowspan(t *testing.T) {
 	page := func(body string) string {
 		return `<html><body><table id="t"><thead><tr><th>City</th><th>Product</th><th>Price</th></tr></thead><tbody>` +
@@ -116,7 +117,7 @@ func TestTableRowsUnderRowspan(t *testing.T) {
 	}{
 		{"price changed in a row under the city",
 			prices("5"), prices("6"), `table {t}`,
-			[]string{`table-cell update Berlin:3:Price "5"->"6"`}},
+			[]string{`table-cell update Berlin / Tea:3:Price "5"->"6"`}},
 		{"price changed in the city's own row",
 			prices("5"), strings.Replace(prices("5"), "<td>10</td>", "<td>12</td>", 1), `table {t}`,
 			[]string{`table-cell update Berlin:3:Price "10"->"12"`}},
@@ -124,17 +125,21 @@ func TestTableRowsUnderRowspan(t *testing.T) {
 			prices("5"),
 			strings.Replace(strings.Replace(prices("5"), `rowspan="3"`, `rowspan="4"`, 1),
 				"<tr><td>Cake</td>", "<tr><td>Juice</td><td>4</td></tr><tr><td>Cake</td>", 1), `table {t}`,
-			[]string{`table-row insert Berlin:0: ""->"Juice | 4"`}},
-		// Under two row headers, the first column's names the row,
-		// a th or a td alike.
+			[]string{`table-row insert Berlin / Juice:0: ""->"Juice | 4"`}},
+		// Under two row headers, both name the row, left to right, a
+		// th or a td alike.
 		{"row under a city and a shop",
 			cityShop("4"), cityShop("5"), `table {t}`,
-			[]string{`table-cell update Berlin:4:Price "4"->"5"`}},
+			[]string{`table-cell update Berlin / Kreuzberg / Tea:4:Price "4"->"5"`}},
 		// A city the monitor ignores names no row: the row's own first
 		// cell does.
 		{"city ignored",
 			prices("5"), prices("6"), `table {t} Ignore css "td[rowspan]"`,
 			[]string{`table-cell update Tea:3:Price "5"->"6"`}},
+		// The city ignored, the shop still names the row.
+		{"city ignored, shop shown",
+			cityShop("4"), cityShop("5"), `table {t} Ignore css "th[rowspan]"`,
+			[]string{`table-cell update Kreuzberg / Tea:4:Price "4"->"5"`}},
 		// A header cell over the first body row names no row: it is a
 		// column's header.
 		{"header cell reaching the body",

@@ -147,7 +147,8 @@
 // rows (0 to 65534, 0 to the end of its row group, none past it); a cell
 // the monitor ignores takes its slots too, so that the cells after it
 // stay under their own columns, but is no cell of its row (its text no
-// change, shown nowhere, no column's header). A column's header is the lowest header cell over it (one of the last
+// change, shown nowhere, no column's header), and a row it ignores takes
+// its row of the grid (a rowspan above counts it). A column's header is the lowest header cell over it (one of the last
 // header row, or one above that reaches down past it, a "Name" of
 // rowspan 2 beside a "Price" split into "Old" and "New"), and the
 // columns of two versions pair by every header cell over them, top to

@@ -353,6 +353,23 @@ func (c *content) addTable(n *tree.Node) {
 	var g slotGrid
 	tree.Walk(n, func(m *tree.Node) bool {
 		if m.Kind != tree.Element || (m != n && (c.skip(m) || elementIs(m, "table"))) {
+			if m.Kind == tree.Element && elementIs(m, "tr") && c.skip(m) {
+				// A row the monitor ignores keeps its place in the
+				// grid, as an ignored cell keeps its slots: a rowspan
+				// above counts it, and its own cells' rowspans still
+				// shift the rows below.
+				g.row(m.Parent)
+				for _, cell := range m.Children {
+					if elementIs(cell, "td", "th") {
+						span := colspan(cell)
+						col := g.place(span, rowspan(cell))
+						for len(owner) < col+span {
+							owner = append(owner, slotOwner{row: -1})
+						}
+						owner[col] = slotOwner{row: -1, span: span}
+					}
+				}
+			}
 			return false
 		}
 		if !elementIs(m, "tr") {

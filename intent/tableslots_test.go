@@ -140,6 +140,13 @@ func TestTableRowsUnderRowspan(t *testing.T) {
 		{"city ignored, shop shown",
 			cityShop("4"), cityShop("5"), `table {t} Ignore css "th[rowspan]"`,
 			[]string{`table-cell update Kreuzberg / Tea:4:Price "4"->"5"`}},
+		// A row the monitor ignores is still one of the city's three:
+		// Paris's row is not taken for a fourth.
+		{"row ignored under the city",
+			strings.Replace(prices("5"), "<tr><td>Tea</td>", `<tr class="promo"><td>Tea</td>`, 1),
+			strings.Replace(strings.Replace(prices("5"), "<tr><td>Tea</td>", `<tr class="promo"><td>Tea</td>`, 1), "<td>11</td>", "<td>13</td>", 1),
+			`table {t} Ignore css "tr.promo"`,
+			[]string{`table-cell update Paris:3:Price "11"->"13"`}},
 		// A header cell over the first body row names no row: it is a
 		// column's header.
 		{"header cell reaching the body",

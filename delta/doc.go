@@ -291,7 +291,11 @@
 //     declaration that moved, came or went is not rebuilt. A delta whose
 //     prolog holds the processing instruction is malformed (Validate):
 //     what no comparison sees, Apply of the inverse could not take away
-//     again; for the same reason Apply refuses (ErrConflict) a delta
+//     again. So is one whose DOCTYPE holds a > that would end it before
+//     its text does (xmltext.CheckDoctype), which no parser gives and
+//     which a writer would turn into markup of the delta's (a script)
+//     before the root, where the fingerprints do not look. For the same
+//     reason as the declaration, Apply refuses (ErrConflict) a delta
 //     whose prolog holds the comment when the document was read as HTML.
 //     A delta written when the comment was left out of XML documents too
 //     applies to them as it did then, and follows and composes with one

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/vigil-web/vigil/tree"
+	"github.com/vigil-web/vigil/xmltext"
 )
 
 // Outside is a change to what stands outside the root element, which the
@@ -190,13 +191,20 @@ func (o *Outside) validate() error {
 // HTML, see applyOutside), without children or attributes,
 // each processing instruction with a target and no comment with a name,
 // as in a delta's content, and a DoctypeAfter within the prolog (0 without
-// a DOCTYPE).
+// a DOCTYPE), and a DOCTYPE that ends where its text does
+// (xmltext.CheckDoctype: written, it would otherwise leave markup of the
+// delta's in the document).
 func (s Surroundings) validate(which string) error {
 	switch {
 	case s.DoctypeAfter < 0 || s.DoctypeAfter > len(s.Prolog):
 		return fmt.Errorf("%w: outside the root, %s DOCTYPE is after %d prolog nodes, of %d", ErrMalformed, which, s.DoctypeAfter, len(s.Prolog))
 	case s.DoctypeAfter > 0 && s.Doctype == "":
 		return fmt.Errorf("%w: outside the root, %s DOCTYPE is after %d prolog nodes, but there is none", ErrMalformed, which, s.DoctypeAfter)
+	}
+	if s.Doctype != "" {
+		if err := xmltext.CheckDoctype(s.Doctype); err != nil {
+			return fmt.Errorf("%w: outside the root, %s %v", ErrMalformed, which, err)
+		}
 	}
 	for _, list := range []struct {
 		name  string

@@ -298,3 +298,33 @@ func TestWriteXMLPITarget(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteHTMLDoctypeEndsWhereItShould: an HTML tokenizer ends a DOCTYPE
+// at its first >, so a DOCTYPE read from XML with an internal subset, or
+// a quoted identifier holding a >, is written as HTML without what would
+// have come out as the page's text or markup before the root.
+func TestWriteHTMLDoctypeEndsWhereItShould(t *testing.T) {
+	for _, tc := range []struct{ doctype, want string }{
+		{`html`, `<!DOCTYPE html>`},
+		{`html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "x.dtd"`, `<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "x.dtd">`},
+		{`doc SYSTEM "d.dtd" [<!ENTITY e "<b>x</b>">]`, `<!DOCTYPE doc SYSTEM "d.dtd">`},
+		{`doc [<!ATTLIST doc id ID #IMPLIED>]`, `<!DOCTYPE doc>`},
+		{`doc SYSTEM "a><script>alert(1)</script>"`, `<!DOCTYPE doc>`},
+	} {
+		d := &tree.Document{Doctype: tc.doctype, Root: &tree.Node{Kind: tree.Element, Name: "doc"}}
+		var b bytes.Buffer
+		if err := markup.WriteHTML(&b, d, nil); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(b.String(), tc.want+"<doc>") || strings.Contains(b.String(), "script") {
+			t.Errorf("DOCTYPE %q written as HTML:\n%s\nwant it to start %s", tc.doctype, b.String(), tc.want)
+		}
+		again, err := markup.ParseHTMLBytes(b.Bytes(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text := again.Root.Text(); text != "" {
+			t.Errorf("DOCTYPE %q: read back, the page has text %q", tc.doctype, text)
+		}
+	}
+}

@@ -23,7 +23,8 @@ var rawTextHTML = map[string]bool{
 }
 
 // WriteHTML writes d as HTML5 in UTF-8, and a meta element's charset (or
-// http-equiv Content-Type charset) says utf-8: the DOCTYPE, the prolog comments,
+// http-equiv Content-Type charset) says utf-8: the DOCTYPE (as HTML can hold
+// it, see htmlDoctype), the prolog comments,
 // the root element and the epilog comments. Void elements get no end tag;
 // the text of raw-text elements (script, style, ...) is written as it is;
 // other text escapes &, < and >, attribute values & and ". Nothing is
@@ -49,7 +50,7 @@ func WriteHTML(w io.Writer, d *tree.Document, opt *WriteOptions) error {
 		}
 		if d.Doctype != "" {
 			x.str("<!DOCTYPE ")
-			x.str(d.Doctype)
+			x.str(htmlDoctype(d.Doctype))
 			x.str(">")
 			x.line()
 		}
@@ -325,4 +326,26 @@ func isWordByte(c byte) bool {
 func isUTF8Label(s string) bool {
 	s = strings.ToLower(strings.TrimSpace(s))
 	return s == "utf-8" || s == "utf8"
+}
+
+// htmlDoctype returns doctype, the text of a DOCTYPE, as HTML can hold
+// it: an HTML tokenizer ends a DOCTYPE at its first >, so that the rest of
+// an XML internal subset ("[<!ENTITY x 'y'>]") or of a quoted identifier
+// holding a > would be written as the page's text or markup. Such a
+// DOCTYPE is cut before its internal subset, which HTML does not read,
+// and one that still holds a > to its name.
+func htmlDoctype(doctype string) string {
+	if !strings.Contains(doctype, ">") {
+		return doctype
+	}
+	if i := strings.IndexByte(doctype, '['); i >= 0 {
+		doctype = strings.TrimRight(doctype[:i], " \t\r\n")
+	}
+	if strings.Contains(doctype, ">") {
+		if f := strings.Fields(doctype); len(f) > 0 {
+			doctype = f[0]
+		}
+		doctype, _, _ = strings.Cut(doctype, ">")
+	}
+	return doctype
 }

@@ -120,13 +120,17 @@ func runKeysRotate(ctx context.Context, env *environment, args []string) (code i
 // replaceSecretFile writes key to the data directory's file called name,
 // readable by its owner only, replacing the file there if any. The file
 // changes whole or not at all (written under another name, synced, then
-// renamed over the old one), so that a process starting at the same
-// moment reads the old key or the new one, never a part.
+// renamed over the old one, and the directory synced), so that a process
+// starting at the same moment reads the old key or the new one, never a
+// part, and after a power loss the new key is there, as in the store.
 func replaceSecretFile(dataDir, name string, key []byte) error {
 	tmp, err := tempSecretFile(dataDir, name, key)
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp) // gone once renamed
-	return os.Rename(tmp, filepath.Join(dataDir, name))
+	if err := os.Rename(tmp, filepath.Join(dataDir, name)); err != nil {
+		return err
+	}
+	return syncDir(dataDir)
 }

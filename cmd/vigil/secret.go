@@ -165,8 +165,9 @@ func (k keyring) writeFile(name string, key []byte) (bool, error) {
 // createSecretFile writes key to the data directory's file called name,
 // readable by its owner only, unless there is one, and reports whether it
 // did. The file appears whole or not at all (written under another name,
-// then linked), so that a process starting at the same moment never reads
-// it empty.
+// then linked, and the directory synced), so that a process starting at
+// the same moment never reads it empty, and it is there after a power
+// loss.
 func createSecretFile(dataDir, name string, key []byte) (bool, error) {
 	tmp, err := tempSecretFile(dataDir, name, key)
 	if err != nil {
@@ -178,7 +179,7 @@ func createSecretFile(dataDir, name string, key []byte) (bool, error) {
 	if errors.Is(err, os.ErrExist) {
 		return false, nil
 	} else if err == nil {
-		return true, nil
+		return true, syncDir(dataDir)
 	}
 	// A file system without hard links: made with O_EXCL and written
 	// after, as before.

@@ -380,7 +380,10 @@ func createFileAtomic(name string, write func(io.Writer) error) error {
 	if err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), name)
+	if err := os.Rename(tmp.Name(), name); err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(name))
 }
 
 // maxLinks bounds the symbolic links linkTarget follows, as the kernel

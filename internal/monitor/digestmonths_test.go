@@ -60,8 +60,9 @@ func TestNextDigestDue(t *testing.T) {
 	}
 	utc := func(y int, mo time.Month, d int) time.Time { return time.Date(y, mo, d, 9, 0, 0, 0, time.UTC) }
 	monthly := func(n int64) *plan {
-		return &plan{every: 31 * 24 * time.Hour, months: spec.Duration{N: n, Unit: spec.Month}}
+		return &plan{every: 31 * 24 * time.Hour, calendar: spec.Duration{N: n, Unit: spec.Month}}
 	}
+	daily := &plan{every: 24 * time.Hour, calendar: spec.Duration{N: 1, Unit: spec.Day}}
 	for name, tc := range map[string]struct {
 		p              *plan
 		due, from, now time.Time
@@ -81,8 +82,13 @@ func TestNextDigestDue(t *testing.T) {
 		"no start, late": {monthly(1), utc(2026, 3, 3), time.Time{}, utc(2026, 5, 10), time.UTC, utc(2026, 6, 3), utc(2026, 3, 3)},
 		// More months than a calendar offset counts (AddTo stops at
 		// 2^20): a period from now, where the search never ended.
-		"ages unchecked":     {monthly(1), utc(2026, 2, 28), utc(2026, 1, 31), utc(100000, 3, 15), time.UTC, utc(100000, 4, 15), utc(100000, 3, 15)},
-		"fixed period":       {&plan{every: 24 * time.Hour}, utc(2026, 1, 31), time.Time{}, utc(2026, 2, 2), time.UTC, utc(2026, 2, 3), time.Time{}},
+		"ages unchecked": {monthly(1), utc(2026, 2, 28), utc(2026, 1, 31), utc(100000, 3, 15), time.UTC, utc(100000, 4, 15), utc(100000, 3, 15)},
+		// Days keep the owner's clock across daylight saving (29 March
+		// 2026 in Paris), counted from the first start.
+		"a day's clock":      {daily, time.Date(2026, 3, 28, 9, 0, 0, 0, paris), time.Date(2026, 3, 20, 9, 0, 0, 0, paris), time.Date(2026, 3, 28, 9, 0, 0, 0, paris), paris, time.Date(2026, 3, 29, 9, 0, 0, 0, paris), time.Date(2026, 3, 20, 9, 0, 0, 0, paris)},
+		"days unchecked":     {daily, utc(2026, 2, 28), utc(2026, 1, 31), utc(2029, 3, 15).Add(time.Hour), time.UTC, utc(2029, 3, 16), utc(2026, 1, 31)},
+		"days for ages":      {daily, utc(2026, 2, 28), utc(2026, 1, 31), utc(100000, 3, 15), time.UTC, utc(100000, 3, 16), utc(100000, 3, 15)},
+		"a fixed period":     {&plan{every: 24 * time.Hour}, utc(2026, 1, 31), time.Time{}, utc(2026, 2, 2), time.UTC, utc(2026, 2, 3), time.Time{}},
 		"the owner's clock":  {monthly(1), time.Date(2026, 2, 28, 9, 0, 0, 0, paris), time.Date(2026, 1, 31, 9, 0, 0, 0, paris), time.Date(2026, 2, 28, 9, 0, 0, 0, paris), paris, time.Date(2026, 3, 31, 9, 0, 0, 0, paris), time.Date(2026, 1, 31, 9, 0, 0, 0, paris)},
 		"the owner's months": {monthly(1), time.Date(2026, 1, 31, 23, 30, 0, 0, time.UTC), time.Date(2026, 1, 31, 23, 30, 0, 0, time.UTC), time.Date(2026, 1, 31, 23, 30, 0, 0, time.UTC), paris, time.Date(2026, 3, 1, 0, 30, 0, 0, paris), time.Date(2026, 1, 31, 23, 30, 0, 0, time.UTC)},
 	} {

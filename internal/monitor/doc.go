@@ -121,8 +121,11 @@
 // The periods of a digest of Every n months end k×n months after the
 // first began, in the owner's zone, each on the first one's day or the
 // month's last (nextDigestDue, state.DigestFrom): Jan 31, Feb 28, Mar 31.
-// They were 31 days long. A period opened before the first's start was
-// kept ends where it was set to, and the next ones count from its end.
+// They were 31 days long. Those of Every n days or weeks end k×n days
+// after it, at its clock in the owner's zone across daylight saving:
+// they were 24 hours long, and a daily digest at 09:00 came at 10:00 all
+// summer. A period opened before the first's start was kept ends where
+// it was set to, and the next ones count from its end.
 // Sentinels watching one site query (start URL, scope, match, depth,
 // pages, order) share its crawl (sitecrawl.go): a check waits for the
 // crawl in flight (within its own lease) or takes one that ended less

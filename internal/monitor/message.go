@@ -151,7 +151,7 @@ func (m *Monitor) digest(ctx context.Context, j *job, now time.Time) {
 	}
 	if st.DigestDue.IsZero() {
 		st.DigestSince, st.DigestDue, st.DigestFrom = now, now.Add(j.plan.every), time.Time{}
-		if iv := j.plan.months; !iv.IsZero() {
+		if iv := j.plan.calendar; !iv.IsZero() {
 			st.DigestFrom = now
 			st.DigestDue = iv.AddIn(now, j.location())
 		}
@@ -168,14 +168,17 @@ func (m *Monitor) digest(ctx context.Context, j *job, now time.Time) {
 
 // nextDigestDue returns the end of the digest period open at now, the
 // first after due, the end of the last, and the start of the first
-// period it counts months from. A fixed period adds every to due. Every
-// n months counts k×n months from the first period's start, from: Every
-// 1 month from Jan 31 ends on Feb 28, Mar 31, Apr 30, where months added
-// to the last end stayed on the 28th. A state with no start (one saved
-// before it was kept, or by a fixed period since edited to months)
-// counts from due: the period already open ends where it was set to.
+// period it counts from. A fixed period (of seconds, minutes or hours)
+// adds every to due. Every n days, weeks or months counts k×n of them
+// from the first period's start, from, in loc: Every 1 month from Jan 31
+// ends on Feb 28, Mar 31, Apr 30, where months added to the last end
+// stayed on the 28th, and Every 1 day from 09:00 ends at 09:00 across
+// daylight saving, where 24 hours added moved it to 10:00 all summer. A
+// state with no start (one saved before it was kept, or by a fixed
+// period since edited to a calendar one) counts from due: the period
+// already open ends where it was set to.
 func nextDigestDue(due, from time.Time, p *plan, now time.Time, loc *time.Location) (next, first time.Time) {
-	iv := p.months
+	iv := p.calendar
 	if iv.IsZero() {
 		for !due.After(now) {
 			due = due.Add(p.every)
@@ -187,20 +190,38 @@ func nextDigestDue(due, from time.Time, p *plan, now time.Time, loc *time.Locati
 	}
 	// Skip the periods that end before now in one step (a sentinel
 	// paused for years), then step to the first after it.
-	fy, fm, _ := from.In(loc).Date()
-	ny, nm, _ := now.In(loc).Date()
-	k := ((int64(ny)*12 + int64(nm)) - (int64(fy)*12 + int64(fm))) / iv.N
+	k := calendarSpan(iv.Unit, from.In(loc), now.In(loc)) / iv.N
 	k = max(k-1, 1)
 	for range 4 {
-		next = spec.Duration{N: k * iv.N, Unit: spec.Month}.AddIn(from, loc)
+		next = spec.Duration{N: k * iv.N, Unit: iv.Unit}.AddIn(from, loc)
 		if next.After(now) && next.After(due) {
 			return next, from
 		}
 		k++
 	}
-	// Months beyond what time.Time counts (a start tens of thousands of
-	// years before now): a period from now on, its start now.
+	// More than what time.Time, or a calendar offset, counts (a start
+	// tens of thousands of years before now): a period from now on, its
+	// start now.
 	return iv.AddIn(now, loc), now
+}
+
+// calendarSpan returns how many months, weeks or days (unit) lie between
+// the dates of from and to, each in its own zone, counting the dates on
+// the calendar alone (not the clock): a lower bound, to a unit or so, of
+// how many of them added to from reach to.
+func calendarSpan(unit spec.Unit, from, to time.Time) int64 {
+	fy, fm, fd := from.Date()
+	ty, tm, td := to.Date()
+	if unit == spec.Month {
+		return (int64(ty)*12 + int64(tm)) - (int64(fy)*12 + int64(fm))
+	}
+	// Days between the dates, counted on UTC's calendar, where every day
+	// has 24 hours.
+	days := int64(time.Date(ty, tm, td, 0, 0, 0, 0, time.UTC).Sub(time.Date(fy, fm, fd, 0, 0, 0, 0, time.UTC)) / (24 * time.Hour))
+	if unit == spec.Week {
+		return days / 7
+	}
+	return days
 }
 
 // endDigest sends the digest of the open period of a sentinel whose

@@ -37,11 +37,13 @@ type plan struct {
 	compare  intent.Compare
 	mode     spec.NotifyMode
 	every    time.Duration // Periodic
-	// months is the period of Every n months (zero for a fixed one): its
-	// periods end n, 2n, 3n months after the first began
-	// (state.DigestFrom), each on the day of that month the first began
-	// on or the month's last, which every, 31 days a month, is not.
-	months   spec.Duration
+	// calendar is the period of Every n days, weeks or months (zero for
+	// one of seconds, minutes or hours): its periods end n, 2n, 3n of
+	// them after the first began (state.DigestFrom), in the owner's
+	// zone, at the first one's clock across daylight saving, and on the
+	// day of the month the first began on or the month's last, which
+	// every, 24 hours a day and 31 days a month, is not.
+	calendar spec.Duration
 	contacts []*spec.Contact
 	lifespan schedule.Lifespan
 	// site is the site watched, when the sentinel watches one (site.go);
@@ -177,8 +179,11 @@ func decodePlan(s *vigil.Sentinel) (*plan, error) {
 				p.every = d
 			} else {
 				p.every = e.Interval.AddTo(time.Time{}).Sub(time.Time{})
-				if e.Interval.Unit == spec.Month && e.Interval.N > 0 {
-					p.months = e.Interval.Duration
+			}
+			switch e.Interval.Unit {
+			case spec.Day, spec.Week, spec.Month:
+				if e.Interval.N > 0 {
+					p.calendar = e.Interval.Duration
 				}
 			}
 		}

@@ -25,10 +25,11 @@ type state struct {
 	// "Every <interval>" digest.
 	DigestSince time.Time `json:"digestSince,omitzero"`
 	DigestDue   time.Time `json:"digestDue,omitzero"`
-	// DigestFrom is the start of the first period of an "Every n months"
-	// digest, from which its periods' ends are counted in months
-	// (nextDigestDue); zero for a fixed period, and in a state saved
-	// before it was kept, whose open period's end is taken for it.
+	// DigestFrom is the start of the first period of an "Every n days",
+	// weeks or months digest, from which its periods' ends are counted
+	// in those units (nextDigestDue); zero for a fixed period (of
+	// seconds, minutes or hours), and in a state saved before it was
+	// kept, whose open period's end is taken for it.
 	DigestFrom time.Time `json:"digestFrom,omitzero"`
 	// CheckDue is when the sentinel's pages are next to be read, as the
 	// policy gave it (backing off on failures), a confirmation or the

@@ -1,10 +1,16 @@
 // Package email delivers notifications by SMTP (github.com/wneessen/go-mail)
 // as multipart/alternative mail: a plain-text part and an HTML part in which
-// inserted text is green and deleted text red and struck through.
+// inserted text is green and deleted text red and struck through. A
+// delivery's Message-ID is the same at each of its attempts (messageID),
+// so that mail systems drop the copy a retry sends after an attempt
+// whose answer was lost.
 package email
 
 import (
 	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"net"
 	"net/mail"
@@ -114,8 +120,9 @@ func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) 
 	}
 	msg.Subject(m.Subject)
 	msg.SetDate()
-	msg.SetMessageID()
-	if id, ok := vigil.DeliveryID(ctx); ok {
+	id, ok := vigil.DeliveryID(ctx)
+	msg.SetMessageIDWithValue(n.messageID(id, ok, target, m))
+	if ok {
 		msg.SetGenHeader("X-Vigil-Delivery", id)
 	}
 	msg.SetBodyString(gomail.TypeTextPlain, m.Text)
@@ -148,6 +155,43 @@ func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) 
 		return fmt.Errorf("email to %s via %s:%d: %w", spec.HideAddressPassword(target), n.opt.Host, n.opt.Port, err)
 	}
 	return nil
+}
+
+// messageID returns the Message-ID of message m to target, without its
+// angle brackets, on the sender's domain. A delivery (id, when ok) has
+// the same one at every attempt: an attempt whose answer was lost after
+// the relay took the mail is retried, and mail systems drop a second
+// copy by its Message-ID (each attempt had a random one, and the user got
+// both). It holds a hash of the message and its recipient too, so that a
+// delivery id used again (a store started afresh) makes another. Without
+// a delivery id, it is random.
+func (n *Notifier) messageID(id string, ok bool, target string, m *vigil.Message) string {
+	domain := "vigil.invalid"
+	if a, err := mail.ParseAddress(n.opt.From); err == nil {
+		if i := strings.LastIndexByte(a.Address, '@'); i >= 0 && i+1 < len(a.Address) {
+			domain = a.Address[i+1:]
+		}
+	}
+	if !ok || id == "" {
+		return "vigil." + rand.Text() + "@" + domain
+	}
+	h := sha256.New()
+	for _, s := range []string{id, target, m.Subject, m.Text, m.HTML} {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	return "vigil." + messageIDPart(id) + "." + hex.EncodeToString(h.Sum(nil)[:16]) + "@" + domain
+}
+
+// messageIDPart returns s with every byte a Message-ID's dot-atom does not
+// take as "-" (a delivery id is a number, but a context may carry any).
+func messageIDPart(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x80 && (r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return r
+		}
+		return '-'
+	}, s)
 }
 
 func escape(s string) string {

@@ -11,6 +11,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"net"
 	"net/mail"
@@ -152,9 +153,32 @@ func (n *Notifier) Notify(ctx context.Context, target string, m *vigil.Message) 
 		return vigil.Errorf(vigil.EINVALID, "email: client: %v", err)
 	}
 	if err := c.DialAndSendWithContext(ctx, msg); err != nil {
+		if refused(err) {
+			return vigil.Errorf(vigil.EINVALID, "email to %s via %s:%d: refused for good: %v", spec.HideAddressPassword(target), n.opt.Host, n.opt.Port, err)
+		}
 		return fmt.Errorf("email to %s via %s:%d: %w", spec.HideAddressPassword(target), n.opt.Host, n.opt.Port, err)
 	}
 	return nil
+}
+
+// refused reports whether err is the relay's permanent refusal (a 5xx
+// reply) of this message: of its recipient (550 no such mailbox) or of
+// its content (554 refused as spam). Sent again, it would be refused
+// again, eight times before the outbox gave up; the delivery is a dead
+// letter at once (EINVALID), its reason in the outbox. A 5xx reply to
+// the connection, the login or the sender is the relay's setting, not
+// the message's: the administrator may fix it while the retries wait,
+// so those stay temporary.
+func refused(err error) bool {
+	var se *gomail.SendError
+	if !errors.As(err, &se) || se.IsTemp() || se.ErrorCode() < 500 || se.ErrorCode() > 599 {
+		return false
+	}
+	switch se.Reason {
+	case gomail.ErrSMTPRcptTo, gomail.ErrSMTPData, gomail.ErrSMTPDataClose:
+		return true
+	}
+	return false
 }
 
 // messageID returns the Message-ID of message m to target, without its

@@ -22,6 +22,9 @@ type mailbox struct {
 	mu   sync.Mutex
 	msgs []received
 	fail int // number of next transactions to refuse
+	// refuse is the reply to RCPT TO of an address that starts with
+	// "nobody", and to DATA of a message holding "SPAM", if not nil.
+	refuse *smtp.SMTPError
 }
 
 type received struct {
@@ -50,13 +53,25 @@ func (s *session) Mail(from string, _ *smtp.MailOptions) error {
 	s.from = from
 	return nil
 }
-func (s *session) Rcpt(to string, _ *smtp.RcptOptions) error { s.to = append(s.to, to); return nil }
+func (s *session) Rcpt(to string, _ *smtp.RcptOptions) error {
+	s.box.mu.Lock()
+	defer s.box.mu.Unlock()
+	if s.box.refuse != nil && strings.HasPrefix(to, "nobody") {
+		return s.box.refuse
+	}
+	s.to = append(s.to, to)
+	return nil
+}
 func (s *session) Data(r io.Reader) error {
 	b, err := io.ReadAll(r)
 	if err != nil {
 		return err
 	}
 	s.box.mu.Lock()
+	if s.box.refuse != nil && strings.Contains(string(b), "SPAM") {
+		s.box.mu.Unlock()
+		return s.box.refuse
+	}
 	s.box.msgs = append(s.box.msgs, received{from: s.from, to: s.to, data: string(b)})
 	s.box.mu.Unlock()
 	return nil
@@ -191,6 +206,41 @@ func TestRecipientErrorsNameAddress(t *testing.T) {
 		err := n.Notify(context.Background(), tc.target, m)
 		if vigil.ErrorCode(err) != vigil.EINVALID || strings.Contains(err.Error(), "s3cret") || !strings.HasSuffix(err.Error(), "recipient "+tc.want+" is not an email address") {
 			t.Errorf("Notify(%s): %v; want a permanent error naming recipient %s", tc.target, err, tc.want)
+		}
+	}
+}
+
+// TestPermanentRefusals: a relay's 5xx reply to a recipient (no such
+// mailbox) or to a message's content is permanent (EINVALID: a dead
+// letter at once, where it was retried eight times); a 4xx reply to them
+// and a 5xx reply to the sender stay temporary.
+func TestPermanentRefusals(t *testing.T) {
+	box, host, port := startSMTP(t)
+	n, _ := New(Options{Host: host, Port: port, From: "vigil@example.test", TLS: TLSNone, Timeout: 5 * time.Second})
+	for _, tc := range []struct {
+		name      string
+		reply     *smtp.SMTPError
+		target    string
+		text      string
+		fail      int
+		permanent bool
+	}{
+		{"no such mailbox", &smtp.SMTPError{Code: 550, Message: "no such user"}, "nobody@example.test", "x", 0, true},
+		{"content refused", &smtp.SMTPError{Code: 554, Message: "looks like spam"}, "jill@example.test", "SPAM", 0, true},
+		{"mailbox busy", &smtp.SMTPError{Code: 450, Message: "mailbox busy"}, "nobody@example.test", "x", 0, false},
+		{"content deferred", &smtp.SMTPError{Code: 451, Message: "try later"}, "jill@example.test", "SPAM", 0, false},
+		{"sender refused for now", nil, "jill@example.test", "x", 1, false},
+	} {
+		box.mu.Lock()
+		box.refuse, box.fail = tc.reply, tc.fail
+		box.mu.Unlock()
+		err := n.Notify(context.Background(), tc.target, &vigil.Message{Subject: "s", Text: tc.text})
+		if err == nil {
+			t.Errorf("%s: sent", tc.name)
+			continue
+		}
+		if got := vigil.ErrorCode(err) == vigil.EINVALID; got != tc.permanent {
+			t.Errorf("%s: %v; permanent %v, want %v", tc.name, err, got, tc.permanent)
 		}
 	}
 }

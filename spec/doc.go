@@ -387,7 +387,10 @@
 //     rule), an email address's too where it is a URL's
 //     (HideAddressPassword, which hides more where the "@" or the colon
 //     is in doubt), a chat URL's user information, path, secret query
-//     values and fragment as *** (ShownChatURL, the chat notifier's rule).
+//     values and fragment as *** (ShownChatURL, the chat notifier's rule);
+//     a page's URL, which may not hold credentials, has its password
+//     hidden as a webhook's is wherever a message names it or writes its
+//     target again ("join them with OR: Using a OR b").
 //   - Scopes (In css/xpath), Ignore, value conditions, Fetch render,
 //     Confirm after and site targets are Vigil's extensions (the site
 //     comparison is WHOWEDA's web deltas, seeds/000).

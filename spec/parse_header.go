@@ -86,10 +86,20 @@ func secondUsingError(x, y Target, first, second string) string {
 // joinWithOr returns how to write the target x, written first, and y,
 // written second, as one with OR ("to watch both pages, join them with
 // OR: Using a OR b"); "" when either is a site, which is watched alone,
-// or the text is too long for a message or on several lines.
+// or the text is too long for a message or on several lines. first and
+// second are the targets' source text; a target whose URL holds a
+// password is written in its canonical form, the password hidden.
 func joinWithOr(x, y Target, first, second string) string {
 	_, xSite := x.(*SiteTarget)
 	_, ySite := y.(*SiteTarget)
+	// A URL's password is not written again: the text of a target
+	// that holds one is its canonical form, with the password hidden.
+	if shown := hideTargetPasswords(x); shown != x {
+		first = Print(shown)
+	}
+	if shown := hideTargetPasswords(y); shown != y {
+		second = Print(shown)
+	}
 	if xSite || ySite || strings.ContainsAny(first+second, "\n\r#") || len(first)+len(second) > 2*maxQuoted {
 		return ""
 	}

@@ -263,11 +263,11 @@ func flattenTarget(t Target, op Op, out *[]Target) {
 // one page (a fragment is not sent): stored before they were compared so,
 // such a sentinel is warned.
 func (v *validator) notDistinctTargets(op Op, l, first Target) {
-	msg := fmt.Sprintf("operands of %s must be distinct: %s appears twice", op, shortCode(Print(l)))
+	msg := fmt.Sprintf("operands of %s must be distinct: %s appears twice", op, shortCode(Print(hideTargetPasswords(l))))
 	u, ok1 := l.(*URLTarget)
 	f, ok2 := first.(*URLTarget)
 	if ok1 && ok2 && !sameURL(u.URL, f.URL) {
-		msg = fmt.Sprintf("operands of %s must be distinct: %s is %s: a fragment is not sent", op, shortCode(u.URL), shortCode(f.URL))
+		msg = fmt.Sprintf("operands of %s must be distinct: %s is %s: a fragment is not sent", op, shortCode(hidePassword(u.URL)), shortCode(hidePassword(f.URL)))
 		if v.stored {
 			v.warn(l, Print(l), msg)
 			return

@@ -441,3 +441,36 @@ func passwordColon(local string) int {
 	}
 	return first
 }
+
+// hideTargetPasswords returns t for a message: t itself when none of its
+// URLs has a password, else a copy whose URLs have theirs written "xxxxx"
+// (hidePassword), with the position of each of t's nodes.
+func hideTargetPasswords(t Target) Target {
+	switch t := t.(type) {
+	case *URLTarget:
+		if shown := hidePassword(t.URL); shown != t.URL {
+			return &URLTarget{URLPos: t.URLPos, URL: shown}
+		}
+	case *SiteTarget:
+		c := *t
+		c.URL = hidePassword(t.URL)
+		c.Scope = make([]*Lit, len(t.Scope))
+		changed := c.URL != t.URL
+		for k, s := range t.Scope {
+			c.Scope[k] = s
+			if s != nil && hidePassword(s.Value) != s.Value {
+				c.Scope[k] = &Lit{ValuePos: s.ValuePos, Value: hidePassword(s.Value)}
+				changed = true
+			}
+		}
+		if changed {
+			return &c
+		}
+	case *BinaryTarget:
+		x, y := hideTargetPasswords(t.X), hideTargetPasswords(t.Y)
+		if x != t.X || y != t.Y {
+			return &BinaryTarget{X: x, OpPos: t.OpPos, Op: t.Op, Y: y}
+		}
+	}
+	return t
+}

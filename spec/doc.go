@@ -23,8 +23,9 @@
 //     commas, dates written year first, 2026-03-01, told to write
 //     03/01/2026, or day first, 31-12-2026, told to write 12/31/2026,
 //     "keywords {a} and {b}", change types separated by "," where OR
-//     or AND goes, list items by ";") are reported with how to write
-//     what was meant (parse_mistakes.go, parse_joins.go).
+//     or AND goes, list items by ";", a "#" in an item written without
+//     quotes, keywords {C#}, which begins a comment) are reported with
+//     how to write what was meant (parse_mistakes.go, parse_joins.go).
 //  2. Validate (§6.4, §7.1.2): Checker.Check resolves inheritance from a
 //     previously defined sentinel (§5.2), fills defaults, checks name
 //     uniqueness per owner, change types, addresses, and the lifespan with

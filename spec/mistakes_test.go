@@ -43,6 +43,13 @@ func TestUserMistakes(t *testing.T) {
 		{"empty table ids", "Monitor table {}", `2:16: table {} names no table: write table alone for every table, or name them, as in table {prices}`},
 		{"empty keywords", "Monitor keywords {}", `2:19: keywords {} names no keyword: name at least one, as in keywords {sale}`},
 		{"trailing comma", "Monitor keywords {sale,}", `2:24: a list does not end with ",": keywords {sale}`},
+		// A "#" in an unquoted item begins a comment, which took the
+		// rest of the list: the parser said "expected } to close the {
+		// at 2:18, found "Fetch"" on the next line, or "expected , or },
+		// found end of file".
+		{"hash in a keyword", "Monitor keywords {C#, F#}\nFetch 1 hour", `2:19: "#" begins a comment, which runs to the end of the line and left the list open: write C# in quotes: keywords {"C#"}`},
+		{"hash in the last keyword", "Monitor keywords {go, C#}", `2:23: "#" begins a comment, which runs to the end of the line and left the list open: write C# in quotes: keywords {"C#"}`},
+		{"hash in a table id", "Monitor table (t#1)", `2:16: "#" begins a comment, which runs to the end of the line and left the list open: write t#1 in quotes: table {"t#1"}`},
 		{"plural kind", "Monitor tables", `2:9: unknown change type "tables": did you mean table?`},
 		{"joined count", "Fetch 1h", `2:7: write the count and the unit apart: Fetch 1 hour`},
 		{"joined minutes", "Every 30min", `2:7: write the count and the unit apart: Every 30 minutes`},

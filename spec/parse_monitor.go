@@ -238,6 +238,27 @@ func (p *parser) unquotedItem(start int, what string, closing Token) {
 	p.failHere(p.lit, ", or "+closing.String(), fmt.Sprintf("%s in %s: write it in quotes: %s {%s}", found, short(item), what, quote(item)))
 }
 
+// hashInItem fails at pos, if valid, the start of a list item that a
+// "#" follows at once in a list left open: the "#" began a comment, which
+// took the rest of the line, the closing bracket with it (keywords {C#}).
+// The item is told to be quoted, "#" and all.
+func (p *parser) hashInItem(pos Pos, what string) {
+	if !pos.IsValid() {
+		return
+	}
+	src := p.sc.src[pos.Offset:]
+	end := 0
+	for end < len(src) && !strings.ContainsRune(",})\n\r \t", rune(src[end])) {
+		end++
+	}
+	item := string(src[:end])
+	kind := what
+	if k, ok := listKinds[what]; ok {
+		kind = k.kind
+	}
+	p.fail(pos, item, ", or }", fmt.Sprintf(`"#" begins a comment, which runs to the end of the line and left the list open: write %s in quotes: %s {%s}`, short(item), kind, strconv.Quote(item)))
+}
+
 // listItemText returns the text of a list item written unquoted that
 // begins at byte start of src: up to the next comma, closing bracket or
 // line end, and, unless words is set, the next space (don't); with words,
@@ -277,6 +298,7 @@ func (p *parser) parseList(what string) []*Lit {
 	open, opening := p.pos, p.lit
 	p.next()
 	var list []*Lit
+	var hashItem Pos  // the first item a "#" follows at once, if any
 	var semicolon Pos // the first ";" between items, read as ","
 	for {
 		if p.tok == closing {
@@ -288,6 +310,7 @@ func (p *parser) parseList(what string) []*Lit {
 			// then "Fetch 1 day"): the list was left open on the line
 			// before. Told at the clause, which is then read as one.
 			if next := p.peek(); next != COMMA && next != closing {
+				p.hashInItem(hashItem, what)
 				p.failExpected(fmt.Sprintf("%s to close the %s at %d:%d", closing, opening, open.Line, open.Column))
 			}
 		}
@@ -300,7 +323,11 @@ func (p *parser) parseList(what string) []*Lit {
 		start, quoted := p.pos.Offset, p.tok == STRING
 		end := start + len(p.lit)
 		list = append(list, &Lit{ValuePos: p.pos, Value: p.litValue()})
+		itemPos, comments := p.pos, len(p.comments)
 		p.next()
+		if !quoted && !hashItem.IsValid() && len(p.comments) > comments && p.comments[comments].Hash.Offset == end {
+			hashItem = itemPos // keywords {C#}: the "#" begins a comment
+		}
 		if p.tok == ILLEGAL && p.lit == ";" {
 			// phrase {"a"; "b"}: items separated as in some
 			// languages' lists.
@@ -322,6 +349,7 @@ func (p *parser) parseList(what string) []*Lit {
 		p.semicolonItems(semicolon, what, list)
 	}
 	if p.tok != closing {
+		p.hashInItem(hashItem, what)
 		if p.clauseOnNextLine() {
 			// "keywords {a" and then "Fetch 1 day".
 			p.failExpected(fmt.Sprintf("%s to close the %s at %d:%d", closing, opening, open.Line, open.Column))

@@ -106,6 +106,14 @@ var ErrHostBusy = errors.New("host busy")
 // result holds its URL) was not requested.
 var ErrDisallowed = errors.New("disallowed by robots.txt")
 
+// ErrRobotsUnavailable is wrapped, with ErrDisallowed, by the error of a
+// fetch refused because its host's robots.txt answered a server error
+// (5xx), which disallows every page until it answers again (RFC 9309
+// §2.3.1.4): a refusal of the moment, which says nothing lasting of the
+// page, so that a crawl takes it as a failure that passes, not as a page
+// robots.txt disallows.
+var ErrRobotsUnavailable = errors.New("robots.txt unavailable")
+
 // EmptyBodyError is the failure of a page that had a body and answered
 // with an empty or white space one (a 200 with nothing: a deploy in
 // progress, a cache that lost the page). The monitor takes such an answer

@@ -75,7 +75,7 @@ func (c *Carried) Failure() string {
 // reached through it. A page is carried at most MaxCarriedCrawls crawls
 // in a row and MaxCarriedAge after the first of them; the start page, a page
 // that failed otherwise (404, 410, 403, a DNS name that does not exist,
-// a body too large, robots.txt) and a page prev did not read are never
+// a body too large, robots.txt's rules) and a page prev did not read are never
 // carried.
 //
 // cur is not changed: the pages carried are in a new snapshot, whose other

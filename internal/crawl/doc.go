@@ -211,7 +211,10 @@
 //     disappears (404) is told apart from one the query no longer reaches.
 //     A failure that passes (a 5xx or 429 answer, a timeout, a connection
 //     refused or reset, an empty body where the page had one, which the
-//     fetcher tells: vigil.EmptyBodyError) is marked Momentary, and Carry, given the previous
+//     fetcher tells: vigil.EmptyBodyError, a robots.txt that answered
+//     5xx, which disallows every page until it works:
+//     vigil.ErrRobotsUnavailable, a page then neither Blocked nor read)
+//     is marked Momentary, and Carry, given the previous
 //     snapshot of the query, keeps the page's last good read in its place
 //     (Page.Carried: the failure, the time of the read, the crawls in a
 //     row), with the pages only it links to, at most MaxCarriedCrawls

@@ -17,12 +17,13 @@ import (
 // Requests (a deploy, an overloaded server, a rate limit), a timeout, a
 // connection refused, reset or cut short, or a page that had a body
 // answering an empty one (vigil.EmptyBodyError: the fetcher that stores
-// the pages tells it). A page that fails so may be
+// the pages tells it), or a robots.txt that answered 5xx, which disallows
+// every page until it works (vigil.ErrRobotsUnavailable). A page that fails so may be
 // carried over from the previous crawl (Carry). Every other failure is
 // the page's answer, not a moment's: a 4xx status but 429 (404 and 410
 // say the page is gone, 403 that it is closed), a host name DNS does not
 // know, a body too large, a charset or an encoding the fetcher refuses, a
-// URL robots.txt disallows or an address the fetcher refuses.
+// URL robots.txt disallows (by its rules) or an address the fetcher refuses.
 func momentary(res *vigil.FetchResult, err error) bool {
 	if err == nil {
 		return false
@@ -35,7 +36,9 @@ func momentary(res *vigil.FetchResult, err error) bool {
 		return res.Status/100 == 5 || res.Status == http.StatusTooManyRequests
 	}
 	if errors.Is(err, vigil.ErrDisallowed) {
-		return false
+		// robots.txt answered a server error, which disallows every
+		// page until it works (RFC 9309): a moment's refusal.
+		return errors.Is(err, vigil.ErrRobotsUnavailable)
 	}
 	var dns *net.DNSError
 	if errors.As(err, &dns) {

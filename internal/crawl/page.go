@@ -251,8 +251,11 @@ func fetchPage(ctx context.Context, f vigil.Fetcher, asked string, bodies bool, 
 	}
 	p := &Page{URL: asked}
 	// Refused by robots.txt before any request was sent: a redirect
-	// refused leaves a result naming where it led, a request sent.
-	p.Blocked = errors.Is(err, vigil.ErrDisallowed) && res == nil
+	// refused leaves a result naming where it led, a request sent. A
+	// robots.txt that answered a server error refuses every page for a
+	// moment (vigil.ErrRobotsUnavailable): a failure that passes, not a
+	// page robots.txt disallows.
+	p.Blocked = errors.Is(err, vigil.ErrDisallowed) && !errors.Is(err, vigil.ErrRobotsUnavailable) && res == nil
 	if res != nil {
 		if final, cerr := vigil.CanonicalURL(res.URL); cerr == nil {
 			p.URL = final

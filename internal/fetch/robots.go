@@ -16,6 +16,7 @@ import (
 
 	"github.com/temoto/robotstxt"
 
+	"github.com/vigil-web/vigil"
 	"github.com/vigil-web/vigil/spec"
 )
 
@@ -70,11 +71,28 @@ func (c *Client) robotsAllow(ctx context.Context, u *url.URL) (*robotsRules, err
 	}
 	if !rules.allowed(c.opt.RobotsAgent, u) {
 		if rules.status != 0 {
-			return nil, fmt.Errorf("%w (it answered HTTP %d, which disallows every page until it works)", ErrRobots, rules.status)
+			return nil, &robotsUnavailableError{status: rules.status}
 		}
 		return nil, ErrRobots
 	}
 	return rules, nil
+}
+
+// robotsUnavailableError refuses a page whose host's robots.txt answered
+// a server error (status, 5xx), which disallows every page until it
+// works: it is ErrRobots and vigil.ErrRobotsUnavailable, a refusal that
+// passes.
+type robotsUnavailableError struct {
+	status int
+}
+
+func (e *robotsUnavailableError) Error() string {
+	return fmt.Sprintf("%v (it answered HTTP %d, which disallows every page until it works)", ErrRobots, e.status)
+}
+
+// Is makes the refusal ErrRobots, and vigil.ErrRobotsUnavailable.
+func (e *robotsUnavailableError) Is(target error) bool {
+	return target == ErrRobots || target == vigil.ErrRobotsUnavailable
 }
 
 // allowDocument is the Chromium's Allow for this client: it holds a

@@ -223,9 +223,10 @@ func (e *unreachableError) Unwrap() error { return e.err }
 // answer means no rules, a 5xx answer means everything is disallowed, and a
 // network failure is an error (the page fetch fails and is retried later):
 // one before any answer came is an unreachableError.
-// Its redirects are followed as a page's are, up to MaxRedirects; one to a
-// URL with credentials, or another scheme, or a private address literal,
-// is an error that shows no credentials.
+// Its redirects are followed as a page's are, up to MaxRedirects: past
+// them (a loop), robots.txt is unavailable (RFC 9309 §2.3.1.2), no
+// rules; one to a URL with credentials, or another scheme, or a private
+// address literal, is an error that shows no credentials.
 func (c *Client) fetchRobots(ctx context.Context, robotsURL string) (*robotsRules, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, robotsURL, nil)
 	if err != nil {
@@ -237,6 +238,12 @@ func (c *Client) fetchRobots(ctx context.Context, robotsURL string) (*robotsRule
 		GotFirstResponseByte: func() { answered.Store(true) },
 	}))
 	resp, err := c.robotsHTTP.Do(req)
+	if errors.Is(err, ErrRedirects) {
+		// Redirects past MaxRedirects (a loop among them): robots.txt
+		// is unavailable, as RFC 9309 (§2.3.1.2) lets a crawler take
+		// it, which means no rules, a 4xx's (§2.3.1.3).
+		return parseRobots(http.StatusNotFound, nil), nil
+	}
 	if err != nil {
 		var ue *url.Error
 		if !answered.Load() && errors.As(err, &ue) {

@@ -153,7 +153,8 @@ type Options struct {
 	RobotsAgent string
 	// IgnoreRobots disables robots.txt (for sites the user owns).
 	IgnoreRobots bool
-	// RobotsTTL is how long a robots.txt stays cached: 1h.
+	// RobotsTTL is how long a robots.txt stays cached: 1h; one that
+	// answered 5xx (every page disallowed) 5 minutes at most.
 	RobotsTTL time.Duration
 	// HostDelay is the minimum delay between two requests to one host; a
 	// larger Crawl-delay in robots.txt wins. Zero means none.

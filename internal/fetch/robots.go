@@ -131,10 +131,18 @@ func (c *Client) allowDocument(ctx context.Context, raw string) error {
 // one origin wait for the first. A fetch that ends because its own caller
 // gave up is no answer for those waiting on it: they fetch again.
 type robotsCache struct {
-	mu      sync.Mutex
-	ttl     time.Duration
+	mu  sync.Mutex
+	ttl time.Duration
+	// retry is how long a robots.txt that answered 5xx is kept: it
+	// disallows every page of its origin while it is, and a deploy's
+	// minute of 503s would otherwise block them for the whole ttl.
+	retry   time.Duration
 	entries map[string]*robotsEntry
 }
+
+// robotsRetry is the longest a robots.txt that answered 5xx is kept
+// (robotsCache.retry): its origin is asked again after that.
+const robotsRetry = 5 * time.Minute
 
 type robotsEntry struct {
 	ready     chan struct{}
@@ -144,7 +152,7 @@ type robotsEntry struct {
 }
 
 func newRobotsCache(ttl time.Duration) *robotsCache {
-	return &robotsCache{ttl: ttl, entries: map[string]*robotsEntry{}}
+	return &robotsCache{ttl: ttl, retry: min(ttl, robotsRetry), entries: map[string]*robotsEntry{}}
 }
 
 func (c *robotsCache) get(ctx context.Context, u *url.URL, fetch func(context.Context, string) (*robotsRules, error)) (*robotsRules, error) {
@@ -155,7 +163,7 @@ func (c *robotsCache) get(ctx context.Context, u *url.URL, fetch func(context.Co
 		if e != nil {
 			select {
 			case <-e.ready:
-				if e.err != nil || time.Since(e.rules.fetched) > c.ttl {
+				if e.err != nil || time.Since(e.rules.fetched) > c.keep(e.rules) {
 					e = nil
 				}
 			default:
@@ -195,6 +203,15 @@ func (c *robotsCache) get(ctx context.Context, u *url.URL, fetch func(context.Co
 			return nil, ctx.Err()
 		}
 	}
+}
+
+// keep returns how long rules are kept: ttl, or retry for a robots.txt
+// that answered 5xx.
+func (c *robotsCache) keep(r *robotsRules) time.Duration {
+	if r != nil && r.status >= 500 {
+		return c.retry
+	}
+	return c.ttl
 }
 
 // originKey is u's origin as the cache's key: the scheme lower-cased and

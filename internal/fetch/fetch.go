@@ -111,6 +111,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -534,7 +535,8 @@ func (c *Client) get(ctx context.Context, u *url.URL, etag string, lastModified 
 	if read != nil {
 		read()
 	}
-	body, err := decodeContent(raw, resp.Header.Get("Content-Encoding"), c.opt.MaxDecodedSize)
+	// Codings on several header lines are one list (RFC 9110 §5.3).
+	body, err := decodeContent(raw, strings.Join(resp.Header.Values("Content-Encoding"), ","), c.opt.MaxDecodedSize)
 	if err != nil {
 		return res, nil, c.hintTooLarge(err)
 	}

@@ -72,6 +72,14 @@ func TestFetch(t *testing.T) {
 		w.Header().Set("Content-Encoding", "gzip")
 		w.Write(gzipped(t, []byte(page)))
 	})
+	// Two codings on two header lines, which RFC 9110 reads as one
+	// list: gzip, then brotli over it.
+	mux.HandleFunc("/two-lines", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Header().Add("Content-Encoding", "br")
+		w.Header().Add("Content-Encoding", "gzip")
+		w.Write(gzipped(t, br.Bytes()))
+	})
 	mux.HandleFunc("/br", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		w.Header().Set("Content-Encoding", "br")
@@ -190,6 +198,11 @@ func TestFetch(t *testing.T) {
 			}
 		}},
 		{name: "gzip", path: "/gzip", check: func(t *testing.T, r *vigil.FetchResult) {
+			if string(r.Body) != page {
+				t.Errorf("body %q", r.Body)
+			}
+		}},
+		{name: "codings on two header lines", path: "/two-lines", check: func(t *testing.T, r *vigil.FetchResult) {
 			if string(r.Body) != page {
 				t.Errorf("body %q", r.Body)
 			}

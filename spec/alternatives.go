@@ -3,7 +3,10 @@ package spec
 import "slices"
 
 // maxAlternatives bounds the alternatives of a Using clause once its ANDs
-// are distributed over its ORs.
+// are distributed over its ORs: as many pages joined by OR at most, or
+// combinations of pages joined by AND. More would cost the checker and
+// every change's reading time for a set no one reads (a site is watched
+// with Using site, not page by page).
 const maxAlternatives = 1024
 
 // Alternatives returns the sets of pages, by index in URLs, of which one
@@ -57,7 +60,7 @@ type alternativesWalker struct {
 	url      func(*URLTarget) ([][]int, bool)
 	site     func(*SiteTarget) ([][]int, bool)
 	sentinel func(*SentinelTarget) ([][]int, bool)
-	// tooMany, if not nil, is told of an AND with more than
+	// tooMany, if not nil, is told of an AND or an OR with more than
 	// maxAlternatives combinations (the rest are dropped).
 	tooMany func(*BinaryTarget)
 	told    bool
@@ -78,16 +81,17 @@ func (w *alternativesWalker) walk(t Target) ([][]int, bool) {
 			return nil, false
 		}
 		if t.Op == Or {
+			if len(x)+len(y) > maxAlternatives {
+				w.tellTooMany(t)
+				return append(x, y[:max(maxAlternatives-len(x), 0)]...)[:maxAlternatives], true
+			}
 			return append(x, y...), true
 		}
 		var alts [][]int
 		for _, a := range x {
 			for _, b := range y {
 				if len(alts) >= maxAlternatives {
-					if w.tooMany != nil && !w.told {
-						w.told = true
-						w.tooMany(t)
-					}
+					w.tellTooMany(t)
 					return alts, true
 				}
 				alts = append(alts, append(slices.Clone(a), b...))
@@ -96,6 +100,14 @@ func (w *alternativesWalker) walk(t Target) ([][]int, bool) {
 		return alts, true
 	}
 	return nil, true
+}
+
+// tellTooMany tells tooMany, once, of t, whose alternatives are cut.
+func (w *alternativesWalker) tellTooMany(t *BinaryTarget) {
+	if w.tooMany != nil && !w.told {
+		w.told = true
+		w.tooMany(t)
+	}
 }
 
 // normalizeAlternatives sorts each set of pages and drops repeated pages,

@@ -697,7 +697,7 @@ func (k *checking) targets(t Target, parent **Stored) ([]string, [][]int, *Site)
 			return alts, true
 		},
 		tooMany: func(t *BinaryTarget) {
-			k.errorf(t, "AND", "the Using clause has more than %d combinations of pages once its ANDs and ORs are distributed", maxAlternatives)
+			k.errorf(t, t.Op.String(), "the Using clause has more than %d combinations of pages once its ANDs and ORs are distributed", maxAlternatives)
 		},
 	}
 	alts, _ := w.walk(t)

@@ -380,6 +380,10 @@
 //   - "target AND/OR target" is given a meaning (both pages / either page);
 //     the seed gives none. Inheritance applies only when the target is one
 //     sentinel; a sentinel inside a combination contributes its pages.
+//     Once its ANDs are distributed over its ORs, a Using clause holds
+//     1024 sets of pages at most (1024 pages joined by OR, or combinations
+//     joined by AND): more is an error at the OR or AND that passes it (a
+//     site is watched with Using site, not page by page).
 //   - Fax and PDA are parsed but reported as unsupported (and not named
 //     among the contacts expected after Notify By); webhooks and chat
 //     URLs are added, several contacts are allowed. Messages name a

@@ -11,7 +11,8 @@ import (
 // pages joined by OR is refused at its OR, as one of more combinations of
 // pages joined by AND is at its AND; it was accepted, and 40 000 pages
 // cost seconds of checking (the repeats and the normal form compare every
-// pair). maxAlternatives pages are taken.
+// pair). maxAlternatives pages are taken. The error stands at the
+// operator, where it stood at the AND's first operand.
 func TestUsingTooManyPages(t *testing.T) {
 	c := &Checker{Now: date(2003, 6, 1, 12, 0)}
 	using := func(n int, op string) string {
@@ -35,6 +36,11 @@ func TestUsingTooManyPages(t *testing.T) {
 		var e *Error
 		if !errors.As(err, &e) || !strings.Contains(e.Msg, fmt.Sprintf("more than %d combinations", maxAlternatives)) || e.Found != tc.op {
 			t.Errorf("%s: %v (found %q), want the combinations refused at an %s", tc.name, err, foundOf(e), tc.op)
+			continue
+		}
+		// At the operator, which the editor marks.
+		if !strings.HasPrefix(tc.src[e.Pos.Offset:], tc.op+" ") {
+			t.Errorf("%s: error at %s, where the source reads %.20q, want the %s", tc.name, e.Pos, tc.src[e.Pos.Offset:], tc.op)
 		}
 	}
 }

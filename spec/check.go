@@ -372,7 +372,11 @@ type checking struct {
 }
 
 func (k *checking) errorf(n Node, found, format string, args ...any) {
-	pos := posOf(n)
+	k.errorAt(posOf(n), found, format, args...)
+}
+
+// errorAt reports an error at pos, where found stands.
+func (k *checking) errorAt(pos Pos, found, format string, args ...any) {
 	k.errs = append(k.errs, &Error{Pos: pos.Position(k.filename), Msg: fmt.Sprintf(format, args...), Found: found})
 }
 
@@ -697,7 +701,7 @@ func (k *checking) targets(t Target, parent **Stored) ([]string, [][]int, *Site)
 			return alts, true
 		},
 		tooMany: func(t *BinaryTarget) {
-			k.errorf(t, t.Op.String(), "the Using clause has more than %d combinations of pages once its ANDs and ORs are distributed", maxAlternatives)
+			k.errorAt(t.OpPos, t.Op.String(), "the Using clause has more than %d combinations of pages once its ANDs and ORs are distributed", maxAlternatives)
 		},
 	}
 	alts, _ := w.walk(t)

@@ -292,9 +292,12 @@
 //     prolog holds the processing instruction is malformed (Validate):
 //     what no comparison sees, Apply of the inverse could not take away
 //     again. So is one whose DOCTYPE holds a > that would end it before
-//     its text does (xmltext.CheckDoctype), which no parser gives and
-//     which a writer would turn into markup of the delta's (a script)
-//     before the root, where the fingerprints do not look. For the same
+//     its text does, outside its quoted identifiers and internal subset
+//     (xmltext.CheckDoctype), which no parser gives and which a writer
+//     would turn into markup of the delta's (a script) before the root,
+//     where the fingerprints do not look; a > in a quoted identifier, as
+//     XML gives it ("a>b.dtd"), is taken (markup.WriteHTML cuts such a
+//     DOCTYPE to its name). For the same
 //     reason as the declaration, Apply refuses (ErrConflict) a delta
 //     whose prolog holds the comment when the document was read as HTML.
 //     A delta written when the comment was left out of XML documents too

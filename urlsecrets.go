@@ -18,7 +18,9 @@ type URLSecret struct {
 // URLSecrets returns the parts of target, a URL a message may be about
 // (a delivery's target, a chat URL), that may be secret, for a message to
 // hide wherever it quotes them: its user name and password, the segments
-// of its path, the values of its query (its pairs split on "&" and on
+// of its path (of an opaque URL without "//", what follows its scheme,
+// whole and split on "/", "@" and ":"), the values of its query (its
+// pairs split on "&" and on
 // ";", as a server may split them) and its items without "=" (a token
 // alone: ?SECRETTOKEN), and its fragment, each as written and
 // decoded, since a library may quote either ("p%40ss" or "p@ss"). Its
@@ -58,6 +60,15 @@ func URLSecrets(target string) []URLSecret {
 		// As written too: "p%40ss" is quoted so, not "p@ss".
 		rawUser, rawPassword, _ := strings.Cut(rawUserinfo(target), ":")
 		add("", rawUser, rawPassword)
+	}
+	if u.Opaque != "" {
+		// "discord:TOKEN@ID", "gotify:host/TOKEN": without "//" a URL
+		// is opaque, its parts unknown; ShownChatURL hides it whole.
+		// It is taken whole and split on "/", "@" and ":".
+		add("", u.Opaque, queryUnescape(u.Opaque))
+		for _, f := range strings.FieldsFunc(u.Opaque, func(r rune) bool { return r == '/' || r == '@' || r == ':' }) {
+			add("", f, queryUnescape(f))
+		}
 	}
 	add("", strings.Split(u.Path, "/")...)
 	add("", strings.Split(u.EscapedPath(), "/")...)

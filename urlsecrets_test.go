@@ -46,6 +46,9 @@ func TestURLSecrets(t *testing.T) {
 		"every query value": {"https://h.example/?title=HelloWorld&token=t", []s{{"HelloWorld", "title"}, {"t", "token"}}},
 		"same text twice":   {"https://h.example/abc/abc?x=abc", []s{{"abc", ""}, {"abc", "x"}}},
 		"nothing secret":    {"https://h.example/", nil},
+		// Neither rule took what an opaque URL (no "//") holds, which
+		// ShownChatURL hides.
+		"opaque": {"discord:SECRETTOKEN123@99999", []s{{"SECRETTOKEN123@99999", ""}, {"SECRETTOKEN123", ""}, {"99999", ""}}},
 		// An item without "=" was no part of either rule.
 		"a query item alone": {"https://h.example/hook?SECRETTOKEN1&a=b", []s{{"SECRETTOKEN1", ""}, {"hook", ""}, {"b", "a"}}},
 	} {

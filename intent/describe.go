@@ -187,8 +187,9 @@ func (v *ValueInfo) heading(h string, op Operation) string {
 }
 
 // where says where in its table a cell is, to follow the participle: " in
-// row Bravo, column Price" (the row's first cell; the column's header,
-// else its number), leaving out what the cell's own texts, old and new,
+// row Bravo, column Price" (the row's name, TableInfo.Row: its first
+// cell, after the cells of rowspans above it; the column's header, else
+// its number), leaving out what the cell's own texts, old and new,
 // already show (its row's first cell, or its header, changed). A cell
 // after the first whose text is its row's first cell's ("Paris -> Lyon"
 // in the row Paris) is not that cell, and says its row.

@@ -292,6 +292,11 @@ func runBenchDiff(ctx context.Context, env *environment, args []string) (int, er
 		return exitError, err
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(*procs))
+	// The heap of the runs, as vigil diff has it (reserveHugeHeap): each
+	// run holds the pairs it reads, their trees, and the garbage of the
+	// diff of the seed's algorithm, which allocates several times what
+	// Vigil's does; the curve goes to twice --size.
+	reserveHugeHeap(benchHeapFactor * int64(*large))
 	w := bufio.NewWriter(env.stdout)
 	defer w.Flush()
 	if *curve {
@@ -434,7 +439,9 @@ func runBenchDiffMemory(ctx context.Context, env *environment, args []string) (i
 		}
 		return exitError, errUsageShown
 	}
-	// Read, parsed and diffed as vigil diff does, with its memory limit.
+	// Read, parsed and diffed as vigil diff does, with its memory limit and
+	// its heap in huge pages.
+	reserveHugeHeap(inputSize(args...))
 	flags := &docFlags{whitespace: "normalize", parse: "auto", maxBytes: markup.DefaultMaxBytes}
 	var docs [2]*tree.Flat
 	var size int64

@@ -200,6 +200,7 @@ func runDiff(ctx context.Context, env *environment, args []string) (int, error) 
 	if err := outputNotInput(env, oldName, newName); err != nil {
 		return exitError, err
 	}
+	reserveHugeHeap(inputSize(oldName, newName))
 	oldDoc, oldSize, oldFormat, err := loadFlat(env, oldName, &df)
 	if err != nil {
 		return exitError, err

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"os"
+
+	"github.com/vigil-web/vigil/internal/hugepage"
+)
+
+// hugeHeapFactor is how much of the heap, in multiples of the size of its
+// two inputs, a diff asks to have in transparent huge pages: the soft
+// limit it runs under (diffMemoryFactor) and room for the garbage of the
+// parses before the limit is set.
+const hugeHeapFactor = diffMemoryFactor + 2
+
+// maxHugeHeap bounds what reserveHugeHeap asks for: address space, not
+// memory (the pages are taken when the heap first touches them), but a
+// mapping the system counts against its overcommit limit.
+const maxHugeHeap = 16 << 30
+
+// reserveHugeHeap asks for the heap of a diff of inputs of n bytes in all
+// to be backed by transparent huge pages (see package hugepage), at the
+// start of a process that loads them. It is an optimisation only: where
+// the system cannot give huge pages the diff runs the same, in small
+// pages, so an error is not reported.
+func reserveHugeHeap(n int64) {
+	_, _ = hugepage.Reserve(int(min(n*hugeHeapFactor, maxHugeHeap)))
+}
+
+// inputSize returns the size of the files named, not counting standard
+// input ("-") or a name that cannot be read, which the command that loads
+// them reports.
+func inputSize(names ...string) int64 {
+	var n int64
+	for _, name := range names {
+		if name == "-" {
+			continue
+		}
+		if fi, err := os.Stat(name); err == nil && fi.Mode().IsRegular() {
+			n += fi.Size()
+		}
+	}
+	return n
+}
+
+// benchHeapFactor is the heap of vigil bench diff, in multiples of
+// --size, that it asks to have in huge pages.
+const benchHeapFactor = 48

@@ -1,0 +1,105 @@
+package hugepage
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"unsafe"
+)
+
+func TestAdvisable(t *testing.T) {
+	tests := []struct {
+		mode, godebug string
+		want          bool
+	}{
+		{"always [madvise] never\n", "", true},
+		{"[always] madvise never\n", "", false},
+		{"always madvise [never]\n", "", false},
+		{"always [madvise] never\n", "disablethp=1", false},
+		{"always [madvise] never\n", "madvdontneed=1, disablethp=1", false},
+		{"always [madvise] never\n", "disablethp=1,disablethp=0", true},
+		{"always [madvise] never\n", "disablethp=0", true},
+		{"always [madvise] never\n", "gctrace=1", true},
+		{"", "", false},
+	}
+	for _, tt := range tests {
+		if got := advisable([]byte(tt.mode), tt.godebug); got != tt.want {
+			t.Errorf("advisable(%q, %q) = %v, want %v", tt.mode, tt.godebug, got, tt.want)
+		}
+	}
+}
+
+// TestAdviseMarksMapping: the kernel takes the advice on the array's
+// whole huge pages, which /proc/self/smaps shows as the flag hg of the
+// mapping that holds them.
+func TestAdviseMarksMapping(t *testing.T) {
+	if _, err := os.Stat(modeFile); err != nil {
+		t.Skipf("this kernel has no transparent huge pages (%v)", err)
+	}
+	size := pageSize()
+	b := make([]byte, 4*size+size/2)
+	n, err := advise(b, size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n < 3*size || n > 4*size || n%size != 0 {
+		t.Fatalf("advise advised %d bytes of %d, want 3 or 4 huge pages of %d", n, len(b), size)
+	}
+	addr := uintptr(unsafe.Pointer(&b[len(b)/2]))
+	flags, err := mappingFlags(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(" "+flags+" ", " hg ") {
+		t.Errorf("the mapping of the advised array has flags %q, without hg", flags)
+	}
+	if _, err := advise(b[:size/2], size); err != nil {
+		t.Errorf("advise of less than a huge page: %v, want nothing done", err)
+	}
+}
+
+// TestReserve: Reserve advises when, and only when, the system leaves the
+// choice to the program.
+func TestReserve(t *testing.T) {
+	mode, err := os.ReadFile(modeFile)
+	want := err == nil && advisable(mode, os.Getenv("GODEBUG"))
+	n, err := Reserve(16 * pageSize())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want != (n >= 15*pageSize()) || !want && n != 0 {
+		t.Errorf("Reserve advised %d bytes with the setting %q and GODEBUG=%q", n, strings.TrimSpace(string(mode)), os.Getenv("GODEBUG"))
+	}
+	if n, err := Reserve(pageSize()); n != 0 || err != nil {
+		t.Errorf("Reserve of one huge page = %d, %v, want nothing done", n, err)
+	}
+}
+
+// mappingFlags returns the VmFlags of the mapping of this process that
+// holds addr, from /proc/self/smaps.
+func mappingFlags(addr uintptr) (string, error) {
+	f, err := os.Open("/proc/self/smaps")
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	in := false
+	s := bufio.NewScanner(f)
+	for s.Scan() {
+		line := s.Text()
+		var lo, hi uintptr
+		if _, err := fmt.Sscanf(line, "%x-%x ", &lo, &hi); err == nil && strings.Contains(line, " ") && !strings.HasSuffix(strings.Fields(line)[0], ":") {
+			in = lo <= addr && addr < hi
+			continue
+		}
+		if flags, ok := strings.CutPrefix(line, "VmFlags:"); ok && in {
+			return strings.TrimSpace(flags), nil
+		}
+	}
+	if err := s.Err(); err != nil {
+		return "", err
+	}
+	return "", fmt.Errorf("no mapping of /proc/self/smaps holds %#x", addr)
+}

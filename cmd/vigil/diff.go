@@ -309,6 +309,7 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 	if err := outputNotInput(env, fs.Arg(0), fs.Arg(1)); err != nil {
 		return exitError, err
 	}
+	reserveHugeHeapFactor(inputSize(fs.Arg(0), fs.Arg(1)), patchHeapFactor)
 	doc, b, format, err := loadDocument(env, fs.Arg(0), &df)
 	if err != nil {
 		return exitError, err

@@ -22,8 +22,12 @@ const maxHugeHeap = 16 << 30
 // start of a process that loads them. It is an optimisation only: where
 // the system cannot give huge pages the diff runs the same, in small
 // pages, so an error is not reported.
-func reserveHugeHeap(n int64) {
-	_, _ = hugepage.Reserve(int(min(n*hugeHeapFactor, maxHugeHeap)))
+func reserveHugeHeap(n int64) { reserveHugeHeapFactor(n, hugeHeapFactor) }
+
+// reserveHugeHeapFactor is reserveHugeHeap for a heap of factor times the
+// inputs.
+func reserveHugeHeapFactor(n, factor int64) {
+	_, _ = hugepage.Reserve(int(min(n*factor, maxHugeHeap)))
 }
 
 // inputSize returns the size of the files named, not counting standard
@@ -41,6 +45,12 @@ func inputSize(names ...string) int64 {
 	}
 	return n
 }
+
+// patchHeapFactor is the heap of vigil patch, in multiples of the size of
+// its document and delta: it holds the document as a tree of nodes with
+// pointers, several times the size of a diff's flat trees (20x its inputs
+// at its peak, for a 10 MB document).
+const patchHeapFactor = 24
 
 // benchHeapFactor is the heap of vigil bench diff, in multiples of
 // --size, that it asks to have in huge pages.

@@ -31,15 +31,16 @@ func reserveHugeHeapFactor(n, factor int64) {
 }
 
 // inputSize returns the size of the files named, not counting standard
-// input ("-") or a name that cannot be read, which the command that loads
-// them reports.
-func inputSize(names ...string) int64 {
+// input ("-"), a name that cannot be read or a file of more than limit
+// bytes (--max-bytes), which the command that loads them reports: a file
+// it refuses is no reason for a heap of several times its size.
+func inputSize(limit int64, names ...string) int64 {
 	var n int64
 	for _, name := range names {
 		if name == "-" {
 			continue
 		}
-		if fi, err := os.Stat(name); err == nil && fi.Mode().IsRegular() {
+		if fi, err := os.Stat(name); err == nil && fi.Mode().IsRegular() && fi.Size() <= limit {
 			n += fi.Size()
 		}
 	}

@@ -3,6 +3,7 @@ package hugepage
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"os"
 	"runtime"
 	"strconv"
@@ -11,18 +12,31 @@ import (
 	"unsafe"
 )
 
-// The kernel's settings of transparent huge pages.
+// The kernel's settings of transparent huge pages, and of overcommit.
 const (
-	modeFile = "/sys/kernel/mm/transparent_hugepage/enabled"
-	sizeFile = "/sys/kernel/mm/transparent_hugepage/hpage_pmd_size"
+	modeFile       = "/sys/kernel/mm/transparent_hugepage/enabled"
+	sizeFile       = "/sys/kernel/mm/transparent_hugepage/hpage_pmd_size"
+	overcommitFile = "/proc/sys/vm/overcommit_memory"
 )
+
+// mapSlack is what the runtime may map beyond the array itself when the
+// heap grows for it: the rest of a 64 MB heap arena and its metadata.
+const mapSlack = 128 << 20
 
 // Reserve makes the next n bytes or so of the Go heap eligible for
 // transparent huge pages, when the system's setting is "madvise"; it
 // returns how many bytes it advised the kernel on, 0 when it had nothing
 // to do (the setting is "always" or "never", the kernel has no huge pages,
-// n is less than two of them, or GODEBUG has disablethp=1, the runtime's
-// own switch for huge pages).
+// n is less than two of them, GODEBUG has disablethp=1, the runtime's
+// own switch for huge pages, or the system would not map n bytes more).
+//
+// The array is address space the process keeps, which the system counts
+// against its overcommit limit; the runtime cannot fail an allocation, it
+// ends the process ("fatal error: out of memory"). So Reserve asks for
+// nothing under strict overcommit (vm.overcommit_memory=2), where the
+// array would hold commit charge for the life of the process whether the
+// heap grows into it or not, nor where the system would not map n bytes
+// now (the heuristic overcommit's limit, ulimit -v).
 //
 // Call it first thing in a process, before the heap has grown: the array
 // it allocates must come fresh from the system, or the runtime clears it,
@@ -34,7 +48,7 @@ func Reserve(n int) (int, error) {
 		return 0, nil
 	}
 	size := pageSize()
-	if n < 2*size {
+	if n < 2*size || !mappable(n) {
 		return 0, nil
 	}
 	b := make([]byte, n)
@@ -59,6 +73,25 @@ func advisable(mode []byte, godebug string) bool {
 		}
 	}
 	return !disabled
+}
+
+// mappable reports whether the system would map n more bytes of the
+// process's memory now, as the runtime does when the heap grows: not under
+// strict overcommit, whose charge the array would hold whether used or
+// not, and only if a mapping of that size (with mapSlack) succeeds.
+func mappable(n int) bool {
+	if mode, err := os.ReadFile(overcommitFile); err == nil && strings.TrimSpace(string(mode)) == "2" {
+		return false
+	}
+	if n > math.MaxInt-mapSlack {
+		return false
+	}
+	b, err := syscall.Mmap(-1, 0, n+mapSlack, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+	if err != nil {
+		return false
+	}
+	_ = syscall.Munmap(b)
+	return true
 }
 
 // pageSize returns the size of a transparent huge page, 2 MB when the

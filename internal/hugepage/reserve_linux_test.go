@@ -3,6 +3,7 @@ package hugepage
 import (
 	"bufio"
 	"fmt"
+	"math"
 	"os"
 	"strings"
 	"testing"
@@ -102,4 +103,25 @@ func mappingFlags(addr uintptr) (string, error) {
 		return "", err
 	}
 	return "", fmt.Errorf("no mapping of /proc/self/smaps holds %#x", addr)
+}
+
+// TestMappable: Reserve asks for no more than the system would map, since
+// the runtime ends the process when the heap cannot grow.
+func TestMappable(t *testing.T) {
+	if mappable(1 << 50) {
+		t.Error("mappable(1 PiB) = true, more than the address space of a process")
+	}
+	if mappable(math.MaxInt) {
+		t.Error("mappable(MaxInt) = true")
+	}
+	mode, err := os.ReadFile(overcommitFile)
+	if err == nil && strings.TrimSpace(string(mode)) == "2" {
+		if mappable(1 << 20) {
+			t.Error("mappable(1 MB) = true under strict overcommit")
+		}
+		return
+	}
+	if !mappable(1 << 20) {
+		t.Error("mappable(1 MB) = false")
+	}
 }

@@ -15,9 +15,10 @@
 // https://go.dev/doc/gc-guide#Linux_transparent_huge_pages), and has no
 // setting to ask for them for the heap; the kernel takes the advice per mapping,
 // and the mappings are the runtime's. Reserve works with the runtime, not
-// around it: it allocates one large array, which the runtime maps fresh and
-// does not touch, advises the kernel on the array's pages, and lets the
-// collector take the array back. The runtime hands out the lowest free
+// around it: it allocates large arrays, which the runtime maps fresh and
+// does not touch (but for any that land on pages it used before, which it
+// clears), advises the kernel on their pages, and lets the collector take
+// the arrays back. The runtime hands out the lowest free
 // pages first and never unmaps heap memory, so the parse and the diff that
 // follow are placed in those pages, and each first touch of 2 MB of them
 // takes one fault. Nothing here reads or writes the runtime's own state.

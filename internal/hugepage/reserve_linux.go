@@ -2,12 +2,15 @@ package hugepage
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"math"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"unsafe"
 )
@@ -38,25 +41,36 @@ const mapSlack = 128 << 20
 // heap grows into it or not, nor where the system would not map n bytes
 // now (the heuristic overcommit's limit, ulimit -v).
 //
-// Call it first thing in a process, before the heap has grown: the array
-// it allocates must come fresh from the system, or the runtime clears it,
-// touching every page before the advice is given. It runs a collection to
-// give the array back.
+// Call it first thing in a process, before the heap has grown, and once:
+// later calls do nothing. The runtime clears a large array placed on pages
+// it used before, touching them in small pages before the advice is given;
+// so the reservation is allocated in arrays of chunkSize, and only those
+// that land on such pages (the garbage of what ran before) are cleared. It
+// runs a collection to give the arrays back.
 func Reserve(n int) (int, error) {
 	mode, err := os.ReadFile(modeFile)
 	if err != nil || !advisable(mode, os.Getenv("GODEBUG")) {
 		return 0, nil
 	}
 	size := pageSize()
-	if n < 2*size || !mappable(n) {
+	if n < 2*size || !mappable(n) || !reserved.CompareAndSwap(false, true) {
 		return 0, nil
 	}
-	b := make([]byte, n)
-	advised, err := advise(b, size)
-	b = nil
+	chunks := make([][]byte, 0, n/chunkSize+1)
+	for left := n; left > 0; left -= chunkSize {
+		chunks = append(chunks, make([]byte, min(left, chunkSize)))
+	}
+	advised, err := adviseRuns(chunks, size)
+	chunks = nil
 	runtime.GC()
 	return advised, err
 }
+
+// chunkSize is the size of the arrays a reservation is allocated in.
+const chunkSize = 8 << 20
+
+// reserved is set by the first Reserve that allocates.
+var reserved atomic.Bool
 
 // advisable reports whether a program must ask for huge pages to get them:
 // the setting (the contents of modeFile, the chosen value in brackets) is
@@ -108,20 +122,51 @@ func pageSize() int {
 	return n
 }
 
-// advise advises the kernel to back the whole huge pages of b (of the
-// given size) with huge pages, and returns how many bytes that is.
-func advise(b []byte, size int) (int, error) {
-	addr := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
-	start := int((uintptr(size) - addr%uintptr(size)) % uintptr(size))
-	if start >= len(b) {
-		return 0, nil
+// adviseRuns advises the kernel to back with huge pages (of the given
+// size) the whole huge pages of each run of chunks that lie end to end in
+// memory, as the runtime places large arrays allocated one after the
+// other, and returns how many bytes that is.
+func adviseRuns(chunks [][]byte, size int) (int, error) {
+	slices.SortFunc(chunks, func(a, b []byte) int { return cmp.Compare(addressOf(a), addressOf(b)) })
+	advised := 0
+	for i := 0; i < len(chunks); {
+		start := addressOf(chunks[i])
+		end := start + uintptr(len(chunks[i]))
+		j := i + 1
+		for ; j < len(chunks) && addressOf(chunks[j]) == end; j++ {
+			end += uintptr(len(chunks[j]))
+		}
+		n, err := adviseRange(start, end, size)
+		advised += n
+		if err != nil {
+			return advised, err
+		}
+		i = j
 	}
-	length := (len(b) - start) / size * size
-	if length == 0 {
-		return 0, nil
-	}
-	if err := syscall.Madvise(b[start:start+length], syscall.MADV_HUGEPAGE); err != nil {
-		return 0, fmt.Errorf("hugepage: advise %d MB of heap: %w", length>>20, err)
-	}
-	return length, nil
+	return advised, nil
 }
+
+// advise is adviseRuns for one array.
+func advise(b []byte, size int) (int, error) {
+	return adviseRange(addressOf(b), addressOf(b)+uintptr(len(b)), size)
+}
+
+// adviseRange advises the kernel to back the whole huge pages between the
+// addresses start and end, memory of arrays the caller holds, with huge
+// pages, and returns how many bytes that is. It takes addresses, not a
+// slice, since a run of arrays is no one Go object.
+func adviseRange(start, end uintptr, size int) (int, error) {
+	page := uintptr(size)
+	lo := (start + page - 1) / page * page
+	hi := end / page * page
+	if lo >= hi {
+		return 0, nil
+	}
+	if _, _, errno := syscall.Syscall(syscall.SYS_MADVISE, lo, hi-lo, syscall.MADV_HUGEPAGE); errno != 0 {
+		return 0, fmt.Errorf("hugepage: advise %d MB of heap: %w", (hi-lo)>>20, errno)
+	}
+	return int(hi - lo), nil
+}
+
+// addressOf returns the address of b's first byte.
+func addressOf(b []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(b))) }

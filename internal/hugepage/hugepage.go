@@ -22,8 +22,10 @@
 // pages first and never unmaps heap memory, so the parse and the diff that
 // follow are placed in those pages, and each first touch of 2 MB of them
 // takes one fault. Nothing here reads or writes the runtime's own state.
-// The standard library's syscall.Madvise is all it needs; no module of
-// the ones reachable here does this.
+// The standard library's syscall package is all it needs (the madvise
+// system call itself, not syscall.Madvise, since a run of arrays that lie
+// end to end is no one slice); no module of the ones reachable here does
+// this.
 //
 // It is an adapter of the operating system, used by cmd/vigil only, for the
 // commands that load large documents once (vigil diff, patch and the

@@ -125,47 +125,64 @@ func pageSize() int {
 // adviseRuns advises the kernel to back with huge pages (of the given
 // size) the whole huge pages of each run of chunks that lie end to end in
 // memory, as the runtime places large arrays allocated one after the
-// other, and returns how many bytes that is.
+// other, and returns how many bytes that is. It sorts chunks by address.
 func adviseRuns(chunks [][]byte, size int) (int, error) {
 	slices.SortFunc(chunks, func(a, b []byte) int { return cmp.Compare(addressOf(a), addressOf(b)) })
 	advised := 0
-	for i := 0; i < len(chunks); {
+	var err error
+	for i := 0; i < len(chunks) && err == nil; {
 		start := addressOf(chunks[i])
 		end := start + uintptr(len(chunks[i]))
 		j := i + 1
 		for ; j < len(chunks) && addressOf(chunks[j]) == end; j++ {
 			end += uintptr(len(chunks[j]))
 		}
-		n, err := adviseRange(start, end, size)
+		var n int
+		n, err = adviseRange(start, end, size)
 		advised += n
-		if err != nil {
-			return advised, err
-		}
 		i = j
 	}
-	return advised, nil
+	// The system call has only the chunks' addresses, as integers: the
+	// chunks must not be freed (and their pages given to other objects)
+	// before it returns.
+	runtime.KeepAlive(chunks)
+	return advised, err
 }
 
 // advise is adviseRuns for one array.
 func advise(b []byte, size int) (int, error) {
-	return adviseRange(addressOf(b), addressOf(b)+uintptr(len(b)), size)
+	n, err := adviseRange(addressOf(b), addressOf(b)+uintptr(len(b)), size)
+	runtime.KeepAlive(b) // see adviseRuns
+	return n, err
 }
 
 // adviseRange advises the kernel to back the whole huge pages between the
-// addresses start and end, memory of arrays the caller holds, with huge
-// pages, and returns how many bytes that is. It takes addresses, not a
-// slice, since a run of arrays is no one Go object.
+// addresses start and end, memory of arrays the caller holds (and keeps
+// alive until it returns), with huge pages, and returns how many bytes
+// that is. It takes addresses, not a slice, since a run of arrays is no
+// one Go object.
 func adviseRange(start, end uintptr, size int) (int, error) {
-	page := uintptr(size)
-	lo := (start + page - 1) / page * page
-	hi := end / page * page
+	lo, hi := wholePages(start, end, uintptr(size))
 	if lo >= hi {
 		return 0, nil
 	}
 	if _, _, errno := syscall.Syscall(syscall.SYS_MADVISE, lo, hi-lo, syscall.MADV_HUGEPAGE); errno != 0 {
-		return 0, fmt.Errorf("hugepage: advise %d MB of heap: %w", (hi-lo)>>20, errno)
+		return 0, fmt.Errorf("hugepage: advise %d MB of heap at %#x: %w", (hi-lo)>>20, lo, errno)
 	}
 	return int(hi - lo), nil
+}
+
+// wholePages returns the bounds [lo, hi) of the whole pages of the given
+// size, a power of two, between the addresses start and end; lo >= hi
+// when there is none.
+func wholePages(start, end, page uintptr) (lo, hi uintptr) {
+	hi = end / page * page
+	if start >= hi {
+		return hi, hi
+	}
+	// hi is at most the last multiple of page, so start+page-1 < hi+page
+	// does not overflow.
+	return (start + page - 1) / page * page, hi
 }
 
 // addressOf returns the address of b's first byte.

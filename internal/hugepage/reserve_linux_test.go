@@ -95,14 +95,17 @@ func TestAdviseRuns(t *testing.T) {
 	whole := make([]byte, 8*size)
 	// Three chunks end to end, given out of order, and one apart.
 	chunks := [][]byte{whole[3*size : 5*size], whole[size/2 : 3*size], whole[5*size : 7*size+size/2], make([]byte, 3*size)}
+	// The run from size/2 to 7.5 huge pages holds 6 whole ones, or 7 where
+	// whole lies half a page off; the chunk apart 2 or 3. Counted before
+	// adviseRuns sorts chunks.
+	want := wholeBytes(addressOf(whole)+uintptr(size/2), addressOf(whole)+uintptr(7*size+size/2), size) +
+		wholeBytes(addressOf(chunks[3]), addressOf(chunks[3])+uintptr(len(chunks[3])), size)
 	n, err := adviseRuns(chunks, size)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The run from size/2 to 7.5 huge pages holds 6 whole ones; the chunk
-	// apart 2 or 3.
-	if n < 8*size || n > 9*size {
-		t.Errorf("adviseRuns advised %d huge pages, want 8 or 9", n/size)
+	if n != want {
+		t.Errorf("adviseRuns advised %d huge pages, want %d", n/size, want/size)
 	}
 	for _, at := range []int{2 * size, 4 * size, 6 * size} { // inside the run's whole pages, wherever it starts
 		flags, err := mappingFlags(uintptr(unsafe.Pointer(&whole[at])))
@@ -111,6 +114,48 @@ func TestAdviseRuns(t *testing.T) {
 		}
 		if !strings.Contains(" "+flags+" ", " hg ") {
 			t.Errorf("byte %d of the run: mapping flags %q, without hg", at, flags)
+		}
+	}
+}
+
+// wholeBytes counts, page by page, the bytes of the whole huge pages of
+// the given size between the addresses start and end.
+func wholeBytes(start, end uintptr, size int) int {
+	n := 0
+	for p := start / uintptr(size) * uintptr(size); p < end; p += uintptr(size) {
+		if p >= start && p+uintptr(size) <= end {
+			n += size
+		}
+	}
+	return n
+}
+
+// TestWholePages: the bounds of the whole pages of a range, at the edges
+// of pages and of the address space.
+func TestWholePages(t *testing.T) {
+	const p = 2 << 20
+	const top = ^uintptr(0)
+	tests := []struct {
+		start, end, lo, hi uintptr
+	}{
+		{0, 0, 0, 0},
+		{p, 2 * p, p, 2 * p},                             // one page, aligned
+		{p, 2*p - 1, p, p},                               // one byte short of it
+		{p + 1, 2 * p, 2 * p, 2 * p},                     // one byte past its start
+		{p / 2, 3*p + p/2, p, 3 * p},                     // two whole pages, half pages at both ends
+		{p / 2, p + p/2, p, p},                           // a page's worth that straddles two
+		{3 * p, 3*p + 4096, 3 * p, 3 * p},                // less than a page
+		{top - 3*p + 1, top, top - 3*p + 1, top - p + 1}, // the last two whole pages below the top
+		{top - 2*p, top, top - 2*p + 1, top - p + 1},     // the last one, with half pages at both ends
+		{top - p/2, top, top - p + 1, top - p + 1},       // none, without overflow
+	}
+	for _, tt := range tests {
+		lo, hi := wholePages(tt.start, tt.end, p)
+		if lo >= hi && tt.lo >= tt.hi {
+			continue // both empty
+		}
+		if lo != tt.lo || hi != tt.hi {
+			t.Errorf("wholePages(%#x, %#x) = [%#x, %#x), want [%#x, %#x)", tt.start, tt.end, lo, hi, tt.lo, tt.hi)
 		}
 	}
 }

@@ -8,7 +8,7 @@
 // fault costs several microseconds (a fifth of a 1.1 s `vigil diff` went to
 // them); it is also more translations than the processor's TLB holds, so
 // the diff's random accesses miss it. With huge pages the same `vigil diff`
-// took 3 000 faults and 0.46-0.66 s rather than 0.84-0.96 s, for 3 MB more
+// took 3 000 faults and 0.46-0.69 s rather than 0.84-0.98 s, for 2-5 MB more
 // at its peak (BENCHMARKS.md, "Diff engine", session 60).
 //
 // How: the Go runtime asks for huge pages for its own metadata only (see

@@ -200,7 +200,7 @@ func runDiff(ctx context.Context, env *environment, args []string) (int, error) 
 	if err := outputNotInput(env, oldName, newName); err != nil {
 		return exitError, err
 	}
-	reserveHugeHeap(inputSize(df.maxBytes, oldName, newName))
+	reserveHugeHeap(inputSize(env.stdin, df.maxBytes, oldName, newName))
 	oldDoc, oldSize, oldFormat, err := loadFlat(env, oldName, &df)
 	if err != nil {
 		return exitError, err
@@ -309,7 +309,7 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 	if err := outputNotInput(env, fs.Arg(0), fs.Arg(1)); err != nil {
 		return exitError, err
 	}
-	reserveHugeHeapFactor(inputSize(df.maxBytes, fs.Arg(0), fs.Arg(1)), patchHeapFactor)
+	reserveHugeHeapFactor(inputSize(env.stdin, df.maxBytes, fs.Arg(0), fs.Arg(1)), patchHeapFactor)
 	doc, b, format, err := loadDocument(env, fs.Arg(0), &df)
 	if err != nil {
 		return exitError, err

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"os"
 
 	"github.com/vigil-web/vigil/internal/hugepage"
@@ -30,17 +31,26 @@ func reserveHugeHeapFactor(n, factor int64) {
 	_, _ = hugepage.Reserve(int(min(n*factor, maxHugeHeap)))
 }
 
-// inputSize returns the size of the files named, not counting standard
-// input ("-"), a name that cannot be read or a file of more than limit
-// bytes (--max-bytes), which the command that loads them reports: a file
-// it refuses is no reason for a heap of several times its size.
-func inputSize(limit int64, names ...string) int64 {
+// inputSize returns the size of the files named, standard input ("-")
+// included when it is a regular file (a shell's < redirection), not
+// counting a name that cannot be read or a file of more than limit bytes
+// (--max-bytes), which the command that loads them reports: a file it
+// refuses is no reason for a heap of several times its size.
+func inputSize(stdin io.Reader, limit int64, names ...string) int64 {
 	var n int64
 	for _, name := range names {
+		var fi os.FileInfo
+		var err error
 		if name == "-" {
-			continue
+			f, ok := stdin.(*os.File)
+			if !ok {
+				continue
+			}
+			fi, err = f.Stat()
+		} else {
+			fi, err = os.Stat(name)
 		}
-		if fi, err := os.Stat(name); err == nil && fi.Mode().IsRegular() && fi.Size() <= limit {
+		if err == nil && fi.Mode().IsRegular() && fi.Size() <= limit {
 			n += fi.Size()
 		}
 	}

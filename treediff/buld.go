@@ -70,6 +70,15 @@ func (p buldPhase) run(m *matching) {
 	// phase): the look-ups of siblings, one after the other, wait for
 	// memory together, where a look-up at each pop would wait alone; the
 	// table's filter spares the look-up of most signatures it lacks.
+	//
+	// So is a node under an unmatched parent that searches its parent
+	// alone (dmax 1) and whose signature is not unique on both sides: best
+	// has nothing to find for it. Its parent stays unmatched: only
+	// forceAncestors could match it, for a node below it matched at a
+	// level above 1, which no node as light as the parent searches. On a
+	// large document most of the nodes queued are such (the changed
+	// records' fields, whose values repeat).
+	depthOf := func(w float64) int { return p.minDepth + int(lookupFactor*logN*w/w0) }
 	var through []int32
 	queueChildren := func(j int32) {
 		through = append(through[:0], j)
@@ -78,6 +87,7 @@ func (p buldPhase) run(m *matching) {
 			through = through[:len(through)-1]
 			// x's match, read once for all its children queued.
 			target := m.newMatch[x]
+			hopeless := target < 0 && depthOf(float64(m.new.Weight[x])) == 1
 			m.new.Children(x, func(k int32) {
 				switch {
 				case m.zipped[k]:
@@ -90,7 +100,7 @@ func (p buldPhase) run(m *matching) {
 						return
 					}
 					e := c.old.lookup(sig)
-					if e.first < 0 {
+					if e.first < 0 || hopeless && (e.count != 1 || e.others != 1) {
 						through = push(through, k)
 						return
 					}
@@ -108,7 +118,7 @@ func (p buldPhase) run(m *matching) {
 	lightMoves := m.lightMoves[:0] // short values matched as unique on both sides
 	for q.n > 0 {
 		it := q.pop()
-		dmax := p.minDepth + int(lookupFactor*logN*it.weight()/w0)
+		dmax := depthOf(it.weight())
 		if i, level, unique := c.best(it, dmax); i >= 0 {
 			m.zip(i, it.node)
 			if level > 1 {

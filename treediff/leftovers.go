@@ -142,13 +142,17 @@ func (m *matching) pairByWords(oldC, newC []wordCand, rule wordRule) {
 		// candidate is free is asked once per candidate here, not once per
 		// word it shares.
 		top = top[:0]
+		before := func(a, b int32) bool {
+			return shared[a] > shared[b] || (shared[a] == shared[b] && cands[a].node < cands[b].node)
+		}
 		for _, k := range touched {
+			if len(top) == leftoverExact && !before(k, top[len(top)-1]) {
+				continue // most candidates, passed over without a call
+			}
 			if c := &cands[k]; c.taken || !m.sameKey(c.node, j) || !rule.allows(c, y) {
 				continue
 			}
-			top = keepTop(top, k, func(a, b int32) bool {
-				return shared[a] > shared[b] || (shared[a] == shared[b] && cands[a].node < cands[b].node)
-			})
+			top = keepTop(top, k, before)
 		}
 		best, bestScore := int32(-1), leftoverSimilarity
 		for _, k := range top {

@@ -46,6 +46,8 @@ type Flat struct {
 	valueEnd []uint32 // node i's value is text[valueEnd[i-1]:valueEnd[i]]
 	attrEnd  []int32  // node i's attributes are attrs[attrEnd[i-1]:attrEnd[i]]
 	attrs    []Attr
+	// attrNames holds the distinct names of attrs, each its own key.
+	attrNames map[string]string
 }
 
 // maxText is the most text a Flat holds in its values, and in its attribute
@@ -91,15 +93,12 @@ func (f *Flat) Attrs(i int32) []Attr {
 }
 
 // HasAttrNamed reports whether some node of f has an attribute called
-// name: one pass over the attributes alone, where asking each node would
-// visit every node.
+// name: a look in the names the builder interned, where a pass over the
+// attributes would read them all (a stream of megabytes on a large
+// document, which the diff's delta asks of both versions).
 func (f *Flat) HasAttrNamed(name string) bool {
-	for _, a := range f.attrs {
-		if a.Name == name {
-			return true
-		}
-	}
-	return false
+	_, ok := f.attrNames[name]
+	return ok
 }
 
 // Attr returns the value of node i's attribute called name and whether it
@@ -292,6 +291,7 @@ func (b *FlatBuilder) add(kind Kind, mark int32, name, value string, attrs []Att
 // resets the builder.
 func (b *FlatBuilder) Flat() (*Flat, error) {
 	f, text, atext, attrs, tooLong := b.f, b.text.String(), b.atext.String(), b.attrs, b.tooLong
+	f.attrNames = b.attrNames
 	if b.text.Cap() > len(text)+len(text)/4+4096 {
 		// Grow was told of more text than came (markup is most of the
 		// input): keep only what is used.

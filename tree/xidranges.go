@@ -31,8 +31,16 @@ type XIDRun struct{ First, Last XID }
 // next XID.
 func RangesOf(xids []XID, next XID) XIDRanges {
 	var b RangesBuilder
-	for _, x := range xids {
-		b.Add(x, x)
+	// Run by run: a document's XIDs are one run or a few, and a tight loop
+	// finds each end, where Add for each XID costs a call and a look at the
+	// run before.
+	for k := 0; k < len(xids); {
+		e := k + 1
+		for e < len(xids) && xids[e-1] != math.MaxUint64 && xids[e] == xids[e-1]+1 {
+			e++
+		}
+		b.Add(xids[k], xids[e-1])
+		k = e
 	}
 	return b.Ranges(next)
 }

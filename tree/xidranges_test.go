@@ -1,6 +1,7 @@
 package tree_test
 
 import (
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -146,4 +147,42 @@ func FuzzXIDRanges(f *testing.F) {
 			t.Errorf("%s vs %s: Equal %v", s, o, a.Equal(b))
 		}
 	})
+}
+
+// TestRangesOfRunByRun: RangesOf, which finds each run's end in one loop,
+// gives the map that adding the XIDs one by one gives, on lists of runs,
+// repeats, reversals and the largest XIDs.
+func TestRangesOfRunByRun(t *testing.T) {
+	const top = ^tree.XID(0)
+	lists := [][]tree.XID{
+		nil, {0}, {7}, {1, 2, 3}, {3, 2, 1}, {1, 2, 2, 3}, {top - 1, top}, {top, 0, 1}, {top - 2, top - 1, top, top},
+		{5, 6, 7, 1, 2, 8, 9}, {0, 1, 2, 4, 5, 3},
+	}
+	rng := rand.New(rand.NewPCG(1, 61))
+	for range 200 {
+		var list []tree.XID
+		x := tree.XID(rng.IntN(20))
+		for range rng.IntN(40) {
+			switch rng.IntN(4) {
+			case 0:
+				x = tree.XID(rng.IntN(30))
+			case 1:
+				x = top - tree.XID(rng.IntN(3))
+			default:
+				x++
+			}
+			list = append(list, x)
+		}
+		lists = append(lists, list)
+	}
+	for _, list := range lists {
+		var b tree.RangesBuilder
+		for _, x := range list {
+			b.Add(x, x)
+		}
+		want := b.Ranges(9)
+		if got := tree.RangesOf(list, 9); !got.Equal(want) || got.Len() != len(list) || got.String() != want.String() {
+			t.Errorf("RangesOf(%v) = %s (%d XIDs), want %s", list, got, got.Len(), want)
+		}
+	}
 }

@@ -153,15 +153,18 @@ func (m *matching) forceAncestors(i, j int32, levels int) {
 	}
 }
 
-// twinFree reports whether old node i, of the signature of the new node
-// the phase popped, may be paired with it: whether i is unmatched. The rest
-// of canMatch holds already. Equal signatures hash equal kinds, names and
-// attributes, and so equal ID keys (zip trusts them the same way for a
-// whole subtree); and a queued new node stays unmatched until it is popped
-// (see run). Reading oldMatch alone spares the three other arrays canMatch
-// reads, each a miss of the cache for a candidate anywhere in a large
-// document.
-func (m *matching) twinFree(i int32) bool { return m.oldMatch[i] < 0 }
+// twinFree reports whether old node i, of the signature of new node j,
+// the node the phase popped, may be paired with it: whether i is unmatched
+// and has j's ID key. The rest of canMatch holds already: equal signatures
+// hash equal kinds and names (zip trusts them the same way for a whole
+// subtree), and a queued node stays unmatched until it is popped (see run).
+// The key is checked still: a tree built in code may give an element one
+// attribute name twice, and the signature, which sums its attributes in
+// any order, does not tell which value comes first, the one the key takes.
+// Reading oldMatch alone, when no attribute is a key, spares the three
+// other arrays canMatch reads, each a miss of the cache for a candidate
+// anywhere in a large document.
+func (m *matching) twinFree(i, j int32) bool { return m.oldMatch[i] < 0 && m.sameKey(i, j) }
 
 // candidates finds old subtrees identical to a new one.
 type candidates struct {
@@ -247,7 +250,7 @@ func (c *candidates) best(it queued, dmax int) (i int32, level int, unique bool)
 	}
 	// Unique on both sides: the same content, wherever it went.
 	if count == 1 && it.others == 1 {
-		if i := c.old.node(first); m.twinFree(i) {
+		if i := c.old.node(first); m.twinFree(i, j) {
 			return i, dmax, true
 		}
 	}
@@ -267,7 +270,7 @@ func (c *candidates) anchored(sig tree.Signature, first, count int32, level int,
 	m := c.m
 	// take tells whether candidate i (free or not) is the one; stop, that
 	// no candidate after it can be.
-	take := func(i int32) (ok, stop bool) { c.work++; return m.twinFree(i), false }
+	take := func(i int32) (ok, stop bool) { c.work++; return m.twinFree(i, j), false }
 	lo, hi := int32(-1), int32(m.old.Len())
 	if level == 1 && c.siblings {
 		if i := c.beside(sig, target, j); i >= 0 {
@@ -284,7 +287,7 @@ func (c *candidates) anchored(sig tree.Signature, first, count int32, level int,
 		skips := 0
 		take = func(i int32) (ok, stop bool) {
 			c.work++
-			if !m.twinFree(i) {
+			if !m.twinFree(i, j) {
 				return false, false
 			}
 			if c.claimed(i, sig, j) {
@@ -456,14 +459,14 @@ func (c *candidates) beside(sig tree.Signature, target, j int32) int32 {
 	m := c.m
 	if prev := prevSibling(m.new.Flat, j); prev >= 0 {
 		if x := m.newMatch[prev]; x >= 0 && m.oldParent[x] == target {
-			if i := nextSibling(m.old.Flat, x); i >= 0 && m.old.Signature[i] == sig && m.twinFree(i) {
+			if i := nextSibling(m.old.Flat, x); i >= 0 && m.old.Signature[i] == sig && m.twinFree(i, j) {
 				return i
 			}
 		}
 	}
 	if next := nextSibling(m.new.Flat, j); next >= 0 {
 		if y := m.newMatch[next]; y >= 0 && m.oldParent[y] == target {
-			if i := prevSibling(m.old.Flat, y); i >= 0 && m.old.Signature[i] == sig && m.twinFree(i) {
+			if i := prevSibling(m.old.Flat, y); i >= 0 && m.old.Signature[i] == sig && m.twinFree(i, j) {
 				return i
 			}
 		}

@@ -100,7 +100,7 @@ func (p buldPhase) run(m *matching) {
 						return
 					}
 					e := c.old.lookup(sig)
-					if e.first < 0 || hopeless && (e.count != 1 || e.others != 1) {
+					if e.first < 0 || hopeless && !e.uniqueBothSides() {
 						through = push(through, k)
 						return
 					}
@@ -249,7 +249,7 @@ func (c *candidates) best(it queued, dmax int) (i int32, level int, unique bool)
 		a = m.newParent[a]
 	}
 	// Unique on both sides: the same content, wherever it went.
-	if count == 1 && it.others == 1 {
+	if it.uniqueBothSides() {
 		if i := c.old.node(first); m.twinFree(i, j) {
 			return i, dmax, true
 		}

@@ -54,6 +54,11 @@ type sigEntry struct {
 	count, others uint16
 }
 
+// uniqueBothSides reports whether one node has the signature and one node
+// of the other version has it too: the rule that pairs them wherever they
+// stand (see candidates.best).
+func (e sigEntry) uniqueBothSides() bool { return e.count == 1 && e.others == 1 }
+
 // sigLink is a node of a chain, and the index of the next link.
 type sigLink struct{ node, next int32 }
 

@@ -200,7 +200,9 @@ func runDiff(ctx context.Context, env *environment, args []string) (int, error) 
 	if err := outputNotInput(env, oldName, newName); err != nil {
 		return exitError, err
 	}
-	reserveHugeHeap(inputSize(env.stdin, df.maxBytes, oldName, newName))
+	if err := reserveForInputs(env, df.maxBytes, hugeHeapFactor, oldName, newName); err != nil {
+		return exitError, err
+	}
 	oldDoc, oldSize, oldFormat, err := loadFlat(env, oldName, &df)
 	if err != nil {
 		return exitError, err
@@ -309,7 +311,9 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 	if err := outputNotInput(env, fs.Arg(0), fs.Arg(1)); err != nil {
 		return exitError, err
 	}
-	reserveHugeHeapFactor(inputSize(env.stdin, df.maxBytes, fs.Arg(0), fs.Arg(1)), patchHeapFactor)
+	if err := reserveForInputs(env, df.maxBytes, patchHeapFactor, fs.Arg(0), fs.Arg(1)); err != nil {
+		return exitError, err
+	}
 	doc, b, format, err := loadDocument(env, fs.Arg(0), &df)
 	if err != nil {
 		return exitError, err

@@ -19,6 +19,9 @@ import (
 // readInput reads a file, or standard input for "-", refusing more than
 // limit bytes without reading them into memory.
 func readInput(env *environment, name string, limit int64) ([]byte, error) {
+	if p, ok := env.stdin.(*pipedInput); ok && name == "-" {
+		return p.take(), nil // read ahead, within the limit
+	}
 	var r io.Reader = env.stdin
 	hint := 512
 	if name != "-" {
@@ -40,18 +43,27 @@ func readInput(env *environment, name string, limit int64) ([]byte, error) {
 		hint = int(size) + 1
 	}
 	b, over, err := readAtMost(r, limit, hint)
+	if err := readFailure(name, limit, over, err); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// readFailure words the error of reading input name to its end, as
+// readAtMost reports it (over: more than limit bytes), nil for none.
+func readFailure(name string, limit int64, over bool, err error) error {
 	if err != nil {
 		// A file's error names it already ("read NAME: ..."); standard
 		// input's names /dev/stdin, or nothing.
 		if pe := (*os.PathError)(nil); errors.As(err, &pe) && pe.Path == name {
-			return nil, pathError(err)
+			return pathError(err)
 		}
-		return nil, fmt.Errorf("%s: %w", inputName(name), pathError(err))
+		return fmt.Errorf("%s: %w", inputName(name), pathError(err))
 	}
 	if over {
-		return nil, fmt.Errorf("%s: more than the limit of %d bytes (--max-bytes)", inputName(name), limit)
+		return fmt.Errorf("%s: more than the limit of %d bytes (--max-bytes)", inputName(name), limit)
 	}
-	return b, nil
+	return nil
 }
 
 // outputNotInput refuses standard output redirected to one of the input

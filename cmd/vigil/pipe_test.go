@@ -1,0 +1,128 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// pipeOf returns the reading end of a pipe that a goroutine fills with
+// data, then closes; the reading end is closed when the test ends.
+func pipeOf(t *testing.T, data []byte) *os.File {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		_, _ = w.Write(data) // fails once the reader stops, past a limit
+		w.Close()
+	}()
+	t.Cleanup(func() { r.Close() })
+	return r
+}
+
+// TestReadPipeAhead reads a piped standard input whole before the heap is
+// reserved, in chunks, at sizes around a chunk's and the limit, and hands
+// the command's read of "-" the same bytes, once.
+func TestReadPipeAhead(t *testing.T) {
+	other := writeFile(t, t.TempDir(), "other.xml", "") // within every limit
+	for _, n := range []int{0, 1, pipeChunk - 1, pipeChunk, pipeChunk + 1, 3*pipeChunk + 5} {
+		for _, limit := range []int64{1 << 30, int64(n), int64(n) - 1} {
+			if limit < 0 {
+				continue
+			}
+			data := bytes.Repeat([]byte("0123456789abcdef"), n/16+1)[:n]
+			env := &environment{stdin: pipeOf(t, data)}
+			err := reserveForInputs(env, limit, 1, other, "-")
+			if int64(n) > limit {
+				// Worded as a stream read without reading ahead.
+				_, want := readInput(&environment{stdin: bytes.NewReader(data)}, "-", limit)
+				if err == nil || want == nil || err.Error() != want.Error() {
+					t.Errorf("%d bytes, limit %d: %v, want %v", n, limit, err, want)
+				}
+				continue
+			}
+			if err != nil {
+				t.Fatalf("%d bytes, limit %d: %v", n, limit, err)
+			}
+			if _, ok := env.stdin.(*pipedInput); !ok {
+				t.Fatalf("%d bytes: standard input is a %T, not read ahead", n, env.stdin)
+			}
+			got, err := readInput(env, "-", limit)
+			if err != nil || !bytes.Equal(got, data) {
+				t.Errorf("%d bytes, limit %d: read %d bytes (%v)", n, limit, len(got), err)
+			}
+			if again, err := readInput(env, "-", limit); err != nil || len(again) != 0 {
+				t.Errorf("%d bytes: read again %d bytes (%v), want none: the pipe is at its end", n, len(again), err)
+			}
+		}
+	}
+}
+
+// TestPipeNotReadAhead leaves standard input to the command where reading
+// it first would change what the user sees: not a pipe (a terminal would
+// wait for typing), not named, or another input that the command refuses
+// first (missing, a folder, over the limit).
+func TestPipeNotReadAhead(t *testing.T) {
+	dir := t.TempDir()
+	small := writeFile(t, dir, "small.xml", "<a/>")
+	big := writeFile(t, dir, "big.xml", "<a>"+strings.Repeat("x", 100)+"</a>")
+	for _, tc := range []struct {
+		name  string
+		stdin func() io.Reader
+		names []string
+	}{
+		{"a reader, not a pipe", func() io.Reader { return strings.NewReader("<a/>") }, []string{small, "-"}},
+		{"- not named", func() io.Reader { return pipeOf(t, []byte("<a/>")) }, []string{small, small}},
+		{"the other missing", func() io.Reader { return pipeOf(t, []byte("<a/>")) }, []string{"-", filepath.Join(dir, "missing.xml")}},
+		{"the other a folder", func() io.Reader { return pipeOf(t, []byte("<a/>")) }, []string{"-", dir}},
+		{"the other over the limit", func() io.Reader { return pipeOf(t, []byte("<a/>")) }, []string{"-", big}},
+	} {
+		stdin := tc.stdin()
+		env := &environment{stdin: stdin}
+		if err := reserveForInputs(env, 50, 1, tc.names...); err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+		}
+		if env.stdin != stdin {
+			t.Errorf("%s: standard input read ahead", tc.name)
+		}
+	}
+}
+
+// TestDiffPipedInput diffs a version piped on standard input as it does
+// the same version named, and refuses one over --max-bytes with the error
+// it gave before reading ahead.
+func TestDiffPipedInput(t *testing.T) {
+	v2, err := os.ReadFile(example + "v2.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, want, _ := runCLI(t, "", "diff", example+"v1.xml", example+"v2.xml")
+	if code != exitChanged {
+		t.Fatalf("diff of the files: exit %d", code)
+	}
+	var out, errOut strings.Builder
+	env := &environment{stdin: pipeOf(t, v2), stdout: &out, stderr: &errOut, getenv: func(string) string { return "" }}
+	if code := run(context.Background(), env, []string{"diff", example + "v1.xml", "-"}); code != exitChanged {
+		t.Fatalf("diff of a piped version: exit %d: %s", code, errOut.String())
+	}
+	// The delta names its inputs: standard input here.
+	if got := strings.Replace(out.String(), `to="&lt;stdin&gt;"`, `to="`+example+`v2.xml"`, 1); got != want {
+		t.Errorf("diff of a piped version:\n%s\nwant, as of the file:\n%s", got, want)
+	}
+	errOut.Reset()
+	v3, err := os.ReadFile(example + "v3.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env = &environment{stdin: pipeOf(t, v3), stdout: &out, stderr: &errOut, getenv: func(string) string { return "" }}
+	code = run(context.Background(), env, []string{"diff", "--max-bytes", "400", "-", example + "v1.xml"})
+	if code != exitError || !strings.Contains(errOut.String(), "<stdin>: more than the limit of 400 bytes (--max-bytes)") {
+		t.Errorf("a piped version over --max-bytes: exit %d: %s", code, errOut.String())
+	}
+}

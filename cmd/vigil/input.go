@@ -20,7 +20,9 @@ import (
 // limit bytes without reading them into memory.
 func readInput(env *environment, name string, limit int64) ([]byte, error) {
 	if p, ok := env.stdin.(*pipedInput); ok && name == "-" {
-		return p.take(), nil // read ahead, within the limit
+		// Read ahead within the same limit: diff and patch pass theirs,
+		// --max-bytes, to both.
+		return p.take()
 	}
 	var r io.Reader = env.stdin
 	hint := 512

@@ -6,27 +6,28 @@ import (
 	"os"
 )
 
-// reserveForInputs asks for the heap of a command that loads the named
-// inputs to be backed by huge pages (reserveHugeHeapFactor: factor times
-// their bytes). Files are counted by their size; standard input, when it
-// is a pipe, whose size is known only once it is read, is read first
-// (readPipeAhead), and the command's own read of "-" (readInput) takes the
-// bytes read. Its error is that of reading standard input, as readInput
-// words it.
-func reserveForInputs(env *environment, limit, factor int64, names ...string) error {
+// inputBytes returns the bytes in all of the named inputs, for the
+// huge-page reservation of a command that loads them (reserveHugeHeap):
+// files by their size (inputSize), and standard input, when it is a pipe,
+// whose size is known only once it is read, by reading it first
+// (readPipeAhead). The command's own read of "-" (readInput) then takes
+// the bytes read, or the error of reading them, as it would have read
+// them: the errors of an input named before "-" come first, as before. A
+// pipe is read to its end before the other input is looked at, though:
+// one that the command refuses (not XML, say) is refused once the pipe
+// ends, not at once.
+func inputBytes(env *environment, limit int64, names ...string) int64 {
 	n := inputSize(env.stdin, limit, names...)
 	if !pipedAmong(env.stdin, limit, names) {
-		reserveHugeHeapFactor(n, factor)
-		return nil
+		return n
 	}
 	chunks, piped, err := readPipeAhead(env.stdin, limit)
 	if err != nil {
-		return err
+		env.stdin = &pipedInput{err: err}
+		return n
 	}
-	reserveHugeHeapFactor(n+piped, factor)
-	// One buffer of the input's size, in the pages just reserved.
-	env.stdin = &pipedInput{b: bytes.Join(chunks, nil)}
-	return nil
+	env.stdin = &pipedInput{chunks: chunks}
+	return n + piped
 }
 
 // pipedAmong reports whether standard input is read ahead for names: one
@@ -37,7 +38,7 @@ func reserveForInputs(env *environment, limit, factor int64, names ...string) er
 // as it would without reading ahead.
 func pipedAmong(stdin io.Reader, limit int64, names []string) bool {
 	f, ok := stdin.(*os.File)
-	if !ok {
+	if !ok || limit < 0 {
 		return false
 	}
 	if fi, err := f.Stat(); err != nil || fi.Mode()&(os.ModeNamedPipe|os.ModeSocket) == 0 {
@@ -56,7 +57,7 @@ func pipedAmong(stdin io.Reader, limit int64, names []string) bool {
 	return piped
 }
 
-// pipeChunk is the size of the buffers readPipeAhead reads in.
+// pipeChunk is the size of the buffers readPipeAhead reads in, 1 MiB.
 const pipeChunk = 1 << 20
 
 // readPipeAhead reads r to its end, at most limit bytes, in buffers of
@@ -91,23 +92,44 @@ func readPipeAhead(r io.Reader, limit int64) ([][]byte, int64, error) {
 	}
 }
 
-// pipedInput is standard input read ahead (reserveForInputs); readInput
-// takes its bytes without copying them.
-type pipedInput struct{ b []byte }
+// pipedInput is standard input read ahead (inputBytes): its bytes, in
+// the chunks they were read in, or the error of reading them.
+type pipedInput struct {
+	chunks [][]byte
+	err    error
+}
 
-// Read reads what is left of the input, as of the pipe it was read from.
+// Read reads the rest of the bytes read ahead, or returns the error of
+// reading them.
 func (p *pipedInput) Read(b []byte) (int, error) {
-	if len(p.b) == 0 {
+	if p.err != nil {
+		return 0, p.err
+	}
+	for len(p.chunks) > 0 && len(p.chunks[0]) == 0 {
+		p.chunks = p.chunks[1:]
+	}
+	if len(p.chunks) == 0 {
 		return 0, io.EOF
 	}
-	n := copy(b, p.b)
-	p.b = p.b[n:]
+	n := copy(b, p.chunks[0])
+	p.chunks[0] = p.chunks[0][n:]
 	return n, nil
 }
 
-// take returns what is left of the input and leaves it at its end.
-func (p *pipedInput) take() []byte {
-	b := p.b
-	p.b = p.b[len(p.b):]
-	return b
+// take returns the rest of the bytes read ahead, joined in one buffer
+// (allocated now, once the command has reserved its heap, in its huge
+// pages), or the error of reading them, and lets the chunks go: the input
+// is at its end.
+func (p *pipedInput) take() ([]byte, error) {
+	if p.err != nil {
+		err := p.err
+		p.err = nil
+		return nil, err
+	}
+	b := bytes.Join(p.chunks, nil)
+	p.chunks = nil
+	if b == nil {
+		b = []byte{} // read, and empty
+	}
+	return b, nil
 }

@@ -38,17 +38,19 @@ func TestReadPipeAhead(t *testing.T) {
 			}
 			data := bytes.Repeat([]byte("0123456789abcdef"), n/16+1)[:n]
 			env := &environment{stdin: pipeOf(t, data)}
-			err := reserveForInputs(env, limit, 1, other, "-")
+			counted := inputBytes(env, limit, other, "-")
 			if int64(n) > limit {
-				// Worded as a stream read without reading ahead.
+				// Refused when read, worded as a stream read without
+				// reading ahead.
+				_, err := readInput(env, "-", limit)
 				_, want := readInput(&environment{stdin: bytes.NewReader(data)}, "-", limit)
 				if err == nil || want == nil || err.Error() != want.Error() {
 					t.Errorf("%d bytes, limit %d: %v, want %v", n, limit, err, want)
 				}
 				continue
 			}
-			if err != nil {
-				t.Fatalf("%d bytes, limit %d: %v", n, limit, err)
+			if counted != int64(n) {
+				t.Errorf("%d bytes, limit %d: %d bytes counted for the reservation", n, limit, counted)
 			}
 			if _, ok := env.stdin.(*pipedInput); !ok {
 				t.Fatalf("%d bytes: standard input is a %T, not read ahead", n, env.stdin)
@@ -85,9 +87,7 @@ func TestPipeNotReadAhead(t *testing.T) {
 	} {
 		stdin := tc.stdin()
 		env := &environment{stdin: stdin}
-		if err := reserveForInputs(env, 50, 1, tc.names...); err != nil {
-			t.Errorf("%s: %v", tc.name, err)
-		}
+		inputBytes(env, 50, tc.names...)
 		if env.stdin != stdin {
 			t.Errorf("%s: standard input read ahead", tc.name)
 		}
@@ -124,5 +124,41 @@ func TestDiffPipedInput(t *testing.T) {
 	code = run(context.Background(), env, []string{"diff", "--max-bytes", "400", "-", example + "v1.xml"})
 	if code != exitError || !strings.Contains(errOut.String(), "<stdin>: more than the limit of 400 bytes (--max-bytes)") {
 		t.Errorf("a piped version over --max-bytes: exit %d: %s", code, errOut.String())
+	}
+}
+
+// TestPipedInputErrorsInOrder: reading standard input ahead changes neither
+// which error a command reports nor its words. A bad flag is refused
+// without reading the pipe (which might be slow to end); an input named
+// before "-" that the command refuses is reported before the pipe's own
+// error (over --max-bytes here).
+func TestPipedInputErrorsInOrder(t *testing.T) {
+	dir := t.TempDir()
+	binary := writeFile(t, dir, "bin.xml", "\x00\x01<a/>")
+	over := bytes.Repeat([]byte("<a/>"), 300) // 1 200 bytes
+	for _, tc := range []struct {
+		args   []string
+		want   string
+		unread bool // the pipe is left as it was
+	}{
+		{[]string{"diff", "--max-bytes", "1000", "--whitespace", "bogus", example + "v1.xml", "-"}, `--whitespace "bogus": want normalize or keep`, true},
+		{[]string{"diff", "--max-bytes", "0", example + "v1.xml", "-"}, "--max-bytes 0: want a positive number of bytes", true},
+		{[]string{"diff", "--max-bytes", "1000", binary, "-"}, "binary input", false},
+		{[]string{"diff", "--max-bytes", "1000", example + "v1.xml", "-"}, "<stdin>: more than the limit of 1000 bytes (--max-bytes)", false},
+		{[]string{"patch", "--max-bytes", "1000", "--parse", "bogus", "-", example + "v1.xml"}, `--parse "bogus": want auto, xml or html`, true},
+		{[]string{"patch", "--max-bytes", "1000", "-", example + "v1.xml"}, "<stdin>: more than the limit of 1000 bytes (--max-bytes)", false},
+	} {
+		var out, errOut strings.Builder
+		stdin := pipeOf(t, over)
+		env := &environment{stdin: stdin, stdout: &out, stderr: &errOut, getenv: func(string) string { return "" }}
+		code := run(context.Background(), env, tc.args)
+		if code != exitError || !strings.Contains(errOut.String(), tc.want) {
+			t.Errorf("%q: exit %d: %s, want %q", tc.args, code, errOut.String(), tc.want)
+		}
+		if tc.unread {
+			if left, err := io.ReadAll(stdin); err != nil || len(left) != len(over) {
+				t.Errorf("%q: %d bytes of %d left in the pipe (%v)", tc.args, len(left), len(over), err)
+			}
+		}
 	}
 }

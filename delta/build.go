@@ -223,7 +223,9 @@ type builder struct {
 	// heaviest increasing subsequence keeps them all (they must be in
 	// increasing order among themselves).
 	pinned func(tree.XID) bool
-	// moveKeys, moveWeights and moveMembers are weakMoves's scratch space.
+	// kids, moveKeys, moveWeights and moveMembers are weakMoves's scratch
+	// space.
+	kids        []int32
 	moveKeys    []int
 	moveWeights []float64
 	moveMembers []int32
@@ -396,13 +398,14 @@ func (b *builder) weakMoves(i int32) {
 	// document order. Their parent is i: stays without reading it.
 	at := n
 	q := b.oldMatch[i]
-	b.old.Children(i, func(ci int32) {
+	b.kids = b.old.AppendChildren(b.kids[:0], i)
+	for _, ci := range b.kids {
 		if j := b.oldMatch[ci]; j >= 0 && b.new.Parent[j] == q {
 			at--
 			b.moveKeys[at] = int(b.newPos[j])
 			b.moveMembers[at] = ci
 		}
-	})
+	}
 	keys, members := b.moveKeys[at:], b.moveMembers[at:]
 	if len(members) < 2 {
 		return

@@ -79,7 +79,7 @@ func (p buldPhase) run(m *matching) {
 	// large document most of the nodes queued are such (the changed
 	// records' fields, whose values repeat).
 	depthOf := func(w float64) int { return p.minDepth + int(lookupFactor*logN*w/w0) }
-	var through []int32
+	var through, kids []int32
 	queueChildren := func(j int32) {
 		through = append(through[:0], j)
 		for len(through) > 0 {
@@ -88,7 +88,8 @@ func (p buldPhase) run(m *matching) {
 			// x's match, read once for all its children queued.
 			target := m.newMatch[x]
 			hopeless := target < 0 && depthOf(float64(m.new.Weight[x])) == 1
-			m.new.Children(x, func(k int32) {
+			kids = m.new.AppendChildren(kids[:0], x)
+			for _, k := range kids {
 				switch {
 				case m.zipped[k]:
 				case m.newMatch[k] >= 0:
@@ -97,16 +98,16 @@ func (p buldPhase) run(m *matching) {
 					sig := m.new.Signature[k]
 					if !c.old.mayHave(sig) {
 						through = push(through, k)
-						return
+						continue
 					}
 					e := c.old.lookup(sig)
 					if e.first < 0 || hopeless && !e.uniqueBothSides() {
 						through = push(through, k)
-						return
+						continue
 					}
 					q.push(queued{key: weightKey(float64(m.new.Weight[k])), sig: sig, node: k, parent: x, target: target, sigEntry: e})
 				}
-			})
+			}
 		}
 	}
 	if m.newMatch[newRoot] >= 0 {

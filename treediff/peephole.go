@@ -95,11 +95,10 @@ func (t topDown) run(m *matching) {
 		if m.old.Size[i] == 1 {
 			continue
 		}
-		// Measure.Children goes right to left: pushed so, the children
-		// pop left to right. (Room first: a long list appended to grows a
-		// quarter at a time.)
-		stack = slices.Grow(stack, m.old.ChildCount(i))
-		m.old.Children(i, func(c int32) { stack = append(stack, c) })
+		// AppendChildren goes right to left: pushed so, the children pop
+		// left to right. (It makes room first for a long list, which
+		// appended to would grow a quarter at a time.)
+		stack = m.old.AppendChildren(stack, i)
 		if j < 0 {
 			continue
 		}

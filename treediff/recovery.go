@@ -44,11 +44,11 @@ func (r recovery) run(m *matching) {
 			}
 			m.recoverChildren(i, j)
 		}
-		// Measure.Children goes right to left: pushed so, the children pop
+		// AppendChildren goes right to left: pushed so, the children pop
 		// left to right. (No room made first: the count of children costs
 		// a read of Pos, a cache miss at most nodes of a large document,
 		// and the stack keeps what it grew to.)
-		m.old.Children(i, func(c int32) { stack = push(stack, c) })
+		stack = m.old.AppendChildren(stack, i)
 	}
 }
 

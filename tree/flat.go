@@ -12,7 +12,8 @@ import (
 // just before it.
 //
 // It is the form the diff works on. A *Node costs 104 bytes and a pointer
-// in its parent's Children; a node here costs about 30 and holds no
+// in its parent's Children; a node here costs about 30 (and 4 more as a
+// child of a node with many, whose list of children it keeps) and holds no
 // pointer (the values are one string, each node's the range up to its
 // end offset), and its neighbours are its neighbours in memory: on a
 // document of ten megabytes that is the difference between a working set
@@ -133,8 +134,9 @@ func (f *Flat) Children(i int32, visit func(c int32)) {
 
 // AppendChildren appends the indexes of the children of node i to buf,
 // last child first as Children visits them, and returns the extended
-// buffer. Unlike Children, it finds the children of a node that has many
-// in the list the Flat keeps of them (see ChildList).
+// buffer. Unlike Children, it copies the list the Flat keeps of the
+// children of a node that has many (wideFanout), making room for them
+// first.
 func (f *Flat) AppendChildren(buf []int32, i int32) []int32 {
 	if f.wide != nil && f.Size[i] > wideFanout {
 		if kids, ok := f.wide[i]; ok {
@@ -161,8 +163,14 @@ func (f *Flat) ChildCount(i int32) int {
 }
 
 // ChildList returns the indexes of the children of node i in document
-// order, appended to buf[:0].
+// order, appended to buf[:0]: a copy of the list the Flat keeps for a node
+// with many children (wideFanout), found by walking Size otherwise.
 func (f *Flat) ChildList(i int32, buf []int32) []int32 {
+	if f.wide != nil && f.Size[i] > wideFanout {
+		if kids, ok := f.wide[i]; ok {
+			return append(buf[:0], kids...)
+		}
+	}
 	// Children come last first: gathered so, then reversed. Their count
 	// (ChildCount) would size buf first, but it costs a read of Pos, at a
 	// place in memory the walk along Size does not touch: on a large
@@ -170,11 +178,6 @@ func (f *Flat) ChildList(i int32, buf []int32) []int32 {
 	// them all, the rest are counted (the walk finds the same cache
 	// lines) and buf grows once: growing step by step would copy a long
 	// list many times.
-	if f.wide != nil && f.Size[i] > wideFanout {
-		if kids, ok := f.wide[i]; ok {
-			return append(buf[:0], kids...)
-		}
-	}
 	buf = buf[:0]
 	c, start := i-1, i-f.Size[i]
 	for ; c > start && len(buf) < cap(buf); c -= f.Size[c] {
@@ -313,12 +316,16 @@ func (b *FlatBuilder) add(kind Kind, mark int32, name, value string, attrs []Att
 	f.attrEnd = append(f.attrEnd, int32(len(b.attrs)))
 	// The children are the subtrees ending just before i, from the last
 	// back: count them, then number them.
-	n := int32(0)
+	n, adopted := int32(0), false
 	for c := i - 1; c >= mark; c -= f.Size[c] {
 		n++
+		adopted = adopted || f.Parent[c] >= 0
 	}
 	var kids []int32
-	if n >= wideFanout {
+	// Not where a child has a parent already: elements closed out of order
+	// (the builder does not check), where the lists of children could hold
+	// a node many times over.
+	if n >= wideFanout && !adopted {
 		kids = make([]int32, n)
 		if f.wide == nil {
 			f.wide = make(map[int32][]int32)

@@ -96,8 +96,9 @@ func (t topDown) run(m *matching) {
 			continue
 		}
 		// AppendChildren goes right to left: pushed so, the children pop
-		// left to right. (It makes room first for a long list, which
-		// appended to would grow a quarter at a time.)
+		// left to right. (It makes room first for a list of 32 children
+		// or more, which appended to one by one would grow a quarter at a
+		// time.)
 		stack = m.old.AppendChildren(stack, i)
 		if j < 0 {
 			continue

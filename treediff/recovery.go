@@ -45,8 +45,9 @@ func (r recovery) run(m *matching) {
 			m.recoverChildren(i, j)
 		}
 		// AppendChildren goes right to left: pushed so, the children pop
-		// left to right. (No room made first: the count of children costs
-		// a read of Pos, a cache miss at most nodes of a large document,
+		// left to right. (No count of children asked first, to make room:
+		// it costs a read of Pos, a cache miss at most nodes of a large
+		// document; AppendChildren makes room for a long list it keeps,
 		// and the stack keeps what it grew to.)
 		stack = m.old.AppendChildren(stack, i)
 	}

@@ -58,7 +58,10 @@
 // and Flat.Document builds one back. A node's subtree is the range
 // [i-Size[i]+1, i]; its children are found from the last (i-1) back, each
 // starting where the previous one's subtree begins (Flat.Children,
-// Flat.ChildList).
+// Flat.ChildList), but for a node with many children (32 or more), whose
+// list the Flat keeps as it is built: walked so, they would be a chain of
+// reads each waiting for the one before, from memory on a large document
+// (ChildList and AppendChildren copy the list).
 //
 // MeasureFlat computes, in one pass over those arrays, each node's
 // signature and weight. The diff reads only arrays: on a document

@@ -50,7 +50,8 @@ type Flat struct {
 	// attrNames holds the distinct names of attrs, each its own key.
 	attrNames map[string]string
 	// wide holds the children, in document order, of each node that has
-	// at least wideFanout of them (see ChildList).
+	// at least wideFanout of them (see ChildList), but for a node closed
+	// over children that had a parent already (see FlatBuilder.add).
 	wide map[int32][]int32
 }
 
@@ -132,20 +133,29 @@ func (f *Flat) Children(i int32, visit func(c int32)) {
 	}
 }
 
+// keptChildren returns the list the Flat keeps of the children of node i,
+// if it keeps one (f.wide): only a node of more than wideFanout nodes may
+// have one, and the others are spared the look-up.
+func (f *Flat) keptChildren(i int32) ([]int32, bool) {
+	if f.wide == nil || f.Size[i] <= wideFanout {
+		return nil, false
+	}
+	kids, ok := f.wide[i]
+	return kids, ok
+}
+
 // AppendChildren appends the indexes of the children of node i to buf,
 // last child first as Children visits them, and returns the extended
 // buffer. Unlike Children, it copies the list the Flat keeps of the
 // children of a node that has many (wideFanout), making room for them
 // first.
 func (f *Flat) AppendChildren(buf []int32, i int32) []int32 {
-	if f.wide != nil && f.Size[i] > wideFanout {
-		if kids, ok := f.wide[i]; ok {
-			buf = slices.Grow(buf, len(kids))
-			for k := len(kids) - 1; k >= 0; k-- {
-				buf = append(buf, kids[k])
-			}
-			return buf
+	if kids, ok := f.keptChildren(i); ok {
+		buf = slices.Grow(buf, len(kids))
+		for k := len(kids) - 1; k >= 0; k-- {
+			buf = append(buf, kids[k])
 		}
+		return buf
 	}
 	for c, start := i-1, i-f.Size[i]; c > start; c -= f.Size[c] {
 		buf = append(buf, c)
@@ -166,10 +176,8 @@ func (f *Flat) ChildCount(i int32) int {
 // order, appended to buf[:0]: a copy of the list the Flat keeps for a node
 // with many children (wideFanout), found by walking Size otherwise.
 func (f *Flat) ChildList(i int32, buf []int32) []int32 {
-	if f.wide != nil && f.Size[i] > wideFanout {
-		if kids, ok := f.wide[i]; ok {
-			return append(buf[:0], kids...)
-		}
+	if kids, ok := f.keptChildren(i); ok {
+		return append(buf[:0], kids...)
 	}
 	// Children come last first: gathered so, then reversed. Their count
 	// (ChildCount) would size buf first, but it costs a read of Pos, at a

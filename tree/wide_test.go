@@ -69,7 +69,10 @@ func TestWideListsOutOfOrder(t *testing.T) {
 		b.Element(b.Len()-1, "a", nil)
 		b.Element(0, "b", nil) // takes every node so far, parents and all
 	}
-	f := &b.f // the tree has many roots: Flat would refuse it
+	f, err := b.Flat()
+	if err != nil {
+		t.Fatal(err)
+	}
 	kept := 0
 	for _, kids := range f.wide {
 		kept += len(kids)

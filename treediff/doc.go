@@ -155,7 +155,8 @@
 // Documents, calls it and gives the Documents their XIDs. Only the content
 // of the delta's operations is built as *tree.Node. Children are walked
 // through the subtree sizes (the last child of node i is i-1, the one
-// before it i-1-size). Candidate subtrees are found in open-addressing
+// before it i-1-size), or copied from the list a Flat keeps of the
+// children of a node with many (tree.Flat.AppendChildren). Candidate subtrees are found in open-addressing
 // tables of signatures with one cache line per probe. BENCHMARKS.md has
 // the figures.
 //

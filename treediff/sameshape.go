@@ -133,9 +133,9 @@ func (m *matching) planShape(i, j int32) (int, bool) {
 	// Both lists of children on m.shapeKids, old then new; the plans of
 	// the children push theirs above and take them off.
 	base := len(m.shapeKids)
-	m.shapeKids = appendChildren(m.old.Flat, i, m.shapeKids)
+	m.shapeKids = appendChildList(m.old.Flat, i, m.shapeKids)
 	mid := len(m.shapeKids)
-	m.shapeKids = appendChildren(m.new.Flat, j, m.shapeKids)
+	m.shapeKids = appendChildList(m.new.Flat, j, m.shapeKids)
 	k, l := mid-base, len(m.shapeKids)-mid
 	d := int(m.new.Size[j]) - int(m.old.Size[i])
 	var c int
@@ -363,9 +363,9 @@ func (m *matching) lowerBound(i, j int32, depth int) int {
 		return bound // a leaf's alignment costs the other's children: |d|
 	}
 	base := len(m.shapeKids)
-	m.shapeKids = appendChildren(m.old.Flat, i, m.shapeKids)
+	m.shapeKids = appendChildList(m.old.Flat, i, m.shapeKids)
 	mid := len(m.shapeKids)
-	m.shapeKids = appendChildren(m.new.Flat, j, m.shapeKids)
+	m.shapeKids = appendChildList(m.new.Flat, j, m.shapeKids)
 	n := mid - base
 	if len(m.shapeKids)-mid == n {
 		inOrder, leastOld, leastNew := 0, shapeNever, shapeNever
@@ -381,13 +381,11 @@ func (m *matching) lowerBound(i, j int32, depth int) int {
 	return bound
 }
 
-// appendChildren appends the children of node i of f to buf, in document
-// order.
-func appendChildren(f *tree.Flat, i int32, buf []int32) []int32 {
+// appendChildList appends the children of node i of f to buf, in document
+// order (Flat.AppendChildren's, reversed).
+func appendChildList(f *tree.Flat, i int32, buf []int32) []int32 {
 	start := len(buf)
-	for c, end := i-1, i-f.Size[i]; c > end; c -= f.Size[c] {
-		buf = append(buf, c)
-	}
+	buf = f.AppendChildren(buf, i)
 	slices.Reverse(buf[start:])
 	return buf
 }

@@ -442,7 +442,7 @@ func runBenchDiffMemory(ctx context.Context, env *environment, args []string) (i
 	// Read, parsed and diffed as vigil diff does, with its memory limit and
 	// its heap in huge pages.
 	flags := &docFlags{whitespace: "normalize", parse: "auto", maxBytes: markup.DefaultMaxBytes}
-	reserveHugeHeap(inputBytes(env, flags.maxBytes, args...))
+	reserveHugeHeap(sizeInputsReadingPipe(env, flags.maxBytes, args...))
 	var docs [2]*tree.Flat
 	var size int64
 	for i, name := range args {

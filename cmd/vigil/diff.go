@@ -204,7 +204,7 @@ func runDiff(ctx context.Context, env *environment, args []string) (int, error) 
 	if _, err := df.options(); err != nil {
 		return exitError, err
 	}
-	reserveHugeHeap(inputBytes(env, df.maxBytes, oldName, newName))
+	reserveHugeHeap(sizeInputsReadingPipe(env, df.maxBytes, oldName, newName))
 	oldDoc, oldSize, oldFormat, err := loadFlat(env, oldName, &df)
 	if err != nil {
 		return exitError, err
@@ -313,10 +313,11 @@ func runPatch(ctx context.Context, env *environment, args []string) (int, error)
 	if err := outputNotInput(env, fs.Arg(0), fs.Arg(1)); err != nil {
 		return exitError, err
 	}
+	// The flags are checked before standard input is read ahead.
 	if _, err := df.options(); err != nil {
 		return exitError, err
 	}
-	reserveHugeHeapFactor(inputBytes(env, df.maxBytes, fs.Arg(0), fs.Arg(1)), patchHeapFactor)
+	reserveHugeHeapFactor(sizeInputsReadingPipe(env, df.maxBytes, fs.Arg(0), fs.Arg(1)), patchHeapFactor)
 	doc, b, format, err := loadDocument(env, fs.Arg(0), &df)
 	if err != nil {
 		return exitError, err

@@ -6,7 +6,7 @@ import (
 	"os"
 )
 
-// inputBytes returns the bytes in all of the named inputs, for the
+// sizeInputsReadingPipe returns the bytes in all of the named inputs, for the
 // huge-page reservation of a command that loads them (reserveHugeHeap):
 // files by their size (inputSize), and standard input, when it is a pipe,
 // whose size is known only once it is read, by reading it first
@@ -16,7 +16,7 @@ import (
 // pipe is read to its end before the other input is looked at, though:
 // one that the command refuses (not XML, say) is refused once the pipe
 // ends, not at once.
-func inputBytes(env *environment, limit int64, names ...string) int64 {
+func sizeInputsReadingPipe(env *environment, limit int64, names ...string) int64 {
 	n := inputSize(env.stdin, limit, names...)
 	if !pipedAmong(env.stdin, limit, names) {
 		return n
@@ -92,7 +92,7 @@ func readPipeAhead(r io.Reader, limit int64) ([][]byte, int64, error) {
 	}
 }
 
-// pipedInput is standard input read ahead (inputBytes): its bytes, in
+// pipedInput is standard input read ahead (sizeInputsReadingPipe): its bytes, in
 // the chunks they were read in, or the error of reading them.
 type pipedInput struct {
 	chunks [][]byte

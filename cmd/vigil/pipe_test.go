@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -38,7 +39,7 @@ func TestReadPipeAhead(t *testing.T) {
 			}
 			data := bytes.Repeat([]byte("0123456789abcdef"), n/16+1)[:n]
 			env := &environment{stdin: pipeOf(t, data)}
-			counted := inputBytes(env, limit, other, "-")
+			counted := sizeInputsReadingPipe(env, limit, other, "-")
 			if int64(n) > limit {
 				// Refused when read, worded as a stream read without
 				// reading ahead.
@@ -87,7 +88,7 @@ func TestPipeNotReadAhead(t *testing.T) {
 	} {
 		stdin := tc.stdin()
 		env := &environment{stdin: stdin}
-		inputBytes(env, 50, tc.names...)
+		sizeInputsReadingPipe(env, 50, tc.names...)
 		if env.stdin != stdin {
 			t.Errorf("%s: standard input read ahead", tc.name)
 		}
@@ -119,6 +120,10 @@ func TestDiffPipedInput(t *testing.T) {
 	v3, err := os.ReadFile(example + "v3.xml")
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Read ahead only where the other input is within the limit.
+	if fi, err := os.Stat(example + "v1.xml"); err != nil || fi.Size() > 400 || len(v3) <= 400 {
+		t.Fatalf("v1.xml (%v) must be within --max-bytes 400 and v3.xml (%d bytes) over it", err, len(v3))
 	}
 	env = &environment{stdin: pipeOf(t, v3), stdout: &out, stderr: &errOut, getenv: func(string) string { return "" }}
 	code = run(context.Background(), env, []string{"diff", "--max-bytes", "400", "-", example + "v1.xml"})
@@ -160,5 +165,21 @@ func TestPipedInputErrorsInOrder(t *testing.T) {
 				t.Errorf("%q: %d bytes of %d left in the pipe (%v)", tc.args, len(left), len(over), err)
 			}
 		}
+	}
+}
+
+// TestPipedInputRead reads standard input read ahead as a stream, chunk
+// after chunk (an empty one too), or gives the error of reading it.
+func TestPipedInputRead(t *testing.T) {
+	p := &pipedInput{chunks: [][]byte{[]byte("<a>"), nil, []byte("x"), []byte("</a>")}}
+	if b, err := io.ReadAll(p); err != nil || string(b) != "<a>x</a>" {
+		t.Errorf("read %q (%v), want <a>x</a>", b, err)
+	}
+	if n, err := p.Read(make([]byte, 4)); n != 0 || err != io.EOF {
+		t.Errorf("read at the end: %d, %v; want 0, EOF", n, err)
+	}
+	bad := errors.New("read failed")
+	if _, err := io.ReadAll(&pipedInput{err: bad}); err != bad {
+		t.Errorf("read of a failed pipe: %v, want %v", err, bad)
 	}
 }

@@ -179,28 +179,8 @@ func (f *Flat) ChildList(i int32, buf []int32) []int32 {
 	if kids, ok := f.keptChildren(i); ok {
 		return append(buf[:0], kids...)
 	}
-	// Children come last first: gathered so, then reversed. Their count
-	// (ChildCount) would size buf first, but it costs a read of Pos, at a
-	// place in memory the walk along Size does not touch: on a large
-	// document, a cache miss for every list. When buf has no room for
-	// them all, the rest are counted (the walk finds the same cache
-	// lines) and buf grows once: growing step by step would copy a long
-	// list many times.
-	buf = buf[:0]
-	c, start := i-1, i-f.Size[i]
-	for ; c > start && len(buf) < cap(buf); c -= f.Size[c] {
-		buf = append(buf, c)
-	}
-	if c > start {
-		n := 0
-		for d := c; d > start; d -= f.Size[d] {
-			n++
-		}
-		buf = slices.Grow(buf, n)
-		for ; c > start; c -= f.Size[c] {
-			buf = append(buf, c)
-		}
-	}
+	// Fewer than wideFanout: gathered last first, then reversed.
+	buf = f.AppendChildren(buf[:0], i)
 	slices.Reverse(buf)
 	return buf
 }
@@ -324,28 +304,33 @@ func (b *FlatBuilder) add(kind Kind, mark int32, name, value string, attrs []Att
 	f.attrEnd = append(f.attrEnd, int32(len(b.attrs)))
 	// The children are the subtrees ending just before i, from the last
 	// back: count them, then number them.
-	n, adopted := int32(0), false
+	n := int32(0)
 	for c := i - 1; c >= mark; c -= f.Size[c] {
 		n++
-		adopted = adopted || f.Parent[c] >= 0
 	}
 	var kids []int32
-	// Not where a child has a parent already: elements closed out of order
-	// (the builder does not check), where the lists of children could hold
-	// a node many times over.
-	if n >= wideFanout && !adopted {
+	if n >= wideFanout {
 		kids = make([]int32, n)
+	}
+	for c := i - 1; c >= mark; c -= f.Size[c] {
+		n--
+		if kids != nil {
+			// Not kept where a child has a parent already: elements
+			// closed out of order (the builder does not check), whose
+			// lists could hold a node many times over.
+			if f.Parent[c] >= 0 {
+				kids = nil
+			} else {
+				kids[n] = c
+			}
+		}
+		f.Parent[c], f.Pos[c] = i, n
+	}
+	if kids != nil {
 		if f.wide == nil {
 			f.wide = make(map[int32][]int32)
 		}
 		f.wide[i] = kids
-	}
-	for c := i - 1; c >= mark; c -= f.Size[c] {
-		n--
-		f.Parent[c], f.Pos[c] = i, n
-		if kids != nil {
-			kids[n] = c
-		}
 	}
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -21,7 +22,10 @@ func TestDashboardBrowserSignInAgain(t *testing.T) {
 		chromedp.Submit(chromedp.CSS("#password")),
 		chromedp.WaitVisible(chromedp.CSS(`p.alert[role="alert"]`)),
 	)
-	got := runB(b, "focus", chromedp.Evaluate[string](`document.activeElement.id + "|" + document.getElementById("email").value`))
+	// The browser applies autofocus once it has rendered the page, which
+	// may be after the alert is visible: wait for some field to have it.
+	got := runB(b, "focus", chromedp.Poll[string](`document.activeElement && document.activeElement.id && document.activeElement.id + "|" + document.getElementById("email").value`,
+		chromedp.WithPollingTimeout(10*time.Second)))
 	if got != "password|admin@localhost" {
 		b.shot("sign-in-again")
 		t.Errorf("after a wrong password: focus and email %q, want password|admin@localhost", got)
